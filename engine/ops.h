@@ -1,0 +1,91 @@
+#pragma once
+// The differentiable ops. Each is defined in engine/ops/<family>.cpp with its
+// backward closure right beside its forward; kernels live in engine/kernels/.
+#include <cstdint>
+#include <vector>
+
+#include "engine/random.h"
+#include "engine/var.h"
+
+namespace rotor {
+
+// --- elementwise arithmetic with numpy broadcasting (ops/arithmetic.cpp)
+Var add(const Var& a, const Var& b);
+Var sub(const Var& a, const Var& b);
+Var mul(const Var& a, const Var& b);
+Var div(const Var& a, const Var& b);
+Var add_scalar(const Var& x, double s);
+Var mul_scalar(const Var& x, double s);
+Var pow_scalar(const Var& x, double p);
+Var neg(const Var& x);
+Var exp(const Var& x);
+Var log(const Var& x);
+Var sqrt(const Var& x);
+inline Var operator+(const Var& a, const Var& b) { return add(a, b); }
+inline Var operator-(const Var& a, const Var& b) { return sub(a, b); }
+inline Var operator*(const Var& a, const Var& b) { return mul(a, b); }
+inline Var operator/(const Var& a, const Var& b) { return div(a, b); }
+
+// --- activations (ops/arithmetic.cpp: they share the unary machinery)
+enum class GeluForm { erf, tanh };
+Var gelu(const Var& x, GeluForm form = GeluForm::erf);
+Var relu(const Var& x);
+Var elu(const Var& x);
+Var tanh(const Var& x);
+
+// --- products (ops/matmul.cpp)
+// a: [..., M, K] (or [..., K, M] if trans_a), b: [..., K, N] (or [..., N, K]);
+// batch dims equal, or b of rank 2 shared by every batch.
+Var matmul(const Var& a, const Var& b, bool trans_a = false, bool trans_b = false);
+// x: [..., in], weight: [out, in], bias: [out] or undefined -> x weight^T + bias
+Var linear(const Var& x, const Var& weight, const Var& bias = Var());
+
+// --- lookup (ops/embedding.cpp)
+// table: [V, D]; ids (row-major, shape ids_shape) -> [ids_shape..., D]
+Var embedding(const Var& table, const std::vector<int32_t>& ids, const Shape& ids_shape);
+
+// --- normalisation (ops/layer_norm.cpp): over the last dim, biased variance
+Var layer_norm(const Var& x, const Var& weight, const Var& bias, double eps = 1e-5);
+
+// --- softmax family and losses (ops/softmax.cpp)
+// softmax(x + mask) over the last dim; mask is a constant broadcastable to x
+// (use -inf to exclude a position; a fully excluded row gives zeros).
+Var softmax(const Var& x, const Tensor& mask = Tensor());
+Var log_softmax(const Var& x);
+struct CrossEntropyOptions {
+  int32_t ignore_index = -100;
+  double label_smoothing = 0.0;
+};
+// logits [N, C], integer labels [N] -> mean loss over non-ignored rows (a scalar)
+Var cross_entropy(const Var& logits, const std::vector<int32_t>& labels, CrossEntropyOptions opt = {});
+
+// --- regularisation (ops/dropout.cpp)
+// Inverted dropout; the mask is a pure function of `key` and the element index,
+// so backward recomputes it instead of storing it.
+Var dropout(const Var& x, double p, const RandomKey& key, bool training);
+
+// --- shape (ops/shape.cpp)
+Var reshape(const Var& x, const Shape& shape);
+Var permute(const Var& x, const std::vector<int>& dims);
+Var transpose(const Var& x, int dim0, int dim1);
+Var concat(const std::vector<Var>& xs, int dim);
+Var slice(const Var& x, int dim, int64_t start, int64_t end);
+std::vector<Var> split(const Var& x, int dim, const std::vector<int64_t>& sizes);
+
+// --- reductions (ops/reduce.cpp)
+Var sum(const Var& x, int dim, bool keepdim = false);
+Var mean(const Var& x, int dim, bool keepdim = false);
+Var sum_all(const Var& x);
+// x: [B, N, D], lengths [B] (tokens j < lengths[b] are valid) -> [B, D]
+Var masked_mean_pool(const Var& x, const std::vector<int32_t>& lengths);
+Var masked_max_pool(const Var& x, const std::vector<int32_t>& lengths);
+
+// --- rotary position rotation (ops/rotary.cpp)
+enum class RotaryLayout { interleaved, half };
+// x: [..., N, d]; cos, sin: [N, r/2] (float64, r <= d even) angles for each
+// position and pair. Pair i of a row at position n is rotated by the angle
+// whose cos/sin are cos[n, i], sin[n, i]; dims >= r pass through. Backward is
+// the rotation by the negative angle.
+Var rotary(const Var& x, const Tensor& cos, const Tensor& sin, RotaryLayout layout);
+
+}  // namespace rotor

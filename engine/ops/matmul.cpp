@@ -1,0 +1,116 @@
+// matmul (batched, with transposes) and linear.
+#include <string>
+
+#include "engine/kernels/elementwise.h"
+#include "engine/kernels/gemm.h"
+#include "engine/ops.h"
+#include "engine/ops/op_util.h"
+#include "engine/parallel.h"
+
+namespace rotor {
+
+Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
+  detail::check_rank_at_least(a, 2, "matmul", "a");
+  detail::check_rank_at_least(b, 2, "matmul", "b");
+  detail::check_same_dtype(a, b, "matmul");
+  const int rb = b.rank();
+  const int64_t M = ta ? a.size(-1) : a.size(-2), K = ta ? a.size(-2) : a.size(-1);
+  const int64_t Kb = tb ? b.size(-1) : b.size(-2), N = tb ? b.size(-2) : b.size(-1);
+  const Shape batch_shape(a.shape().begin(), a.shape().end() - 2);
+  const bool shared_b = rb == 2;
+  if (K != Kb || (!shared_b && Shape(b.shape().begin(), b.shape().end() - 2) != batch_shape))
+    throw ShapeError("matmul: cannot multiply " + to_string(a.shape()) + (ta ? "^T" : "") + " by " +
+                     to_string(b.shape()) + (tb ? "^T" : ""));
+  const int64_t batch = numel(batch_shape);
+  Shape os = batch_shape;
+  os.push_back(M);
+  os.push_back(N);
+  Tensor out = Tensor::empty(os, a.dtype());
+  dispatch(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* A = a.value().data<T>();
+    const T* B = b.value().data<T>();
+    if (shared_b && !ta)  // fold the batch into the rows: one big product
+      kernels::gemm<T>(false, tb, batch * M, N, K, T(1), A, B, T(0), out.data<T>());
+    else
+      kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), A, M * K, B, shared_b ? 0 : K * N, T(0),
+                               out.data<T>(), M * N);
+  });
+  return make_result(OpKind::matmul, out, {a, b}, [=](Node& n) {
+    dispatch(n.value.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* A = n.parents[0]->value.data<T>();
+      const T* B = n.parents[1]->value.data<T>();
+      const T* dC = n.grad.data<T>();
+      const int64_t sb = shared_b ? 0 : K * N;
+      if (Tensor* ga = detail::input_grad(n, 0)) {
+        T* dA = ga->data<T>();
+        if (!ta && shared_b)  // dA = dC op(B)^T
+          kernels::gemm<T>(false, !tb, batch * M, K, N, T(1), dC, B, T(1), dA);
+        else if (!ta)
+          kernels::gemm_batched<T>(false, !tb, batch, M, K, N, T(1), dC, M * N, B, sb, T(1), dA, M * K);
+        else  // dA [K, M] = op(B) dC^T
+          kernels::gemm_batched<T>(tb, true, batch, K, M, N, T(1), B, sb, dC, M * N, T(1), dA, M * K);
+      }
+      if (Tensor* gb = detail::input_grad(n, 1)) {
+        T* dB = gb->data<T>();
+        const int64_t sc = shared_b ? 0 : K * N;
+        if (!tb) {  // dB [K, N] = op(A)^T dC
+          if (shared_b && !ta)
+            kernels::gemm<T>(true, false, K, N, batch * M, T(1), A, dC, T(1), dB);
+          else
+            kernels::gemm_batched<T>(!ta, false, batch, K, N, M, T(1), A, M * K, dC, M * N, T(1), dB, sc);
+        } else {  // dB [N, K] = dC^T op(A)
+          if (shared_b && !ta)
+            kernels::gemm<T>(true, false, N, K, batch * M, T(1), dC, A, T(1), dB);
+          else
+            kernels::gemm_batched<T>(true, ta, batch, N, K, M, T(1), dC, M * N, A, M * K, T(1), dB, sc);
+        }
+      }
+    });
+  });
+}
+
+Var linear(const Var& x, const Var& weight, const Var& bias) {
+  detail::check_rank_at_least(x, 1, "linear", "x");
+  detail::check_same_dtype(x, weight, "linear");
+  if (weight.rank() != 2 || weight.size(1) != x.size(-1))
+    throw ShapeError("linear: weight " + to_string(weight.shape()) + " does not fit input " + to_string(x.shape()) +
+                     " (expected [out, " + std::to_string(x.size(-1)) + "])");
+  const int64_t in = weight.size(1), outf = weight.size(0), rows = x.numel() / in;
+  if (bias.defined() && (bias.rank() != 1 || bias.size(0) != outf))
+    throw ShapeError("linear: bias " + to_string(bias.shape()) + " does not match " + std::to_string(outf) +
+                     " outputs");
+  Shape os = x.shape();
+  os.back() = outf;
+  Tensor out = Tensor::empty(os, x.dtype());
+  dispatch(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* y = out.data<T>();
+    kernels::gemm<T>(false, true, rows, outf, in, T(1), x.value().data<T>(), weight.value().data<T>(), T(0), y);
+    if (bias.defined()) {
+      const T* bb = bias.value().data<T>();
+      parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / outf), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r)
+          for (int64_t j = 0; j < outf; ++j) y[r * outf + j] += bb[j];
+      });
+    }
+  });
+  std::vector<Var> inputs{x, weight};
+  if (bias.defined()) inputs.push_back(bias);
+  return make_result(OpKind::linear, out, inputs, [=](Node& n) {
+    dispatch(n.value.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* dy = n.grad.data<T>();
+      if (Tensor* gx = detail::input_grad(n, 0))  // dx = dy W
+        kernels::gemm<T>(false, false, rows, in, outf, T(1), dy, n.parents[1]->value.data<T>(), T(1), gx->data<T>());
+      if (Tensor* gw = detail::input_grad(n, 1))  // dW = dy^T x
+        kernels::gemm<T>(true, false, outf, in, rows, T(1), dy, n.parents[0]->value.data<T>(), T(1), gw->data<T>());
+      if (n.parents.size() > 2)
+        if (Tensor* gb = detail::input_grad(n, 2))  // db = column sums of dy
+          kernels::sum_to_shape<T>(dy, {rows, outf}, gb->data<T>(), {outf});
+    });
+  });
+}
+
+}  // namespace rotor

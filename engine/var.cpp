@@ -1,0 +1,88 @@
+#include "engine/var.h"
+
+#include <unordered_set>
+
+#include "engine/error.h"
+
+namespace rotor {
+namespace {
+thread_local bool g_grad_enabled = true;
+}
+
+bool grad_enabled() { return g_grad_enabled; }
+NoGradGuard::NoGradGuard() : previous_(g_grad_enabled) { g_grad_enabled = false; }
+NoGradGuard::~NoGradGuard() { g_grad_enabled = previous_; }
+
+Tensor& Node::grad_buffer() {
+  if (!grad.defined()) grad = Tensor::zeros(value.shape(), value.dtype());
+  return grad;
+}
+
+Var::Var(Tensor value, bool requires_grad) : node_(std::make_shared<Node>()) {
+  node_->value = std::move(value);
+  node_->requires_grad = requires_grad;
+}
+
+Var Var::parameter(Tensor value, Tensor grad) {
+  if (value.shape() != grad.shape() || value.dtype() != grad.dtype())
+    throw ShapeError("Var::parameter: value and gradient buffers differ");
+  Var v(std::move(value), true);
+  v.node_->grad = std::move(grad);
+  return v;
+}
+
+Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, std::function<void(Node&)> backward) {
+  Var out(std::move(value));
+  out.node_->op = op;
+  if (!g_grad_enabled) return out;
+  bool needs = false;
+  for (const Var& in : inputs) needs = needs || in.requires_grad();
+  if (!needs) return out;
+  out.node_->requires_grad = true;
+  out.node_->backward = std::move(backward);
+  out.node_->parents.reserve(inputs.size());
+  for (Var& in : inputs) out.node_->parents.push_back(in.node_);
+  return out;
+}
+
+std::vector<std::shared_ptr<Node>> topological_order(const Var& root) {
+  // Iterative DFS (graphs of deep models overflow a recursive one).
+  std::vector<std::shared_ptr<Node>> order;
+  std::unordered_set<Node*> seen;
+  std::vector<std::pair<std::shared_ptr<Node>, size_t>> stack{{root.node(), 0}};
+  seen.insert(root.node().get());
+  while (!stack.empty()) {
+    auto& [node, next] = stack.back();
+    if (next < node->parents.size()) {
+      const std::shared_ptr<Node>& parent = node->parents[next++];
+      if (seen.insert(parent.get()).second) stack.push_back({parent, 0});
+    } else {
+      order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+void backward(const Var& loss) {
+  if (loss.numel() != 1)
+    throw ShapeError("backward: the loss must have one element, got shape " + to_string(loss.shape()));
+  if (!loss.requires_grad()) throw ValueError("backward: the loss does not depend on any parameter");
+  std::vector<std::shared_ptr<Node>> order = topological_order(loss);
+  loss.node()->grad_buffer().fill(1.0);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    std::shared_ptr<Node> node = std::move(*it);  // dropped at the end of this iteration
+    if (!node->backward) continue;                // leaf
+    if (node->grad.defined()) {
+      for (auto& p : node->parents)
+        if (p->requires_grad) p->grad_buffer();
+      node->backward(*node);
+    }
+    // Interior node done: release its edges, closure and gradient.
+    node->backward = nullptr;
+    node->parents.clear();
+    node->grad = Tensor();
+  }
+}
+
+}  // namespace rotor
