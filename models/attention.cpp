@@ -1,0 +1,57 @@
+#include "models/attention.h"
+
+#include <cmath>
+
+namespace rotor {
+
+MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string& prefix, const ModelConfig& c)
+    : q_(Linear::declare(store, prefix + ".q", c.d_model, c.d_model, c.init_std)),
+      k_(Linear::declare(store, prefix + ".k", c.d_model, c.d_model, c.init_std)),
+      v_(Linear::declare(store, prefix + ".v", c.d_model, c.d_model, c.init_std)),
+      out_(Linear::declare(store, prefix + ".out", c.d_model, c.d_model, c.init_std)),
+      heads_(c.heads),
+      head_dim_(c.head_dim()),
+      attention_dropout_(c.attention_dropout),
+      linear_(c.attention == "linear"),
+      rotary_value_(c.position.rotary_value) {}
+
+Var MultiHeadAttention::split_heads(const Var& x) const {
+  return permute(reshape(x, {x.size(0), x.size(1), heads_, head_dim_}), {0, 2, 1, 3});
+}
+
+Var MultiHeadAttention::merge_heads(const Var& x) const {
+  return reshape(permute(x, {0, 2, 1, 3}), {x.size(0), x.size(2), heads_ * head_dim_});
+}
+
+Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,
+                                ForwardContext& ctx) const {
+  Var q = split_heads(q_(store, x)), k = split_heads(k_(store, x)), v = split_heads(v_(store, x));
+  if (rotary_value_ && in.rope) v = in.rope->apply(v);
+  Var o = linear_ ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
+  return out_(store, merge_heads(o));
+}
+
+Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
+                                          ForwardContext& ctx) const {
+  const Var qr = in.rope ? in.rope->apply(q) : q;
+  const Var kr = in.rope ? in.rope->apply(k) : k;
+  Var logits = mul_scalar(matmul(qr, kr, false, true), 1.0 / std::sqrt(static_cast<double>(head_dim_)));
+  if (in.logit_bias.defined()) logits = add(logits, in.logit_bias);
+  Var p = ctx.dropout(softmax(logits, in.logit_mask), attention_dropout_);
+  return matmul(p, v);  // [B, H, N, dh]
+}
+
+Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const {
+  // phi(x) = elu(x) + 1 > 0; padding keys contribute nothing.
+  const Var fq = add_scalar(elu(q), 1.0);
+  const Var fk = mul(add_scalar(elu(k), 1.0), Var(in.key_keep));
+  // Numerator: sum_n (R_m fq_m).(R_n fk_n) v_n = (R_m fq_m)^T [sum_n (R_n fk_n) v_n^T], O(N dh^2).
+  const Var rq = in.rope ? in.rope->apply(fq) : fq;
+  const Var rk = in.rope ? in.rope->apply(fk) : fk;
+  const Var numerator = matmul(rq, matmul(rk, v, true, false));  // [B, H, N, dh]
+  // Denominator unrotated (eq. 19): fq_m . sum_n fk_n stays positive.
+  const Var denominator = sum(mul(fq, sum(fk, 2, true)), -1, true);  // [B, H, N, 1]
+  return div(numerator, add_scalar(denominator, 1e-6));
+}
+
+}  // namespace rotor

@@ -1,0 +1,61 @@
+#pragma once
+// Transformer encoder classifier:
+//   token embedding -> [CLS] -> absolute position (sinusoidal | learned)
+//   -> dropout -> N blocks (rope | t5_bias | alibi | none act inside attention)
+//   -> final layer norm -> pooling (mean | cls | max over valid tokens)
+//   -> dropout -> linear classifier.
+// Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
+// 0, layer-norm gains 1. Parameter names are documented in README.md and are
+// what checkpoints and the golden tests use.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/parameters.h"
+#include "models/forward_context.h"
+#include "models/model_config.h"
+#include "models/rotary_embedding.h"
+#include "models/t5_relative_bias.h"
+#include "models/transformer_block.h"
+
+namespace rotor {
+
+// A padded batch of token ids: tokens [batch, seq_len] row-major, pad id 0;
+// row b is valid for positions < lengths[b].
+struct ModelInput {
+  const std::vector<int32_t>& tokens;
+  const std::vector<int32_t>& lengths;
+  int64_t batch, seq_len;
+};
+
+class EncoderClassifier {
+ public:
+  EncoderClassifier(const ModelConfig& config, DType dtype = DType::F32);
+
+  // Draws the initial weights (a pure function of seed and parameter name).
+  void initialize(uint64_t seed) { params_.allocate(seed); }
+  ParameterStore& parameters() { return params_; }
+  const ParameterStore& parameters() const { return params_; }
+  const ModelConfig& config() const { return config_; }
+
+  Var logits(const ModelInput& input, ForwardContext& ctx);  // [batch, num_classes]
+  Var loss(const Var& logits, const std::vector<int32_t>& labels, double label_smoothing = 0.0) const;
+
+ private:
+  Var embed(const ModelInput& input, std::vector<int32_t>& lengths, ForwardContext& ctx);
+  AttentionInputs attention_inputs(const std::vector<int32_t>& lengths, int64_t seq_len);
+  Var pool(const Var& x, const std::vector<int32_t>& lengths) const;
+
+  ModelConfig config_;
+  DType dtype_;
+  ParameterStore params_;
+  ParameterId token_embedding_ = -1, position_embedding_ = -1, cls_ = -1, t5_table_ = -1;
+  std::vector<ParameterId> t5_layer_tables_;
+  std::vector<TransformerBlock> blocks_;
+  LayerNorm final_norm_;
+  Linear head_;
+  std::unique_ptr<RotaryEmbedding> rope_;
+  std::unique_ptr<T5RelativeBias> t5_;
+};
+
+}  // namespace rotor

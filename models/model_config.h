@@ -1,0 +1,62 @@
+#pragma once
+// The encoder classifier's configuration: a plain struct whose field names are
+// the YAML keys under `model:` (the trainer's config layer maps them 1:1).
+// validate() checks every constraint and names the offending key.
+#include <cstdint>
+#include <string>
+
+#include "engine/error.h"
+
+namespace rotor {
+
+struct ModelConfigError : Error {
+  using Error::Error;
+};
+
+struct PositionConfig {
+  // rope | sinusoidal | learned | t5_bias | alibi | none
+  std::string type = "rope";
+
+  // --- rope (RoFormer)
+  std::string layout = "interleaved";  // interleaved: pairs (2i, 2i+1) as in the paper; half: (i, i+r/2) as in GPT-NeoX
+  double base = 10000.0;               // theta_i = base^(-2i/r)
+  double fraction = 1.0;               // share of each head's dims that are rotated (partial rotary)
+  bool rotary_value = false;           // also rotate v (HF RoFormer option)
+  std::string scaling = "none";        // none | linear | ntk | yarn (evaluation beyond the training length)
+  double scaling_factor = 1.0;         // target length / original length
+  int64_t original_max_len = 512;      // training length (yarn's correction range)
+
+  // --- learned
+  int64_t max_len = 512;  // rows of the learned table; longer inputs are an error
+
+  // --- t5_bias
+  int64_t num_buckets = 32;
+  int64_t max_distance = 128;
+  bool per_layer = false;  // one table per layer instead of T5's single shared table
+};
+
+struct ModelConfig {
+  int64_t vocab_size = 260;
+  int64_t d_model = 256;
+  int64_t layers = 4;
+  int64_t heads = 4;
+  int64_t d_ff = 1024;
+  double dropout = 0.1;
+  double attention_dropout = 0.1;
+  std::string norm = "pre";        // pre | post (BERT and the original RoFormer are post-LN)
+  std::string pooling = "mean";    // mean | cls | max
+  std::string attention = "softmax";  // softmax | linear (elu+1 feature map)
+  std::string activation = "gelu";    // gelu | gelu_tanh | relu
+  double norm_eps = 1e-5;
+  double init_std = 0.02;
+  int64_t num_classes = 2;
+  PositionConfig position;
+
+  int64_t head_dim() const { return d_model / heads; }
+  // Dims rotated per head under rope: fraction * head_dim.
+  int64_t rotary_dims() const;
+  // Throws ModelConfigError naming the key ("model.position.fraction", ...).
+  void validate() const;
+};
+
+}  // namespace rotor

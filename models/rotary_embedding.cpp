@@ -1,0 +1,76 @@
+#include "models/rotary_embedding.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rotor {
+
+RotaryEmbedding::RotaryEmbedding(int64_t head_dim, const PositionConfig& config)
+    : rotary_dims_(static_cast<int64_t>(std::llround(config.fraction * static_cast<double>(head_dim)))),
+      layout_(config.layout == "half" ? RotaryLayout::half : RotaryLayout::interleaved),
+      scale_(attention_factor(config)),
+      inv_freq_(inverse_frequencies(rotary_dims_, config)) {}
+
+std::vector<double> RotaryEmbedding::inverse_frequencies(int64_t r, const PositionConfig& c) {
+  const int64_t half = r / 2;
+  double base = c.base;
+  if (c.scaling == "ntk")  // NTK-aware: stretch the base so the lowest frequency interpolates by the factor
+    base *= std::pow(c.scaling_factor, static_cast<double>(r) / static_cast<double>(r - 2));
+  std::vector<double> f(static_cast<size_t>(half));
+  for (int64_t i = 0; i < half; ++i) f[i] = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(r));
+  if (c.scaling == "linear")  // position interpolation: positions / factor
+    for (double& v : f) v /= c.scaling_factor;
+  if (c.scaling == "yarn") {
+    // YaRN (arXiv 2309.00071): high-frequency pairs keep their frequency,
+    // low-frequency pairs are interpolated by the factor, with a linear ramp
+    // between the correction dims of beta_fast = 32 and beta_slow = 1 rotations.
+    const double pi = 3.14159265358979323846;
+    auto correction_dim = [&](double rotations) {
+      return static_cast<double>(r) * std::log(static_cast<double>(c.original_max_len) / (rotations * 2 * pi)) /
+             (2 * std::log(c.base));
+    };
+    const double low = std::max(0.0, std::floor(correction_dim(32.0)));
+    double high = std::min(static_cast<double>(r - 1), std::ceil(correction_dim(1.0)));
+    if (high == low) high += 0.001;
+    for (int64_t i = 0; i < half; ++i) {
+      const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+      const double extrapolate = 1.0 - ramp;
+      f[i] = f[i] / c.scaling_factor * (1.0 - extrapolate) + f[i] * extrapolate;
+    }
+  }
+  return f;
+}
+
+double RotaryEmbedding::attention_factor(const PositionConfig& c) {
+  if (c.scaling == "yarn" && c.scaling_factor > 1) return 0.1 * std::log(c.scaling_factor) + 1.0;
+  return 1.0;
+}
+
+RotaryTables RotaryEmbedding::tables_at(const std::vector<int64_t>& positions) const {
+  const int64_t n = static_cast<int64_t>(positions.size()), half = rotary_dims_ / 2;
+  RotaryTables t{Tensor::empty({n, half}, DType::F64), Tensor::empty({n, half}, DType::F64)};
+  double* c = t.cos.data<double>();
+  double* s = t.sin.data<double>();
+  for (int64_t p = 0; p < n; ++p)
+    for (int64_t i = 0; i < half; ++i) {
+      const double angle = static_cast<double>(positions[p]) * inv_freq_[i];  // one product, never accumulated
+      c[p * half + i] = scale_ * std::cos(angle);
+      s[p * half + i] = scale_ * std::sin(angle);
+    }
+  return t;
+}
+
+const RotaryTables& RotaryEmbedding::tables(int64_t length) {
+  auto it = cache_.find(length);
+  if (it != cache_.end()) return it->second;
+  std::vector<int64_t> positions(static_cast<size_t>(length));
+  for (int64_t p = 0; p < length; ++p) positions[p] = p;
+  return cache_.emplace(length, tables_at(positions)).first->second;
+}
+
+Var RotaryEmbedding::apply(const Var& x) {
+  const RotaryTables& t = tables(x.size(-2));
+  return rotary(x, t.cos, t.sin, layout_);
+}
+
+}  // namespace rotor

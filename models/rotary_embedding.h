@@ -1,0 +1,49 @@
+#pragma once
+// RoPE / RoFormer: q and k of every head are rotated after projection; pair i
+// at position m turns by m * theta_i, so q_m . k_n depends only on m - n.
+// Frequencies and angles are computed in double (float angles past ~1e4
+// positions lose the relative property); tables are cached per length and are
+// never parameters.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "engine/ops.h"
+#include "models/model_config.h"
+
+namespace rotor {
+
+struct RotaryTables {
+  Tensor cos, sin;  // [N, r/2], float64
+};
+
+class RotaryEmbedding {
+ public:
+  // head_dim: per-head dims; the first config.rotary_dims() of them rotate.
+  RotaryEmbedding(int64_t head_dim, const PositionConfig& config);
+
+  // theta_i for i < r/2 after the configured scaling (none, linear, ntk, yarn).
+  static std::vector<double> inverse_frequencies(int64_t rotary_dims, const PositionConfig& config);
+  // Multiplies cos and sin (so q.k by its square): 1 except yarn's 0.1 ln(s) + 1.
+  static double attention_factor(const PositionConfig& config);
+
+  int64_t rotary_dims() const { return rotary_dims_; }
+  RotaryLayout layout() const { return layout_; }
+  const std::vector<double>& frequencies() const { return inv_freq_; }
+
+  // Angles for positions 0..length-1 (cached) or for explicit positions.
+  const RotaryTables& tables(int64_t length);
+  RotaryTables tables_at(const std::vector<int64_t>& positions) const;
+
+  // x: [..., N, head_dim] rotated for positions 0..N-1.
+  Var apply(const Var& x);
+
+ private:
+  int64_t rotary_dims_;
+  RotaryLayout layout_;
+  double scale_;
+  std::vector<double> inv_freq_;
+  std::map<int64_t, RotaryTables> cache_;
+};
+
+}  // namespace rotor

@@ -1,0 +1,13 @@
+#pragma once
+// Vaswani et al. absolute encoding, added to the (sqrt(d)-scaled) token
+// embeddings: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same).
+#include <cstdint>
+
+#include "engine/tensor.h"
+
+namespace rotor {
+
+// [length, d] table computed in double, returned in `dtype`; any length.
+Tensor sinusoidal_table(int64_t length, int64_t d, DType dtype);
+
+}  // namespace rotor

@@ -1,0 +1,92 @@
+#include "golden_file.h"
+
+#include <hdf5.h>
+
+#include <stdexcept>
+
+namespace rotor::test {
+namespace {
+
+void check(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error("golden file: " + what);
+}
+
+template <class T>
+std::vector<T> read(hid_t file, const std::string& name, hid_t type) {
+  const hid_t ds = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+  check(ds >= 0, "no dataset " + name);
+  const hid_t space = H5Dget_space(ds);
+  std::vector<T> out(static_cast<size_t>(H5Sget_simple_extent_npoints(space)));
+  const herr_t st = H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data());
+  H5Sclose(space);
+  H5Dclose(ds);
+  check(st >= 0, "cannot read " + name);
+  return out;
+}
+
+}  // namespace
+
+GoldenFile::GoldenFile(const std::string& path) : path_(path) {
+  file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  check(file_ >= 0, "cannot open " + path);
+}
+
+GoldenFile::~GoldenFile() { H5Fclose(file_); }
+
+std::string GoldenFile::attr_string(const char* name) const {
+  const hid_t a = H5Aopen(file_, name, H5P_DEFAULT);
+  check(a >= 0, "no attribute " + std::string(name));
+  const hid_t type = H5Aget_type(a);
+  std::string s(H5Tget_size(type), '\0');
+  H5Aread(a, type, s.data());
+  H5Tclose(type);
+  H5Aclose(a);
+  return s.substr(0, s.find('\0'));
+}
+
+double GoldenFile::attr_double(const char* name) const {
+  const hid_t a = H5Aopen(file_, name, H5P_DEFAULT);
+  check(a >= 0, "no attribute " + std::string(name));
+  double v = 0;
+  H5Aread(a, H5T_NATIVE_DOUBLE, &v);
+  H5Aclose(a);
+  return v;
+}
+
+int64_t GoldenFile::attr_int(const char* name) const {
+  const hid_t a = H5Aopen(file_, name, H5P_DEFAULT);
+  check(a >= 0, "no attribute " + std::string(name));
+  int64_t v = 0;
+  H5Aread(a, H5T_NATIVE_INT64, &v);
+  H5Aclose(a);
+  return v;
+}
+
+std::vector<std::string> GoldenFile::names(const std::string& group) const {
+  std::vector<std::string> out;
+  H5Literate_by_name(
+      file_, group.c_str(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5L_info_t*, void* data) -> herr_t {
+        static_cast<std::vector<std::string>*>(data)->push_back(name);
+        return 0;
+      },
+      &out, H5P_DEFAULT);
+  return out;
+}
+
+Shape GoldenFile::shape(const std::string& dataset) const {
+  const hid_t ds = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);
+  check(ds >= 0, "no dataset " + dataset);
+  const hid_t space = H5Dget_space(ds);
+  const int rank = H5Sget_simple_extent_ndims(space);
+  std::vector<hsize_t> dims(static_cast<size_t>(rank));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  H5Sclose(space);
+  H5Dclose(ds);
+  return Shape(dims.begin(), dims.end());
+}
+
+std::vector<double> GoldenFile::doubles(const std::string& d) const { return read<double>(file_, d, H5T_NATIVE_DOUBLE); }
+std::vector<int64_t> GoldenFile::ints(const std::string& d) const { return read<int64_t>(file_, d, H5T_NATIVE_INT64); }
+
+}  // namespace rotor::test

@@ -1,0 +1,32 @@
+#pragma once
+// Read-only access to the golden HDF5 files written by tools/golden/make_golden.py.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/shape.h"
+
+namespace rotor::test {
+
+class GoldenFile {
+ public:
+  explicit GoldenFile(const std::string& path);
+  ~GoldenFile();
+  GoldenFile(const GoldenFile&) = delete;
+  GoldenFile& operator=(const GoldenFile&) = delete;
+
+  std::string attr_string(const char* name) const;
+  double attr_double(const char* name) const;
+  int64_t attr_int(const char* name) const;
+
+  std::vector<std::string> names(const std::string& group) const;
+  Shape shape(const std::string& dataset) const;
+  std::vector<double> doubles(const std::string& dataset) const;
+  std::vector<int64_t> ints(const std::string& dataset) const;
+
+ private:
+  int64_t file_;
+  std::string path_;
+};
+
+}  // namespace rotor::test

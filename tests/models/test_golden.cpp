@@ -1,0 +1,136 @@
+// The C++ models against an independent PyTorch implementation
+// (tools/golden/make_golden.py): same weights and batch, so logits, loss and
+// every parameter gradient must agree (float64: 1e-9 relative; float32: 1e-4).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "golden_file.h"
+#include "models/encoder_classifier.h"
+#include "models/t5_relative_bias.h"
+
+using namespace rotor;
+
+namespace {
+
+std::string golden_path(const std::string& variant) { return std::string(ROTOR_TEST_DATA_DIR) + "/golden/" + variant + ".h5"; }
+
+ModelConfig config_from(const test::GoldenFile& f) {
+  ModelConfig c;
+  c.vocab_size = f.attr_int("vocab_size");
+  c.d_model = f.attr_int("d_model");
+  c.heads = f.attr_int("heads");
+  c.layers = f.attr_int("layers");
+  c.d_ff = f.attr_int("d_ff");
+  c.num_classes = f.attr_int("classes");
+  c.norm = f.attr_string("norm");
+  c.pooling = f.attr_string("pooling");
+  c.attention = f.attr_string("attention");
+  c.norm_eps = f.attr_double("ln_eps");
+  c.dropout = c.attention_dropout = 0.0;
+  c.position.type = f.attr_string("position_type");
+  if (c.position.type == "rope") c.position.layout = f.attr_string("rope_layout");
+  c.position.base = f.attr_double("rope_base");
+  c.position.fraction = f.attr_double("rope_fraction");
+  c.position.max_len = f.attr_int("max_len");
+  c.position.num_buckets = f.attr_int("t5_num_buckets");
+  c.position.max_distance = f.attr_int("t5_max_distance");
+  return c;
+}
+
+double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+// max |a - b| / max(max |b|, floor). The floor matters only for tensors whose
+// exact gradient is zero: without rotation, the key bias shifts every logit of
+// a query by the same amount, which softmax ignores, so PyTorch and we both
+// produce rounding noise around 0 there.
+double relative_error(const std::vector<double>& a, const std::vector<double>& b, double floor = 1e-300) {
+  double diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
+  return diff / std::max(max_abs(b), floor);
+}
+
+struct GoldenRun {
+  double logits_error = 0, loss_error = 0, grad_error = 0;
+  std::string worst_grad;
+};
+
+GoldenRun run_against(const std::string& variant, DType dtype) {
+  test::GoldenFile f(golden_path(variant));
+  EncoderClassifier model(config_from(f), dtype);
+  model.initialize(0);
+  ParameterStore& params = model.parameters();
+  const auto names = f.names("/params");
+  REQUIRE(names.size() == params.infos().size());
+  for (const std::string& name : names) {
+    const Tensor v = params.value(params.id(name));
+    REQUIRE(v.shape() == f.shape("/params/" + name));
+    Tensor target = v;  // view into the flat buffer
+    target.copy_from(Tensor::from_doubles(v.shape(), DType::F64, f.doubles("/params/" + name)));
+  }
+  const auto tokens64 = f.ints("/input/tokens");
+  const auto lengths64 = f.ints("/input/lengths");
+  const auto labels64 = f.ints("/input/labels");
+  const std::vector<int32_t> tokens(tokens64.begin(), tokens64.end()), lengths(lengths64.begin(), lengths64.end()),
+      labels(labels64.begin(), labels64.end());
+  const Shape tshape = f.shape("/input/tokens");
+  ForwardContext ctx;
+  Var logits = model.logits({tokens, lengths, tshape[0], tshape[1]}, ctx);
+  Var loss = model.loss(logits, labels);
+  params.zero_grad();
+  backward(loss);
+
+  GoldenRun r;
+  r.logits_error = relative_error(logits.value().to_doubles(), f.doubles("/output/logits"));
+  r.loss_error = relative_error(loss.value().to_doubles(), f.doubles("/output/loss"));
+  double largest_grad = 0;
+  for (const std::string& name : names) largest_grad = std::max(largest_grad, max_abs(f.doubles("/grads/" + name)));
+  for (const std::string& name : names) {
+    const double e = relative_error(params.grad(params.id(name)).to_doubles(), f.doubles("/grads/" + name),
+                                    1e-3 * largest_grad);
+    if (e >= r.grad_error) {
+      r.grad_error = e;
+      r.worst_grad = name;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("models match the PyTorch golden files", "[golden]") {
+  const auto variant = GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal",
+                                "learned", "t5_bias", "alibi", "none", "linear_rope", "sinusoidal_post_cls",
+                                "alibi_max");
+  SECTION("float64") {
+    const GoldenRun r = run_against(variant, DType::F64);
+    INFO(variant << " float64: logits " << r.logits_error << ", loss " << r.loss_error << ", worst gradient "
+                 << r.worst_grad << " " << r.grad_error);
+    CHECK(r.logits_error <= 1e-9);
+    CHECK(r.loss_error <= 1e-9);
+    CHECK(r.grad_error <= 1e-9);
+  }
+  SECTION("float32") {
+    const GoldenRun r = run_against(variant, DType::F32);
+    INFO(variant << " float32: logits " << r.logits_error << ", loss " << r.loss_error << ", worst gradient "
+                 << r.worst_grad << " " << r.grad_error);
+    CHECK(r.logits_error <= 1e-4);
+    CHECK(r.loss_error <= 1e-4);
+    CHECK(r.grad_error <= 1e-4);
+  }
+}
+
+TEST_CASE("T5 buckets match PyTorch for every relative position in -300..300", "[golden]") {
+  test::GoldenFile f(golden_path("t5_bias"));
+  const auto rel = f.ints("/aux/t5_rel");
+  const auto bucket = f.ints("/aux/t5_bucket");
+  REQUIRE(rel.size() == 601);
+  for (size_t i = 0; i < rel.size(); ++i) {
+    INFO("relative position " << rel[i]);
+    CHECK(t5_bucket(rel[i], 32, 128) == bucket[i]);
+  }
+}
