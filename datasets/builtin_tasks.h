@@ -1,0 +1,42 @@
+#pragma once
+// Built-in tasks: the ListOps presets (generated, nothing to download) and
+// the corpora that tools/fetch/*.sh download and convert to JSONL.
+//
+//   listops-easy    quickstart: depth <= 3, <= 5 args, 8..64 tokens, 10k/1k/1k
+//   listops-512     depth <= 10, <= 10 args, 101..512 tokens, 96k/2k/2k
+//   listops-2k      LRA: 501..1999 tokens, 96k/2k/2k
+//   listops-extrap  length extrapolation: train and val 501..1000 tokens,
+//                   test 1001..2000 and test_4k 2001..4096
+//   listops         DataConfig::listops as given (defaults = LRA)
+//   brown, brown-4  Brown corpus genre, 15-way or 4-way {press, nonfiction,
+//                   learned, fiction}; split by file number (302/105/93)
+//   sotu            State of the Union: 25-year period of a speech (9 classes),
+//                   split 80/10/10 by hash of the speech's file stem
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "datasets/data_config.h"
+#include "datasets/document.h"
+#include "datasets/listops.h"
+
+namespace rotor {
+
+std::vector<std::string> builtin_task_names();
+
+bool is_listops_task(std::string_view task);
+
+// The generator config of a ListOps task: its preset (or config.listops for
+// task "listops") with config.train_size and config.eval_size applied.
+ListOpsConfig listops_task_config(const DataConfig& config);
+
+// Generated samples as documents: label = value, key = expression. Adds the
+// number of trees drawn to `attempts`.
+std::vector<DocumentSplit> listops_documents(const ListOpsConfig& config, uint64_t seed, int64_t& attempts);
+
+// `config` with the source settings of a corpus task (brown, brown-4, sotu)
+// pointing at the fetched JSONL under `data_dir`. Throws DataError for an
+// unknown task, or naming the fetch script when the corpus is missing.
+DataConfig corpus_task_config(const DataConfig& config, const std::string& data_dir);
+
+}  // namespace rotor

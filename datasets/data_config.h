@@ -1,0 +1,80 @@
+#pragma once
+// Every option of the datasets layer, with its default. Plain data: the
+// trainer's YAML layer maps keys of the same names onto these fields, and
+// load_dataset() checks them (a bad value throws DataError naming the field).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "datasets/listops.h"
+
+namespace rotor {
+
+struct DataConfig {
+  // ---- What to read -------------------------------------------------------
+  // A built-in task (listops-easy, listops-512, listops-2k, listops-extrap,
+  // listops, brown, brown-4, sotu); it fills in the source settings below.
+  // Empty: read the files named below.
+  std::string task;
+  // Where the fetch scripts put corpora. Empty: $ROTOR_DATA, else "data".
+  std::string data_dir;
+  // jsonl | csv | tsv | folder. Empty: from the extension (.jsonl .csv .tsv;
+  // a directory is a folder source: <dir>/<label>/*.txt).
+  std::string format;
+  // Explicit sources per split. An empty val_path or test_path carves that
+  // split out of train_path by hash of the key (val_fraction, test_fraction).
+  std::string train_path;
+  std::string val_path;
+  std::string test_path;
+  // Instead of train_path: one source split by hash into train/val/test.
+  std::string source_path;
+  std::string text_field = "text";    // JSONL field or CSV column of the text
+  std::string label_field = "label";  // ... of the label (string or integer)
+  std::string key_field;              // ... of the split key; empty: the text is the key
+  double val_fraction = 0.1;          // hash split shares, in whole percents
+  double test_fraction = 0.1;
+  // Non-empty: keep only documents with these labels (e.g. drop aclImdb's "unsup").
+  std::vector<std::string> include_labels;
+
+  // ---- Generated tasks (ListOps) -------------------------------------------
+  // Seed of the generated data, separate from `seed` so that runs with
+  // different training seeds see the same examples.
+  uint64_t data_seed = 0;
+  int64_t train_size = 0;  // > 0: overrides the preset's training set size
+  int64_t eval_size = 0;   // > 0: overrides the size of every val/test split
+  // Generator settings of task "listops" (the presets bring their own);
+  // the defaults are LRA's (= listops-2k).
+  ListOpsConfig listops;
+
+  // ---- Tokenizer ------------------------------------------------------------
+  // byte | vocab | sentencepiece. Empty: vocab for ListOps, byte otherwise.
+  std::string tokenizer;
+  // sentencepiece: size to train; vocab: maximum size (0 = no limit). Counts
+  // the 4 special tokens (PAD, CLS, SEP, UNK).
+  int64_t vocab_size = 8000;
+  int64_t min_freq = 1;                    // vocab: minimum count in the training split
+  std::string spm_model_type = "unigram";  // sentencepiece: unigram | bpe
+
+  // ---- Long documents ------------------------------------------------------
+  int64_t max_len = 512;       // tokens per training window
+  int64_t eval_max_len = 0;    // tokens per evaluation window; 0: max_len (set larger to test length extrapolation)
+  std::string truncation = "head";  // head | tail | head_tail (first and last max_len/2 tokens)
+  // Train on a random window of each document longer than max_len, re-drawn
+  // every epoch; false: truncate as in evaluation.
+  bool random_train_windows = true;
+  // first: evaluate the truncated document; all: every window of it (the
+  // trainer averages the logits of a document's windows, see Batch::doc_ids).
+  std::string eval_windows = "first";
+
+  // ---- Batching and order --------------------------------------------------
+  int64_t batch_size = 32;     // windows per batch, when batch_tokens is 0
+  int64_t batch_tokens = 0;    // > 0: batch by a budget of padded tokens instead
+  int64_t bucket_pool = 1024;  // windows sorted together by length (0 or 1: no bucketing)
+  uint64_t seed = 0;           // shuffling and random windows, per epoch
+
+  // ---- Cache -----------------------------------------------------------------
+  bool cache = true;       // reuse tokenized data when sources and settings are unchanged
+  std::string cache_dir;   // empty: <data_dir>/cache
+};
+
+}  // namespace rotor

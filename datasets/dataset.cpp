@@ -1,0 +1,273 @@
+#include "datasets/dataset.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
+#include "datasets/builtin_tasks.h"
+#include "datasets/csv_reader.h"
+#include "datasets/data_error.h"
+#include "datasets/folder_reader.h"
+#include "datasets/jsonl_reader.h"
+#include "datasets/split.h"
+#include "datasets/token_cache.h"
+
+namespace fs = std::filesystem;
+
+namespace rotor {
+namespace {
+
+std::string source_format(const std::string& path, const std::string& format) {
+  if (!format.empty()) {
+    if (format == "jsonl" || format == "csv" || format == "tsv" || format == "folder") return format;
+    throw DataError("format: unknown '" + format + "' (expected jsonl, csv, tsv or folder)");
+  }
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return "folder";
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".jsonl" || ext == ".json") return "jsonl";
+  if (ext == ".csv") return "csv";
+  if (ext == ".tsv") return "tsv";
+  throw DataError("format: cannot tell the format of '" + path +
+                  "' from its extension (set format to jsonl, csv, tsv or folder)");
+}
+
+std::vector<Document> read_source(const std::string& path, const DataConfig& c, Utf8Repairs& repairs) {
+  const FieldNames fields{c.text_field, c.label_field, c.key_field};
+  const std::string format = source_format(path, c.format);
+  if (format == "jsonl") return read_jsonl(path, fields, repairs);
+  if (format == "csv") return read_csv(path, ',', fields, repairs);
+  if (format == "tsv") return read_csv(path, '\t', fields, repairs);
+  return read_folder(path, repairs);
+}
+
+std::vector<DocumentSplit> read_file_splits(const DataConfig& c, Utf8Repairs& repairs) {
+  if (!c.source_path.empty()) {
+    if (!c.train_path.empty() || !c.val_path.empty() || !c.test_path.empty()) {
+      throw DataError("source_path: set either source_path or train_path/val_path/test_path, not both");
+    }
+    SplitDocuments s = split_by_hash(read_source(c.source_path, c, repairs), c.val_fraction, c.test_fraction);
+    return {{"train", std::move(s.train)}, {"val", std::move(s.val)}, {"test", std::move(s.test)}};
+  }
+  if (c.train_path.empty()) throw DataError("train_path: no data source (set task, train_path or source_path)");
+  SplitDocuments s{read_source(c.train_path, c, repairs), {}, {}};
+  if (c.val_path.empty() || c.test_path.empty()) {
+    s = split_by_hash(std::move(s.train), c.val_path.empty() ? c.val_fraction : 0.0,
+                      c.test_path.empty() ? c.test_fraction : 0.0);
+  }
+  if (!c.val_path.empty()) s.val = read_source(c.val_path, c, repairs);
+  if (!c.test_path.empty()) s.test = read_source(c.test_path, c, repairs);
+  return {{"train", std::move(s.train)}, {"val", std::move(s.val)}, {"test", std::move(s.test)}};
+}
+
+void keep_only_labels(std::vector<DocumentSplit>& splits, const std::vector<std::string>& include) {
+  if (include.empty()) return;
+  for (DocumentSplit& split : splits) {
+    std::vector<Document> kept;
+    for (Document& d : split.docs) {
+      if (std::find(include.begin(), include.end(), d.label) != include.end()) kept.push_back(std::move(d));
+    }
+    split.docs = std::move(kept);
+  }
+}
+
+TokenizerConfig tokenizer_config(const DataConfig& c) {
+  TokenizerConfig t;
+  const std::string kind = !c.tokenizer.empty() ? c.tokenizer : is_listops_task(c.task) ? "vocab" : "byte";
+  t.kind = parse_tokenizer_kind(kind, "tokenizer");
+  t.vocab_size = c.vocab_size;
+  t.min_freq = c.min_freq;
+  t.model_type = c.spm_model_type;
+  return t;
+}
+
+void check_config(const DataConfig& c) {
+  window_config(c, "train");
+  window_config(c, "test");
+  if (c.eval_max_len < 0) throw DataError("eval_max_len: expected 0 (= max_len) or a positive length");
+  if (c.batch_tokens < 0) throw DataError("batch_tokens: expected 0 (off) or a positive budget");
+  if (c.batch_tokens == 0 && c.batch_size < 1) throw DataError("batch_size: expected at least 1");
+  if (c.vocab_size < 0) throw DataError("vocab_size: expected 0 (vocab: no limit) or a positive size");
+  if (c.min_freq < 1) throw DataError("min_freq: expected at least 1");
+  tokenizer_config(c);
+}
+
+void add_source(CacheKey& key, const std::string& name, const std::string& path) {
+  key.add(name, path);
+  if (path.empty()) return;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    key.add_folder(path);
+  } else {
+    key.add_file(path);
+  }
+}
+
+// Everything the tokens depend on; `c` has its task's sources filled in.
+std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadOptions& options) {
+  CacheKey key;
+  key.add("layout", "dataset 1");
+  key.add("task", c.task);
+  key.add("tokenizer", std::to_string(static_cast<int>(t.kind)) + " " + std::to_string(t.vocab_size) + " " +
+                           std::to_string(t.min_freq) + " " + t.model_type);
+  key.add("saved tokenizer", options.tokenizer);
+  for (const auto& l : options.labels) key.add("saved label", l);
+  if (is_listops_task(c.task)) {
+    const ListOpsConfig l = listops_task_config(c);
+    key.add("listops", std::to_string(l.max_depth) + " " + std::to_string(l.max_args) + " " + std::to_string(c.data_seed));
+    for (const ListOpsSplit& s : l.splits) {
+      key.add("listops split", s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_tokens) + " " +
+                                   std::to_string(s.max_tokens));
+    }
+    return key.hex();
+  }
+  key.add("format", c.format);
+  key.add("fields", c.text_field + "\n" + c.label_field + "\n" + c.key_field);
+  key.add("fractions", std::to_string(c.val_fraction) + " " + std::to_string(c.test_fraction));
+  for (const auto& l : c.include_labels) key.add("include label", l);
+  add_source(key, "train", c.train_path);
+  add_source(key, "val", c.val_path);
+  add_source(key, "test", c.test_path);
+  add_source(key, "source", c.source_path);
+  return key.hex();
+}
+
+TokenizedSplit tokenize(const DocumentSplit& split, const std::vector<int32_t>& labels, const Tokenizer& tokenizer) {
+  TokenizedSplit out;
+  out.name = split.name;
+  for (size_t i = 0; i < split.docs.size(); ++i) {
+    const std::vector<int32_t> ids = tokenizer.encode(split.docs[i].text);
+    if (ids.empty()) throw DataError(split.docs[i].where + ": the text encodes to no tokens");
+    out.add(ids, labels[i]);
+  }
+  return out;
+}
+
+// Reads or generates, labels, trains the tokenizer and tokenizes.
+CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOptions& options) {
+  CachedTokens out;
+  Utf8Repairs repairs;
+  std::vector<DocumentSplit> splits = is_listops_task(c.task)
+                                          ? listops_documents(listops_task_config(c), c.data_seed, out.generated_attempts)
+                                          : read_file_splits(c, repairs);
+  out.invalid_utf8 = repairs.count;
+  out.invalid_utf8_at = repairs.first_at;
+  keep_only_labels(splits, c.include_labels);
+  for (const DocumentSplit& s : splits) {
+    if (s.docs.empty()) {
+      throw DataError("split '" + s.name + "' has no documents (check its source, include_labels, or " + s.name +
+                      "_fraction when it is carved out by hash)");
+    }
+  }
+  const DocumentSplit& train = splits.front();
+  const LabelVocab labels = options.labels.empty() ? LabelVocab::build(train.docs) : LabelVocab(options.labels);
+  std::vector<std::vector<int32_t>> label_ids;
+  for (const DocumentSplit& s : splits) label_ids.push_back(labels.encode(s.docs, s.name));
+
+  std::unique_ptr<Tokenizer> tokenizer;
+  if (!options.tokenizer.empty()) {
+    tokenizer = load_tokenizer(options.tokenizer);
+  } else {
+    std::vector<std::string_view> texts;
+    for (const Document& d : train.docs) texts.push_back(d.text);
+    tokenizer = train_tokenizer(t, texts);
+  }
+  out.tokenizer = tokenizer->save();
+  out.labels = labels.names();
+  for (size_t i = 0; i < splits.size(); ++i) out.splits.push_back(tokenize(splits[i], label_ids[i], *tokenizer));
+  return out;
+}
+
+std::string source_name(const DataConfig& c) {
+  if (!c.task.empty()) return c.task;
+  const std::string& path = c.source_path.empty() ? c.train_path : c.source_path;
+  return fs::path(path).stem().string();
+}
+
+}  // namespace
+
+std::string resolve_data_dir(const DataConfig& config) {
+  if (!config.data_dir.empty()) return config.data_dir;
+  const char* env = std::getenv("ROTOR_DATA");
+  return env != nullptr && *env != '\0' ? env : "data";
+}
+
+WindowConfig window_config(const DataConfig& config, std::string_view name) {
+  const bool train = name == "train";
+  WindowConfig w;
+  w.max_len = !train && config.eval_max_len > 0 ? config.eval_max_len : config.max_len;
+  if (w.max_len < 1) throw DataError("max_len: expected at least 1, got " + std::to_string(w.max_len));
+  w.truncation = parse_truncation(config.truncation, "truncation");
+  w.random_train_windows = config.random_train_windows;
+  w.eval_windows = parse_eval_windows(config.eval_windows, "eval_windows");
+  return w;
+}
+
+BatchConfig batch_config(const DataConfig& config) {
+  return BatchConfig{config.batch_size, config.batch_tokens, config.bucket_pool};
+}
+
+const TokenizedSplit& Dataset::split(std::string_view name) const {
+  std::string known;
+  for (const TokenizedSplit& s : splits) {
+    if (s.name == name) return s;
+    known += (known.empty() ? "" : ", ") + s.name;
+  }
+  throw DataError("no split '" + std::string(name) + "' (splits: " + known + ")");
+}
+
+Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
+  check_config(config);
+  const std::string data_dir = resolve_data_dir(config);
+  const DataConfig c =
+      config.task.empty() || is_listops_task(config.task) ? config : corpus_task_config(config, data_dir);
+  const TokenizerConfig t = tokenizer_config(c);
+
+  Dataset data;
+  CachedTokens tokens;
+  std::string cache_path;
+  std::optional<CachedTokens> cached;
+  if (c.cache) {
+    const std::string key = cache_key(c, t, options);
+    cache_path = token_cache_path(c.cache_dir.empty() ? (fs::path(data_dir) / "cache").string() : c.cache_dir,
+                                  source_name(c), key);
+    cached = load_token_cache(cache_path, key);
+    tokens = cached ? std::move(*cached) : build(c, t, options);
+    if (!cached) save_token_cache(cache_path, key, tokens);
+  } else {
+    tokens = build(c, t, options);
+  }
+  data.tokenizer = load_tokenizer(tokens.tokenizer);
+  data.labels = LabelVocab(tokens.labels);
+  data.splits = std::move(tokens.splits);
+
+  DataStats& stats = data.stats;
+  stats.source = source_name(c);
+  stats.tokenizer = data.tokenizer->name();
+  stats.vocab_size = data.tokenizer->vocab_size();
+  stats.classes = data.labels.names();
+  stats.invalid_utf8 = tokens.invalid_utf8;
+  stats.generated_attempts = tokens.generated_attempts;
+  stats.from_cache = cached.has_value();
+  stats.cache_path = cache_path;
+  for (const TokenizedSplit& s : data.splits) {
+    const WindowConfig w = window_config(c, s.name);
+    const int64_t windows =
+        s.name == "train" ? s.num_docs() : static_cast<int64_t>(eval_windows(s, w).size());
+    stats.splits.push_back(split_stats(s, data.labels.size(), w.max_len, windows));
+  }
+  if (tokens.invalid_utf8 > 0 && options.warn) {
+    options.warn(tokens.invalid_utf8_at + ": invalid UTF-8 replaced by U+FFFD (" +
+                 std::to_string(tokens.invalid_utf8) + " sequences in " + stats.source + ")");
+  }
+  return data;
+}
+
+Sampler make_sampler(const Dataset& data, const DataConfig& config, std::string_view name) {
+  const bool train = name == "train";
+  return Sampler(data.split(name), window_config(config, name), batch_config(config), config.seed,
+                 train ? SamplerMode::train : SamplerMode::eval);
+}
+
+}  // namespace rotor

@@ -1,0 +1,66 @@
+#pragma once
+// The datasets layer's entry point: from a DataConfig to tokenized
+// train/val/test splits, the tokenizer, the label vocabulary and statistics,
+// and from there to samplers that serve batches.
+//
+//   rotor::DataConfig cfg;  cfg.task = "listops-easy";  cfg.max_len = 64;
+//   rotor::Dataset data = rotor::load_dataset(cfg, {{}, {}, warn});
+//   std::cout << data.stats.report();
+//   rotor::Sampler train = rotor::make_sampler(data, cfg, "train");
+//   rotor::Batch batch;
+//   while (train.next(batch)) { ... }   // one epoch; save train.state() in checkpoints
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "datasets/data_config.h"
+#include "datasets/data_stats.h"
+#include "datasets/label_vocab.h"
+#include "datasets/sampler.h"
+#include "datasets/tokenized_split.h"
+#include "datasets/tokenizer.h"
+
+namespace rotor {
+
+struct LoadOptions {
+  // Non-empty: Tokenizer::save() of an earlier run, used instead of training
+  // a tokenizer (evaluation and resume see exactly the same tokens).
+  std::string tokenizer;
+  // Non-empty: the class names of an earlier run (LabelVocab::names()).
+  std::vector<std::string> labels;
+  // Receives each warning (e.g. invalid UTF-8 replaced) once; unset: silent.
+  std::function<void(const std::string&)> warn;
+};
+
+struct Dataset {
+  std::shared_ptr<const Tokenizer> tokenizer;
+  LabelVocab labels;
+  // "train", "val", "test", then any extra evaluation splits (listops-extrap:
+  // "test_4k"), each with at least one document.
+  std::vector<TokenizedSplit> splits;
+  DataStats stats;
+
+  // Throws DataError naming the known splits if there is no split `name`.
+  const TokenizedSplit& split(std::string_view name) const;
+};
+
+// Reads (or generates) the data, builds the label vocabulary from the
+// training split, trains the tokenizer on it, tokenizes every split, and
+// caches the result. Throws DataError on bad input or settings.
+Dataset load_dataset(const DataConfig& config, const LoadOptions& options = {});
+
+// A sampler over split `name`: training order and random windows for "train",
+// evaluation windows (eval_max_len, eval_windows) for every other split.
+// The dataset must outlive the sampler.
+Sampler make_sampler(const Dataset& data, const DataConfig& config, std::string_view name);
+
+// The window and batch settings a sampler over split `name` uses.
+WindowConfig window_config(const DataConfig& config, std::string_view name);
+BatchConfig batch_config(const DataConfig& config);
+
+// data_dir, else $ROTOR_DATA, else "data".
+std::string resolve_data_dir(const DataConfig& config);
+
+}  // namespace rotor

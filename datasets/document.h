@@ -1,0 +1,44 @@
+#pragma once
+// A raw labelled document as the readers produce it, before tokenization.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rotor {
+
+struct Document {
+  std::string text;   // valid UTF-8, never empty
+  std::string label;  // class name; integer labels are kept as their decimal text
+  std::string key;    // stable identity, hashed to assign the document to a split
+  std::string where;  // "file:line" or the file path, for error messages
+};
+
+// The documents of one named split ("train", "val", "test", ...).
+struct DocumentSplit {
+  std::string name;
+  std::vector<Document> docs;
+};
+
+// Which field (JSONL) or column (CSV/TSV) holds what.
+struct FieldNames {
+  std::string text = "text";
+  std::string label = "label";
+  std::string key;  // empty: the text itself is the key
+};
+
+// Checks a record and assembles the Document: the text must not be blank and
+// the label not empty (DataError naming `where` and, if not empty, the field). An
+// empty `key` means the text itself is the key.
+Document make_document(std::string text, std::string label, std::string key, const std::string& where,
+                       const FieldNames& fields);
+
+// True if `text` has nothing but ASCII whitespace.
+bool is_blank(std::string_view text);
+
+// Throws DataError unless `path` names a readable regular file.
+void require_file(const std::string& path);
+
+// Whole content of a file (for one-document-per-file sources and hashing).
+std::string read_file_bytes(const std::string& path);
+
+}  // namespace rotor

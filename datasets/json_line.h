@@ -1,0 +1,36 @@
+#pragma once
+// A small strict JSON parser for JSON Lines: each line is one object. Scalar
+// fields are kept; nested arrays and objects are validated and skipped, since
+// a classification record only needs a text, a label and maybe a key.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rotor {
+
+struct JsonValue {
+  enum class Kind { string, number, boolean, null, nested };
+  Kind kind = Kind::null;
+  // string: the unescaped UTF-8 text; number: the literal as written;
+  // boolean: "true" or "false"; null and nested: empty.
+  std::string text;
+};
+
+// Fields in the order they appear; duplicate names are an error.
+using JsonObject = std::vector<std::pair<std::string, JsonValue>>;
+
+// Parses `line` as one JSON object (RFC 8259). Errors throw DataError
+// "<where>:<column>: <what was expected>", where `where` is "file:line".
+// Invalid UTF-8 and lone surrogate escapes in strings become U+FFFD and are
+// added to `replaced`.
+JsonObject parse_json_object(std::string_view line, const std::string& where, int64_t& replaced);
+
+// The field called `name`, or nullptr.
+const JsonValue* find_field(const JsonObject& object, std::string_view name);
+
+// Name of a value's kind for messages ("a string", "a number"...).
+const char* describe(JsonValue::Kind kind);
+
+}  // namespace rotor

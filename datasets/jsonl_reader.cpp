@@ -1,0 +1,61 @@
+#include "datasets/jsonl_reader.h"
+
+#include <fstream>
+
+#include "datasets/data_error.h"
+#include "datasets/json_line.h"
+
+namespace rotor {
+namespace {
+
+bool is_integer_literal(const std::string& number) {
+  return number.find_first_of(".eE") == std::string::npos;
+}
+
+const JsonValue& required_field(const JsonObject& object, const std::string& name, const std::string& where) {
+  const JsonValue* value = find_field(object, name);
+  if (value == nullptr) throw DataError(where + ": missing field '" + name + "'");
+  return *value;
+}
+
+}  // namespace
+
+std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fields, Utf8Repairs& repairs) {
+  require_file(path);
+  std::ifstream in(path, std::ios::binary);
+  std::vector<Document> docs;
+  std::string line;
+  for (int64_t line_number = 1; std::getline(in, line); ++line_number) {
+    if (is_blank(line)) continue;
+    const std::string where = path + ":" + std::to_string(line_number);
+    int64_t replaced = 0;
+    const JsonObject object = parse_json_object(line, where, replaced);
+    repairs.add(replaced, where);
+
+    const JsonValue& text = required_field(object, fields.text, where);
+    if (text.kind != JsonValue::Kind::string) {
+      throw DataError(where + ": field '" + fields.text + "' must be a string, found " + describe(text.kind));
+    }
+    const JsonValue& label = required_field(object, fields.label, where);
+    const bool integer = label.kind == JsonValue::Kind::number && is_integer_literal(label.text);
+    if (label.kind != JsonValue::Kind::string && !integer) {
+      throw DataError(where + ": field '" + fields.label + "' must be a string or an integer, found " +
+                      (label.kind == JsonValue::Kind::number ? label.text : describe(label.kind)));
+    }
+    std::string key;
+    if (!fields.key.empty()) {
+      const JsonValue& k = required_field(object, fields.key, where);
+      if (k.kind != JsonValue::Kind::string && k.kind != JsonValue::Kind::number) {
+        throw DataError(where + ": field '" + fields.key + "' must be a string or a number, found " +
+                        describe(k.kind));
+      }
+      key = k.text;
+    }
+    docs.push_back(make_document(text.text, label.text, std::move(key), where, fields));
+  }
+  if (in.bad()) throw DataError("error while reading '" + path + "'");
+  if (docs.empty()) throw DataError(path + ": no documents (expected one JSON object per line)");
+  return docs;
+}
+
+}  // namespace rotor

@@ -1,0 +1,47 @@
+#include "datasets/tokenizer.h"
+
+#include "datasets/byte_tokenizer.h"
+#include "datasets/data_error.h"
+#include "datasets/sentencepiece_tokenizer.h"
+#include "datasets/vocab_tokenizer.h"
+
+namespace rotor {
+namespace {
+
+constexpr std::string_view kMagic = "rotor-tokenizer ";
+
+}  // namespace
+
+std::string Tokenizer::save() const { return std::string(kMagic) + name() + "\n" + payload(); }
+
+TokenizerKind parse_tokenizer_kind(std::string_view name, const std::string& key) {
+  if (name == "byte") return TokenizerKind::byte;
+  if (name == "vocab") return TokenizerKind::vocab;
+  if (name == "sentencepiece") return TokenizerKind::sentencepiece;
+  throw DataError(key + ": unknown tokenizer '" + std::string(name) + "' (expected byte, vocab or sentencepiece)");
+}
+
+std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config, const std::vector<std::string_view>& train_texts) {
+  switch (config.kind) {
+    case TokenizerKind::byte: return std::make_unique<ByteTokenizer>();
+    case TokenizerKind::vocab: return VocabTokenizer::train(train_texts, config.vocab_size, config.min_freq);
+    case TokenizerKind::sentencepiece:
+      return SentencePieceTokenizer::train(train_texts, config.vocab_size, config.model_type);
+  }
+  throw DataError("unknown tokenizer kind");
+}
+
+std::unique_ptr<Tokenizer> load_tokenizer(std::string_view bytes) {
+  const size_t newline = bytes.find('\n');
+  if (bytes.substr(0, kMagic.size()) != kMagic || newline == std::string_view::npos) {
+    throw DataError("saved tokenizer: expected a header 'rotor-tokenizer <name>'");
+  }
+  const std::string_view name = bytes.substr(kMagic.size(), newline - kMagic.size());
+  const std::string_view payload = bytes.substr(newline + 1);
+  if (name == "byte") return std::make_unique<ByteTokenizer>();
+  if (name == "vocab") return VocabTokenizer::from_payload(payload);
+  if (name == "sentencepiece") return SentencePieceTokenizer::from_payload(payload);
+  throw DataError("saved tokenizer: unknown kind '" + std::string(name) + "'");
+}
+
+}  // namespace rotor

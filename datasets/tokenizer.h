@@ -1,0 +1,60 @@
+#pragma once
+// Tokenizers turn a document's text into token ids. All of them share the ids
+// of the special tokens (PAD = 0, CLS = 1, SEP = 2, UNK = 3), and none adds
+// CLS or SEP while encoding: models prepend CLS themselves when configured.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rotor {
+
+class Tokenizer {
+ public:
+  static constexpr int32_t kPadId = 0, kClsId = 1, kSepId = 2, kUnkId = 3;
+  static constexpr int32_t kNumSpecial = 4;  // regular tokens start at this id
+
+  virtual ~Tokenizer() = default;
+
+  // "byte", "vocab" or "sentencepiece".
+  virtual std::string name() const = 0;
+  virtual std::vector<int32_t> encode(std::string_view text) const = 0;
+  // Number of ids, special tokens included: every id is below it.
+  virtual int32_t vocab_size() const = 0;
+
+  int32_t pad_id() const { return kPadId; }
+  int32_t cls_id() const { return kClsId; }
+  int32_t sep_id() const { return kSepId; }
+  int32_t unk_id() const { return kUnkId; }
+
+  // Everything needed to rebuild this exact tokenizer with load_tokenizer(),
+  // for the run directory and checkpoints: "rotor-tokenizer <name>\n" followed
+  // by the tokenizer's own data.
+  std::string save() const;
+
+ protected:
+  virtual std::string payload() const = 0;
+};
+
+enum class TokenizerKind { byte, vocab, sentencepiece };
+
+// "byte" | "vocab" | "sentencepiece"; throws DataError naming `key` otherwise.
+TokenizerKind parse_tokenizer_kind(std::string_view name, const std::string& key);
+
+struct TokenizerConfig {
+  TokenizerKind kind = TokenizerKind::byte;
+  // sentencepiece: the size to train; vocab: the maximum size (0 = no limit).
+  // Both count the special tokens.
+  int64_t vocab_size = 8000;
+  int64_t min_freq = 1;                // vocab: drop tokens seen fewer times in training
+  std::string model_type = "unigram";  // sentencepiece: "unigram" or "bpe"
+};
+
+// Builds a tokenizer; vocab and sentencepiece learn from `train_texts`.
+std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config, const std::vector<std::string_view>& train_texts);
+
+// Rebuilds a tokenizer from Tokenizer::save(). Throws DataError on bad bytes.
+std::unique_ptr<Tokenizer> load_tokenizer(std::string_view bytes);
+
+}  // namespace rotor

@@ -1,0 +1,88 @@
+#include "datasets/windowing.h"
+
+#include <algorithm>
+
+#include "datasets/data_error.h"
+#include "engine/random.h"
+
+namespace rotor {
+namespace {
+
+void check(const WindowConfig& config) {
+  if (config.max_len < 1) throw DataError("max_len: expected at least 1, got " + std::to_string(config.max_len));
+}
+
+Window truncated(int64_t doc, int64_t length, const WindowConfig& config) {
+  Window w{doc, 0, 0, std::min(length, config.max_len), 0};
+  if (length <= config.max_len) return w;
+  switch (config.truncation) {
+    case Truncation::head: break;
+    case Truncation::tail: w.head_begin = length - config.max_len; break;
+    case Truncation::head_tail:
+      w.head_len = (config.max_len + 1) / 2;
+      w.tail_len = config.max_len - w.head_len;
+      break;
+  }
+  return w;
+}
+
+}  // namespace
+
+Truncation parse_truncation(std::string_view name, const std::string& key) {
+  if (name == "head") return Truncation::head;
+  if (name == "tail") return Truncation::tail;
+  if (name == "head_tail") return Truncation::head_tail;
+  throw DataError(key + ": unknown truncation '" + std::string(name) + "' (expected head, tail or head_tail)");
+}
+
+EvalWindows parse_eval_windows(std::string_view name, const std::string& key) {
+  if (name == "first") return EvalWindows::first;
+  if (name == "all") return EvalWindows::all;
+  throw DataError(key + ": unknown eval windows '" + std::string(name) + "' (expected first or all)");
+}
+
+std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfig& config, uint64_t seed,
+                                  int64_t epoch) {
+  check(config);
+  const RandomKey key{seed, stream_id("train_window"), static_cast<uint64_t>(epoch)};
+  std::vector<Window> out;
+  out.reserve(static_cast<size_t>(split.num_docs()));
+  for (int64_t doc = 0; doc < split.num_docs(); ++doc) {
+    const int64_t length = split.doc_length(doc);
+    if (config.random_train_windows && length > config.max_len) {
+      const auto start = static_cast<int64_t>(key.below(static_cast<uint64_t>(doc), static_cast<uint64_t>(length - config.max_len + 1)));
+      out.push_back(Window{doc, 0, start, config.max_len, 0});
+    } else {
+      out.push_back(truncated(doc, length, config));
+    }
+  }
+  return out;
+}
+
+std::vector<Window> eval_windows(const TokenizedSplit& split, const WindowConfig& config) {
+  check(config);
+  std::vector<Window> out;
+  for (int64_t doc = 0; doc < split.num_docs(); ++doc) {
+    const int64_t length = split.doc_length(doc);
+    if (config.eval_windows == EvalWindows::first || length <= config.max_len) {
+      out.push_back(truncated(doc, length, config));
+      continue;
+    }
+    const int64_t count = (length + config.max_len - 1) / config.max_len;
+    const int64_t slack = length - config.max_len;  // spread over count - 1 gaps
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t start = (slack * i + (count - 1) / 2) / (count - 1);
+      out.push_back(Window{doc, static_cast<int32_t>(i), start, config.max_len, 0});
+    }
+  }
+  return out;
+}
+
+void copy_window(const TokenizedSplit& split, const Window& window, int32_t* out) {
+  const int32_t* doc = split.doc_tokens(window.doc);
+  std::copy(doc + window.head_begin, doc + window.head_begin + window.head_len, out);
+  const int64_t end = split.doc_length(window.doc);
+  std::copy(doc + end - window.tail_len, doc + end, out + window.head_len);
+}
+
+}  // namespace rotor

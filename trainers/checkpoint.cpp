@@ -1,0 +1,357 @@
+#include "trainers/checkpoint.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include "trainers/checkpoint_fs.h"
+#include "trainers/hdf5_file.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "content_checksum hashes in-memory bytes and assumes a little-endian host"
+#endif
+
+namespace rotor {
+namespace {
+
+constexpr size_t kMaxChunkBytes = size_t{4} << 20;
+constexpr const char* kMarkerAttr = "rotor_checkpoint";
+constexpr const char* kVersionAttr = "format_version";
+constexpr const char* kChecksumAttr = "content_fnv1a64";
+constexpr const char* kKindAttr = "kind";
+
+// A reason a file is not a valid checkpoint, without the path.
+struct Invalid : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Fnv1a {
+ public:
+  void bytes(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) {
+      hash_ ^= p[i];
+      hash_ *= 1099511628211ull;
+    }
+  }
+  template <class T>
+  void value(T v) { bytes(&v, sizeof v); }
+  void entry(char kind, const std::string& key) {
+    value(kind);
+    sized(key.data(), key.size());
+  }
+  void sized(const void* data, size_t n) {
+    value(static_cast<uint64_t>(n));
+    bytes(data, n);
+  }
+  uint64_t hash() const { return hash_; }
+
+ private:
+  uint64_t hash_ = 14695981039346656037ull;
+};
+
+// ---- writing ----
+
+void check_key(const std::string& key) {
+  if (key.empty()) throw Invalid("empty key");
+  size_t start = 0;
+  while (true) {
+    const size_t slash = key.find('/', start);
+    const std::string part = key.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (part.empty() || part == "." || part == "..") {
+      throw Invalid("bad key '" + key + "' (expected '/'-separated names, none empty, '.' or '..')");
+    }
+    if (slash == std::string::npos) return;
+    start = slash + 1;
+  }
+}
+
+void check_contents(const CheckpointContents& c) {
+  if (c.format_version != kCheckpointFormatVersion) {
+    throw Invalid("cannot write format version " + std::to_string(c.format_version) + " (this rotor writes " +
+                  std::to_string(kCheckpointFormatVersion) + ")");
+  }
+  std::set<std::string> keys;
+  auto add = [&](const std::string& key) {
+    check_key(key);
+    if (!keys.insert(key).second) throw Invalid("key '" + key + "' is used by two kinds of value");
+  };
+  for (const auto& [key, t] : c.tensors) {
+    add(key);
+    if (!t.defined()) throw Invalid("tensor '" + key + "' is undefined");
+  }
+  for (const auto& kv : c.integers) add(kv.first);
+  for (const auto& kv : c.reals) add(kv.first);
+  for (const auto& [key, text] : c.texts) {
+    add(key);
+    if (text.find('\0') != std::string::npos) {
+      throw Invalid("text '" + key + "' contains a NUL byte (store binary data as a blob)");
+    }
+  }
+  for (const auto& kv : c.blobs) add(kv.first);
+  for (const std::string& key : keys) {
+    for (size_t slash = key.find('/'); slash != std::string::npos; slash = key.find('/', slash + 1)) {
+      if (keys.count(key.substr(0, slash))) {
+        throw Invalid("key '" + key.substr(0, slash) + "' is a value and also the group of '" + key + "'");
+      }
+    }
+  }
+}
+
+std::vector<hsize_t> to_dims(const Shape& shape) { return std::vector<hsize_t>(shape.begin(), shape.end()); }
+
+void write_contents(hid_t root, const CheckpointContents& c) {
+  for (const auto& [key, t] : c.tensors) {
+    const bool f32 = t.dtype() == DType::F32;
+    const void* data = f32 ? static_cast<const void*>(t.data<float>()) : static_cast<const void*>(t.data<double>());
+    hdf5::Id ds = hdf5::write_dataset(root, key, f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                                      f32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, to_dims(t.shape()), data,
+                                      true, kMaxChunkBytes);
+    hdf5::write_attribute(ds.get(), kKindAttr, std::string("tensor"));
+  }
+  for (const auto& [key, v] : c.integers) {
+    hdf5::Id ds = hdf5::write_dataset(root, key, H5T_STD_I64LE, H5T_NATIVE_INT64, {}, &v, false, 0);
+    hdf5::write_attribute(ds.get(), kKindAttr, std::string("integer"));
+  }
+  for (const auto& [key, v] : c.reals) {
+    hdf5::Id ds = hdf5::write_dataset(root, key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, &v, false, 0);
+    hdf5::write_attribute(ds.get(), kKindAttr, std::string("real"));
+  }
+  for (const auto& [key, text] : c.texts) {
+    hdf5::Id ds = hdf5::write_string_dataset(root, key, text);
+    hdf5::write_attribute(ds.get(), kKindAttr, std::string("text"));
+  }
+  for (const auto& [key, blob] : c.blobs) {
+    hdf5::Id ds = hdf5::write_dataset(root, key, H5T_STD_U8LE, H5T_NATIVE_UINT8, {blob.size()}, blob.data(),
+                                      true, kMaxChunkBytes);
+    hdf5::write_attribute(ds.get(), kKindAttr, std::string("blob"));
+  }
+  hdf5::write_attribute(root, kMarkerAttr, int64_t{1});
+  hdf5::write_attribute(root, kVersionAttr, c.format_version);
+  hdf5::write_attribute(root, kChecksumAttr, content_checksum(c));
+}
+
+// ---- reading ----
+
+// What the first bytes of the file say, before HDF5 sees it.
+void check_file_start(const std::string& path, long long* size) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw Invalid(std::string("cannot open: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw Invalid("is a directory, not a checkpoint file");
+  *size = static_cast<long long>(st.st_size);
+  if (st.st_size == 0) throw Invalid("empty file (0 bytes; an interrupted copy?)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Invalid(std::string("cannot open: ") + std::strerror(errno));
+  char magic[8] = {};
+  in.read(magic, sizeof magic);
+  static const char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  if (in.gcount() != 8 || std::memcmp(magic, kSignature, 8) != 0) {
+    throw Invalid("not an HDF5 file (no HDF5 signature at its start)");
+  }
+}
+
+std::string shape_text(const std::vector<hsize_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+// Reads dataset `key` into `out` and turns HDF5's failures into reasons.
+void read_checked(hid_t ds, const std::string& key, const hdf5::DatasetInfo& info, hid_t mem_type, void* out) {
+  try {
+    hdf5::read_dataset(ds, mem_type, out);
+  } catch (const hdf5::Hdf5Error& e) {
+    if (info.fletcher32 && std::strstr(e.what(), "Fletcher32") != nullptr) {
+      throw Invalid("dataset " + key + " failed its Fletcher32 checksum (file corrupt)");
+    }
+    throw Invalid(e.what());
+  }
+}
+
+void expect(bool ok, const std::string& key, const hdf5::DatasetInfo& info, const std::string& kind,
+            const char* wanted) {
+  if (!ok) {
+    throw Invalid("dataset " + key + " (kind " + kind + ") holds " + info.type_name() + " of shape " +
+                  (info.scalar ? "scalar" : shape_text(info.dims)) + ", expected " + wanted);
+  }
+}
+
+void read_entry(hid_t root, const std::string& key, long long file_size, CheckpointContents& c) {
+  hdf5::Id ds = hdf5::open_dataset(root, key);
+  const hdf5::DatasetInfo info = hdf5::describe(ds.get());
+  if (!hdf5::has_attribute(ds.get(), kKindAttr)) {
+    throw Invalid("dataset " + key + " has no attribute kind (not written by rotor)");
+  }
+  const std::string kind = hdf5::read_string_attribute(ds.get(), kKindAttr);
+  // No dataset can hold more bytes than the file: guards against absurd
+  // extents in a damaged header before anything is allocated.
+  long double bytes = static_cast<long double>(info.type_size);
+  for (hsize_t d : info.dims) bytes *= static_cast<long double>(d);
+  const bool fits = bytes <= static_cast<long double>(file_size);
+
+  if (kind == "tensor") {
+    expect(info.type_class == H5T_FLOAT && (info.type_size == 4 || info.type_size == 8) && fits, key, info, kind,
+           "float32 or float64 data no larger than the file");
+    const DType dtype = info.type_size == 4 ? DType::F32 : DType::F64;
+    Tensor t = Tensor::empty(Shape(info.dims.begin(), info.dims.end()), dtype);
+    if (t.numel() > 0) {
+      if (dtype == DType::F32) {
+        read_checked(ds.get(), key, info, H5T_NATIVE_FLOAT, t.data<float>());
+      } else {
+        read_checked(ds.get(), key, info, H5T_NATIVE_DOUBLE, t.data<double>());
+      }
+    }
+    c.tensors.emplace(key, std::move(t));
+  } else if (kind == "integer") {
+    expect(info.type_class == H5T_INTEGER && info.type_size == 8 && info.is_signed && info.scalar, key, info, kind,
+           "a scalar int64");
+    int64_t v = 0;
+    read_checked(ds.get(), key, info, H5T_NATIVE_INT64, &v);
+    c.integers.emplace(key, v);
+  } else if (kind == "real") {
+    expect(info.type_class == H5T_FLOAT && info.type_size == 8 && info.scalar, key, info, kind, "a scalar float64");
+    double v = 0;
+    read_checked(ds.get(), key, info, H5T_NATIVE_DOUBLE, &v);
+    c.reals.emplace(key, v);
+  } else if (kind == "text") {
+    expect(info.type_class == H5T_STRING && info.scalar, key, info, kind, "a scalar string");
+    c.texts.emplace(key, hdf5::read_string_dataset(ds.get()));
+  } else if (kind == "blob") {
+    expect(info.type_class == H5T_INTEGER && info.type_size == 1 && !info.is_signed && info.dims.size() == 1 && fits,
+           key, info, kind, "a 1-D uint8 array no larger than the file");
+    std::vector<uint8_t> blob(static_cast<size_t>(info.dims[0]));
+    if (!blob.empty()) read_checked(ds.get(), key, info, H5T_NATIVE_UINT8, blob.data());
+    c.blobs.emplace(key, std::move(blob));
+  } else {
+    throw Invalid("dataset " + key + " has unknown kind '" + kind + "' (expected tensor, integer, real, text or blob)");
+  }
+}
+
+CheckpointContents read_contents(const std::string& path) {
+  long long file_size = 0;
+  check_file_start(path, &file_size);
+  hdf5::File file = [&] {
+    try {
+      return hdf5::File::open_read_only(path);
+    } catch (const hdf5::Hdf5Error& e) {
+      throw Invalid("damaged or truncated HDF5 file (" + std::string(e.what()) + ")");
+    }
+  }();
+  const hid_t root = file.id();
+  try {
+    if (!hdf5::has_attribute(root, kMarkerAttr)) {
+      throw Invalid(std::string("not a rotor checkpoint (missing attribute ") + kMarkerAttr + ")");
+    }
+    const int64_t marker = hdf5::read_int64_attribute(root, kMarkerAttr);
+    if (marker != 1) {
+      throw Invalid(std::string("not a rotor checkpoint (attribute ") + kMarkerAttr + " is " +
+                    std::to_string(marker) + ", expected 1)");
+    }
+    if (!hdf5::has_attribute(root, kVersionAttr)) {
+      throw Invalid(std::string("damaged checkpoint (missing attribute ") + kVersionAttr + ")");
+    }
+    CheckpointContents c;
+    c.format_version = hdf5::read_int64_attribute(root, kVersionAttr);
+    if (c.format_version > kCheckpointFormatVersion) {
+      throw Invalid("format version " + std::to_string(c.format_version) + " is newer than this rotor (" +
+                    std::to_string(kCheckpointFormatVersion) + "); update rotor to read it");
+    }
+    if (c.format_version < 1) throw Invalid("invalid format version " + std::to_string(c.format_version));
+    if (!hdf5::has_attribute(root, kChecksumAttr)) {
+      throw Invalid(std::string("damaged checkpoint (missing attribute ") + kChecksumAttr + ")");
+    }
+    const uint64_t stored = hdf5::read_uint64_attribute(root, kChecksumAttr);
+    for (const std::string& key : hdf5::dataset_paths(root)) read_entry(root, key, file_size, c);
+    const uint64_t computed = content_checksum(c);
+    if (computed != stored) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "stored %016llx, computed %016llx", static_cast<unsigned long long>(stored),
+                    static_cast<unsigned long long>(computed));
+      throw Invalid(std::string("content checksum mismatch (file corrupt or edited): ") + buf);
+    }
+    return c;
+  } catch (const hdf5::Hdf5Error& e) {
+    throw Invalid(e.what());
+  }
+}
+
+}  // namespace
+
+uint64_t content_checksum(const CheckpointContents& c) {
+  Fnv1a h;
+  for (const auto& [key, t] : c.tensors) {
+    h.entry('T', key);
+    h.value(static_cast<uint8_t>(t.dtype() == DType::F32 ? 0 : 1));
+    h.value(static_cast<uint64_t>(t.rank()));
+    for (int64_t d : t.shape()) h.value(d);
+    if (t.dtype() == DType::F32) {
+      h.bytes(t.data<float>(), sizeof(float) * static_cast<size_t>(t.numel()));
+    } else {
+      h.bytes(t.data<double>(), sizeof(double) * static_cast<size_t>(t.numel()));
+    }
+  }
+  for (const auto& [key, v] : c.integers) {
+    h.entry('I', key);
+    h.value(v);
+  }
+  for (const auto& [key, v] : c.reals) {
+    h.entry('R', key);
+    h.value(v);
+  }
+  for (const auto& [key, text] : c.texts) {
+    h.entry('S', key);
+    h.sized(text.data(), text.size());
+  }
+  for (const auto& [key, blob] : c.blobs) {
+    h.entry('B', key);
+    h.sized(blob.data(), blob.size());
+  }
+  return h.hash();
+}
+
+void write_checkpoint(const std::string& path, const CheckpointContents& contents) {
+  try {
+    check_contents(contents);
+  } catch (const Invalid& e) {
+    throw CheckpointError(path + ": " + e.what());
+  }
+  const std::string temp = checkpoint_fs::temp_path_for(path);
+  try {
+    hdf5::File file = hdf5::File::create(temp);
+    write_contents(file.id(), contents);
+    checkpoint_fs::crash_point("temp-open", path);
+    file.close();
+  } catch (const hdf5::Hdf5Error& e) {
+    std::remove(temp.c_str());
+    throw CheckpointError(path + ": cannot write checkpoint: " + e.what());
+  } catch (...) {
+    std::remove(temp.c_str());
+    throw;
+  }
+  checkpoint_fs::commit(temp, path);
+}
+
+CheckpointContents read_checkpoint(const std::string& path) {
+  try {
+    return read_contents(path);
+  } catch (const Invalid& e) {
+    throw CheckpointError(path + ": " + e.what());
+  }
+}
+
+bool is_valid_checkpoint(const std::string& path, std::string* why) {
+  try {
+    read_contents(path);
+    return true;
+  } catch (const Invalid& e) {
+    if (why != nullptr) *why = e.what();
+    return false;
+  }
+}
+
+}  // namespace rotor

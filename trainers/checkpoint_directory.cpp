@@ -1,0 +1,131 @@
+#include "trainers/checkpoint_directory.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "trainers/checkpoint_fs.h"
+
+namespace rotor {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kLatest = "latest";
+
+std::string file_name_for_step(int64_t step) {
+  char name[40];
+  std::snprintf(name, sizeof name, "step-%08lld.h5", static_cast<long long>(step));
+  return name;
+}
+
+// "step-00001234.h5" -> 1234; anything else (temporaries included) -> nullopt.
+std::optional<int64_t> step_of(const std::string& name) {
+  long long step = -1;
+  int used = 0;
+  if (std::sscanf(name.c_str(), "step-%18lld.h5%n", &step, &used) != 1 || step < 0 ||
+      static_cast<size_t>(used) != name.size() || file_name_for_step(step) != name) {
+    return std::nullopt;
+  }
+  return step;
+}
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+bool process_is_gone(long pid) { return pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH); }
+
+}  // namespace
+
+CheckpointDirectory::CheckpointDirectory(std::string run_dir) : dir_(std::move(run_dir) + "/checkpoints") {}
+
+std::string CheckpointDirectory::path_for_step(int64_t step) const {
+  if (step < 0) throw CheckpointError(dir_ + ": cannot name a checkpoint for negative step " + std::to_string(step));
+  return dir_ + "/" + file_name_for_step(step);
+}
+
+std::string CheckpointDirectory::save(int64_t step, const CheckpointContents& contents, int keep_last,
+                                      int64_t protect_step) {
+  const std::string path = path_for_step(step);
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) throw CheckpointError(dir_ + ": cannot create the checkpoint folder: " + ec.message());
+
+  write_checkpoint(path, contents);
+  checkpoint_fs::write_file_atomically(dir_ + "/" + kLatest, fs::path(path).filename().string() + "\n");
+
+  // Only now that the new file is committed and `latest` names it.
+  if (keep_last > 0) {
+    std::vector<std::pair<int64_t, std::string>> files = list();
+    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (size_t i = static_cast<size_t>(keep_last); i < files.size(); ++i) {
+      if (files[i].first == step || files[i].first == protect_step) continue;
+      std::remove(files[i].second.c_str());
+    }
+  }
+  remove_stale_temporaries();
+  return path;
+}
+
+void CheckpointDirectory::remove_stale_temporaries() const {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    long pid = 0;
+    const std::string name = it->path().filename().string();
+    if (checkpoint_fs::is_temp_name(name, &pid) && (pid == static_cast<long>(::getpid()) || process_is_gone(pid))) {
+      fs::remove(it->path(), ec);
+      ec.clear();
+    }
+  }
+}
+
+std::vector<std::pair<int64_t, std::string>> CheckpointDirectory::list() const {
+  std::vector<std::pair<int64_t, std::string>> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (const auto step = step_of(name)) out.emplace_back(*step, dir_ + "/" + name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<std::string> CheckpointDirectory::newest_valid(std::vector<std::string>* warnings) const {
+  auto warn = [&](const std::string& what) {
+    if (warnings != nullptr) warnings->push_back(what);
+  };
+  std::string why;
+  std::string tried;
+  const std::string latest_path = dir_ + "/" + kLatest;
+  std::ifstream latest(latest_path);
+  if (latest) {
+    std::stringstream text;
+    text << latest.rdbuf();
+    const std::string name = trim(text.str());
+    if (!step_of(name)) {
+      warn("skipping " + latest_path + ": '" + name + "' is not a checkpoint file name (expected step-NNNNNNNN.h5)");
+    } else {
+      tried = dir_ + "/" + name;
+      if (is_valid_checkpoint(tried, &why)) return tried;
+      warn("skipping " + tried + ": " + why);
+    }
+  }
+  std::vector<std::pair<int64_t, std::string>> files = list();
+  for (auto it = files.rbegin(); it != files.rend(); ++it) {
+    if (it->second == tried) continue;
+    if (is_valid_checkpoint(it->second, &why)) return it->second;
+    warn("skipping " + it->second + ": " + why);
+  }
+  return std::nullopt;
+}
+
+}  // namespace rotor

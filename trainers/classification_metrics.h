@@ -1,0 +1,34 @@
+#pragma once
+// Accuracy, macro-F1 and mean loss of a classifier over a set of documents.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace rotor {
+
+struct ClassificationMetrics {
+  double loss = 0.0;
+  double accuracy = 0.0;
+  double macro_f1 = 0.0;  // mean F1 over the classes present in labels or predictions
+  int64_t count = 0;
+  // "loss" is better when lower, the others when higher.
+  double get(const std::string_view name) const { return name == "loss" ? loss : name == "macro_f1" ? macro_f1 : accuracy; }
+};
+
+class MetricsAccumulator {
+ public:
+  explicit MetricsAccumulator(int32_t num_classes) : confusion_(static_cast<size_t>(num_classes * num_classes), 0), classes_(num_classes) {}
+  void add(int32_t label, int32_t predicted, double loss);
+  ClassificationMetrics result() const;
+
+ private:
+  std::vector<int64_t> confusion_;  // [label][predicted]
+  int32_t classes_;
+  double loss_sum_ = 0.0;
+  int64_t count_ = 0;
+};
+
+// True if `candidate` beats `best` on `metric` (lower loss, higher otherwise).
+bool improves(std::string_view metric, double candidate, double best);
+
+}  // namespace rotor

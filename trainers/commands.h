@@ -1,0 +1,32 @@
+#pragma once
+// The `rotor` subcommands other than train (see trainer.h). Each returns the
+// process exit code; errors are thrown as rotor::Error and printed by main.
+#include <string>
+#include <vector>
+
+namespace rotor {
+
+struct EvalRequest {
+  std::string checkpoint;
+  std::string split = "test";  // val | test | any extra split of the task
+  std::string data;            // a JSONL/CSV/TSV file to evaluate instead of a split
+  int64_t max_len = 0;         // > 0: evaluation window length (length extrapolation)
+  std::vector<std::string> overrides;
+  std::string output;          // metrics JSON file; empty: <run>/eval-<split>.json
+};
+int eval_command(const EvalRequest& request);
+
+struct PredictRequest {
+  std::string checkpoint;
+  std::string input;   // JSONL with the text field of the run's config
+  std::string output;  // JSONL; empty: stdout
+  int64_t max_len = 0;
+};
+int predict_command(const PredictRequest& request);
+
+int inspect_command(const std::string& checkpoint);
+
+int config_command(const std::string& config_path, const std::vector<std::string>& overrides, bool reference,
+                   bool markdown);
+
+}  // namespace rotor

@@ -1,0 +1,270 @@
+#include "trainers/config_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "trainers/config_schema.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+namespace {
+
+// A leaf value and where it was written.
+struct Leaf {
+  YAML::Node value;
+  std::string where;  // "configs/a.yaml:12" or "--set"
+};
+using FlatConfig = std::map<std::string, Leaf>;
+
+std::string location(const std::string& file, const YAML::Mark& mark) {
+  return mark.line >= 0 ? file + ":" + std::to_string(mark.line + 1) : file;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean 'x'?)" for the closest candidate, if it is close at all.
+std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::string::npos;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  if (best.empty() || best_d > std::max<size_t>(2, word.size() / 3)) return "";
+  return " (did you mean '" + best + "'?)";
+}
+
+void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, FlatConfig& out) {
+  for (const auto& kv : node) {
+    const std::string key = prefix.empty() ? kv.first.as<std::string>() : prefix + "." + kv.first.as<std::string>();
+    if (kv.second.IsMap() && !find_option(key))
+      flatten(kv.second, key, file, out);
+    else
+      out[key] = {kv.second, location(file, kv.first.Mark())};
+  }
+}
+
+FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
+  const std::string canonical = fs::weakly_canonical(path).string();
+  if (!chain.insert(canonical).second) throw ConfigError(path + ": `extends` forms a cycle");
+  if (!fs::exists(path)) throw ConfigError(path + ": config file not found");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(location(path, e.mark) + ": invalid YAML: " + e.msg);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) throw ConfigError(path + ": expected a mapping of sections (run, model, data, train)");
+  FlatConfig flat;
+  if (const YAML::Node base = root["extends"]) {
+    if (!base.IsScalar()) throw ConfigError(location(path, base.Mark()) + ": extends: expected a file name");
+    const fs::path base_path = fs::path(path).parent_path() / base.as<std::string>();
+    flat = load_flat(base_path.string(), chain);
+    root.remove("extends");
+  }
+  FlatConfig own;
+  flatten(root, "", path, own);
+  for (auto& [k, v] : own) flat[k] = v;  // the extending file wins
+  chain.erase(canonical);
+  return flat;
+}
+
+void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides) {
+  for (const std::string& o : overrides) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError("--set " + o + ": expected key.path=value, e.g. --set train.lr=1e-3");
+    YAML::Node value;
+    try {
+      value = YAML::Load(o.substr(eq + 1));
+    } catch (const YAML::Exception& e) {
+      throw ConfigError("--set " + o + ": invalid value: " + e.msg);
+    }
+    flat[o.substr(0, eq)] = {value, "--set"};
+  }
+}
+
+std::string scalar_text(const YAML::Node& v) {
+  if (v.IsScalar()) return "'" + v.Scalar() + "'";
+  if (v.IsSequence()) return "a list";
+  if (v.IsMap()) return "a mapping";
+  return "nothing";
+}
+
+Config build(const FlatConfig& flat) {
+  std::vector<std::string> keys;
+  for (const ConfigOption& o : config_options()) keys.push_back(o.key);
+  Config config;
+  for (const auto& [key, leaf] : flat) {
+    const ConfigOption* opt = find_option(key);
+    if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + suggestion(key, keys));
+    try {
+      opt->set(config, leaf.value);
+    } catch (const YAML::Exception&) {
+      throw ConfigError(leaf.where + ": " + key + " expects " + (opt->type == "integer" ? "an " : "a ") + opt->type +
+                        ", got " + scalar_text(leaf.value));
+    }
+    if (!opt->choices.empty()) {
+      const std::string v = leaf.value.as<std::string>();
+      if (std::find(opt->choices.begin(), opt->choices.end(), v) == opt->choices.end()) {
+        std::string list;
+        for (const std::string& c : opt->choices) list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
+        throw ConfigError(leaf.where + ": " + key + ": unknown value '" + v + "' (expected one of: " + list + ")" +
+                          suggestion(v, opt->choices));
+      }
+    }
+  }
+  try {
+    validate(config);
+  } catch (const Error& e) {
+    // Messages start with the key ("train.lr: ..."): point at where it was set.
+    const std::string msg = e.what();
+    const auto it = flat.find(msg.substr(0, msg.find(':')));
+    throw ConfigError(it != flat.end() ? it->second.where + ": " + msg : msg);
+  }
+  return config;
+}
+
+void require(bool ok, const std::string& key, const std::string& what) {
+  if (!ok) throw ConfigError(key + ": " + what);
+}
+
+}  // namespace
+
+void validate(const Config& c) {
+  require(c.run.threads >= 0, "run.threads", "must be >= 0");
+  require(c.run.log_every >= 1, "run.log_every", "must be >= 1");
+  require(!c.run.name.empty(), "run.name", "must not be empty");
+  c.model.validate();
+  const TrainConfig& t = c.train;
+  require(t.lr > 0, "train.lr", "must be > 0");
+  require(t.weight_decay >= 0, "train.weight_decay", "must be >= 0");
+  require(t.beta1 >= 0 && t.beta1 < 1, "train.beta1", "must be in [0, 1)");
+  require(t.beta2 >= 0 && t.beta2 < 1, "train.beta2", "must be in [0, 1)");
+  require(t.eps > 0, "train.eps", "must be > 0");
+  require(t.max_steps >= 0, "train.max_steps", "must be >= 0");
+  require(t.max_epochs >= 0, "train.max_epochs", "must be >= 0");
+  require(t.max_steps > 0 || t.max_epochs > 0, "train.max_steps", "set train.max_steps or train.max_epochs (> 0)");
+  require(t.grad_accumulation >= 1, "train.grad_accumulation", "must be >= 1");
+  require(t.clip_norm >= 0, "train.clip_norm", "must be >= 0 (0 disables clipping)");
+  require(t.label_smoothing >= 0 && t.label_smoothing < 1, "train.label_smoothing", "must be in [0, 1)");
+  require(t.eval_every >= 0, "train.eval_every", "must be >= 0");
+  require(t.checkpoint_every >= 0, "train.checkpoint_every", "must be >= 0");
+  require(t.keep_last >= 1, "train.keep_last", "must be >= 1");
+  require(t.early_stopping_patience >= 0, "train.early_stopping_patience", "must be >= 0");
+  require(t.warmup_steps >= 0, "train.warmup_steps", "must be >= 0");
+  require(t.min_lr >= 0 && t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
+  require(t.schedule != "inverse_sqrt" || t.warmup_steps >= 1, "train.warmup_steps",
+          "inverse_sqrt needs warmup_steps >= 1");
+  require(t.max_steps == 0 || t.warmup_steps <= t.max_steps, "train.warmup_steps", "must not exceed train.max_steps");
+  const DataConfig& d = c.data;
+  require(d.max_len >= 1, "data.max_len", "must be >= 1");
+  require(d.eval_max_len >= 0, "data.eval_max_len", "must be >= 0");
+  require(d.batch_size >= 1, "data.batch_size", "must be >= 1");
+  require(d.batch_tokens >= 0, "data.batch_tokens", "must be >= 0");
+  require(d.val_fraction >= 0 && d.test_fraction >= 0 && d.val_fraction + d.test_fraction < 1, "data.val_fraction",
+          "val_fraction + test_fraction must be in [0, 1)");
+}
+
+Config parse_config_text(const std::string& yaml, const std::string& origin, const std::vector<std::string>& overrides) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(location(origin, e.mark) + ": invalid YAML: " + e.msg);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) throw ConfigError(origin + ": expected a mapping of sections (run, model, data, train)");
+  if (root["extends"]) throw ConfigError(origin + ": a resolved config cannot use `extends`");
+  FlatConfig flat;
+  flatten(root, "", origin, flat);
+  apply_overrides(flat, overrides);
+  return build(flat);
+}
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::set<std::string> chain;
+  FlatConfig flat = load_flat(path, chain);
+  apply_overrides(flat, overrides);
+  return build(flat);
+}
+
+std::string dump_config(const Config& config) {
+  YAML::Node root;
+  for (const ConfigOption& o : config_options()) {
+    // "model.position.base" -> root["model"]["position"]["base"]
+    std::vector<std::string> parts;
+    std::stringstream ss(o.key);
+    for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+    std::vector<YAML::Node> path{root};
+    for (size_t i = 0; i + 1 < parts.size(); ++i) path.push_back(path.back()[parts[i]]);
+    path.back()[parts.back()] = o.get(config);
+  }
+  YAML::Emitter out;
+  out.SetDoublePrecision(17);
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::vector<std::string> differing_keys(const Config& a, const Config& b) {
+  std::vector<std::string> keys;
+  for (const ConfigOption& o : config_options()) {
+    YAML::Emitter ea, eb;
+    ea.SetDoublePrecision(17);
+    eb.SetDoublePrecision(17);
+    ea << o.get(a);
+    eb << o.get(b);
+    if (std::string(ea.c_str()) != eb.c_str()) keys.push_back(o.key);
+  }
+  return keys;
+}
+
+std::string config_reference(bool markdown) {
+  const Config defaults;
+  std::ostringstream out;
+  std::string section;
+  for (const ConfigOption& o : config_options()) {
+    YAML::Emitter e;
+    e.SetDoublePrecision(17);
+    e << YAML::Flow << o.get(defaults);
+    std::string def = e.c_str();
+    if (def.empty() || def == "~") def = "\"\"";
+    std::string type = o.type;
+    if (!o.choices.empty()) {
+      type.clear();
+      for (const std::string& c : o.choices) type += (type.empty() ? "" : " | ") + (c.empty() ? "\"\"" : c);
+    }
+    const std::string top = o.key.substr(0, o.key.find('.'));
+    if (markdown) {
+      if (top != section) out << (section.empty() ? "" : "\n") << "| `" << top << "` key | type | default | meaning |\n|---|---|---|---|\n";
+      out << "| `" << o.key << "` | " << type << " | `" << def << "` | " << o.help << " |\n";
+    } else {
+      if (top != section) out << (section.empty() ? "" : "\n") << top << ":\n";
+      out << "  " << o.key << " (" << type << ", default " << def << ")\n      " << o.help << "\n";
+    }
+    section = top;
+  }
+  return out.str();
+}
+
+}  // namespace rotor

@@ -1,0 +1,33 @@
+#pragma once
+// Loading a run configuration: YAML files with `extends: base.yaml`, then
+// `--set key.path=value` overrides, strictly checked against the schema.
+// Every error names the file (or --set), the line and the key, says what was
+// expected and suggests the closest valid key.
+#include <string>
+#include <vector>
+
+#include "trainers/config.h"
+
+namespace rotor {
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
+// Parses YAML text as if it were a file called `origin` (checkpoints store the
+// resolved config as text).
+Config parse_config_text(const std::string& yaml, const std::string& origin,
+                         const std::vector<std::string>& overrides = {});
+
+// Range and consistency checks of every section (the schema checks types).
+// Throws ConfigError "<key>: <what was expected>".
+void validate(const Config& config);
+
+// Every key with its value, as YAML that parse_config_text() reads back to
+// the same Config.
+std::string dump_config(const Config& config);
+
+// Keys whose values differ between two configs.
+std::vector<std::string> differing_keys(const Config& a, const Config& b);
+
+// `rotor config --reference`: every key with type, default and meaning.
+std::string config_reference(bool markdown);
+
+}  // namespace rotor

@@ -1,0 +1,27 @@
+#pragma once
+// Runs a model over every batch of an evaluation sampler without gradients.
+// A document seen through several windows (eval_windows: all) is scored by
+// the mean of its windows' logits.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "datasets/sampler.h"
+#include "models/encoder_classifier.h"
+#include "trainers/classification_metrics.h"
+
+namespace rotor {
+
+struct DocumentScores {
+  std::vector<std::vector<double>> logits;  // per document: mean logits over its windows
+  std::vector<int32_t> labels;
+};
+
+// `on_batch(done, total)` reports progress; it may be empty.
+DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64_t num_docs,
+                               const std::function<void(int64_t, int64_t)>& on_batch = {});
+ClassificationMetrics metrics_of(const DocumentScores& scores, int32_t num_classes);
+// Softmax of one logits row.
+std::vector<double> probabilities(const std::vector<double>& logits);
+
+}  // namespace rotor

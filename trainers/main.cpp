@@ -1,0 +1,75 @@
+// rotor: train, evaluate and inspect Transformer encoder classifiers with
+// different position encodings. Errors of every layer are rotor::Error; they
+// are caught here once and printed for people.
+//
+// Exit codes: 0 ok, 1 error, 2 usage, 130/143 stopped by SIGINT/SIGTERM after
+// saving a checkpoint.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "engine/error.h"
+#include "trainers/commands.h"
+#include "trainers/trainer.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"rotor: compare position encodings (RoPE, sinusoidal, T5 bias, ALiBi, ...) in Transformer "
+               "encoder classifiers on long-text classification.\n\nExit codes: 0 ok, 1 error, 2 usage, "
+               "130/143 interrupted by SIGINT/SIGTERM after saving a checkpoint."};
+  app.require_subcommand(1);
+
+  rotor::TrainRequest train;
+  auto* t = app.add_subcommand("train", "Train a model from a YAML config (resumable)");
+  t->add_option("config", train.config_path, "YAML config file")->required()->check(CLI::ExistingFile);
+  t->add_option("--set", train.overrides, "Override a config key, e.g. --set train.lr=1e-3 (repeatable)");
+  t->add_option("--resume", train.resume, "auto (newest valid checkpoint of the run directory) or a checkpoint path");
+  t->add_option("--out", train.out_dir, "Run directory (default: <run.out_dir>/<run.name>)");
+
+  rotor::EvalRequest eval;
+  auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
+  e->add_option("checkpoint", eval.checkpoint, "Checkpoint (.h5)")->required()->check(CLI::ExistingFile);
+  e->add_option("--split", eval.split, "Split of the run's task: val, test, or an extra split (default test)");
+  e->add_option("--data", eval.data, "A labelled JSONL/CSV/TSV file to evaluate instead")->check(CLI::ExistingFile);
+  e->add_option("--max-len", eval.max_len, "Evaluation window length in tokens (length extrapolation)");
+  e->add_option("--set", eval.overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
+  e->add_option("--output", eval.output, "Metrics JSON file (default <run>/eval-<split>.json)");
+
+  rotor::PredictRequest predict;
+  auto* p = app.add_subcommand("predict", "Label and class probabilities for every document of a JSONL file");
+  p->add_option("checkpoint", predict.checkpoint, "Checkpoint (.h5)")->required()->check(CLI::ExistingFile);
+  p->add_option("--input", predict.input, "JSONL file with the run's text field")->required()->check(CLI::ExistingFile);
+  p->add_option("--output", predict.output, "JSONL output (default: stdout)");
+  p->add_option("--max-len", predict.max_len, "Window length in tokens");
+
+  std::string inspect_path;
+  auto* i = app.add_subcommand("inspect", "Show a checkpoint: config, step, metrics and parameter table");
+  i->add_option("checkpoint", inspect_path, "Checkpoint (.h5)")->required()->check(CLI::ExistingFile);
+
+  std::string config_path;
+  std::vector<std::string> config_overrides;
+  bool reference = false, markdown = false;
+  auto* c = app.add_subcommand("config", "Print the fully resolved config, or the reference of every key");
+  c->add_option("config", config_path, "YAML config file")->check(CLI::ExistingFile);
+  c->add_option("--set", config_overrides, "Override a config key (repeatable)");
+  c->add_flag("--reference", reference, "Every key with type, default and meaning");
+  c->add_flag("--markdown", markdown, "With --reference: as Markdown tables");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (t->parsed()) return rotor::train(train);
+    if (e->parsed()) return rotor::eval_command(eval);
+    if (p->parsed()) return rotor::predict_command(predict);
+    if (i->parsed()) return rotor::inspect_command(inspect_path);
+    if (!reference && config_path.empty()) {
+      std::fprintf(stderr, "rotor config: give a CONFIG file or --reference\n");
+      return 2;
+    }
+    return rotor::config_command(config_path, config_overrides, reference, markdown);
+  } catch (const rotor::Error& err) {
+    std::fprintf(stderr, "\nerror: %s\n", err.what());
+    return 1;
+  } catch (const std::exception& err) {
+    std::fprintf(stderr, "\nerror (unexpected): %s\n", err.what());
+    return 1;
+  }
+}

@@ -1,0 +1,25 @@
+#pragma once
+// metrics.jsonl: one JSON object per training-log or evaluation event,
+// flushed as it is written. Reopening for a resumed run drops the events
+// after the checkpoint's step, so the file reads as one uninterrupted run.
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include "trainers/json_writer.h"
+
+namespace rotor {
+
+class MetricsLog {
+ public:
+  // keep_through_step < 0: start a new file.
+  MetricsLog(const std::string& path, int64_t keep_through_step);
+  void write(const JsonBuilder& event);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+};
+
+}  // namespace rotor

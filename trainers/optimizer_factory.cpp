@@ -1,0 +1,36 @@
+#include "trainers/optimizer_factory.h"
+
+#include <algorithm>
+
+#include "engine/optim/adam.h"
+#include "engine/optim/sgd.h"
+
+namespace rotor {
+
+std::unique_ptr<Optimizer> make_optimizer(const TrainConfig& c, ParameterStore& params) {
+  if (c.optimizer == "sgd") {
+    SgdOptions o;
+    o.momentum = c.momentum;
+    o.weight_decay = c.weight_decay;
+    return std::make_unique<Sgd>(params, o);
+  }
+  AdamOptions o;
+  o.beta1 = c.beta1;
+  o.beta2 = c.beta2;
+  o.eps = c.eps;
+  o.weight_decay = c.weight_decay;
+  if (c.optimizer == "adam") return std::make_unique<Adam>(params, o);
+  return std::make_unique<AdamW>(params, o);
+}
+
+LrSchedule make_schedule(const TrainConfig& c, int64_t total_steps) {
+  LrScheduleConfig s;
+  s.name = c.schedule;
+  s.lr = c.lr;
+  s.warmup_steps = std::min(c.warmup_steps, total_steps);
+  s.total_steps = total_steps;
+  s.min_lr = c.min_lr;
+  return LrSchedule(s);
+}
+
+}  // namespace rotor

@@ -1,0 +1,29 @@
+#include "trainers/restored_model.h"
+
+#include "trainers/config_loader.h"
+
+namespace rotor {
+
+RestoredModel restore_model(const std::string& checkpoint, const std::vector<std::string>& overrides) {
+  const CheckpointContents contents = read_checkpoint(checkpoint);
+  RestoredModel r;
+  r.header = read_header(contents, checkpoint);
+  if (!overrides.empty())
+    r.header.config = parse_config_text(contents.texts.at("config"), checkpoint + " (stored config)", overrides);
+  r.tokenizer = load_tokenizer(r.header.tokenizer);
+  r.labels = LabelVocab(r.header.labels);
+  r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);
+  r.model->initialize(r.header.config.run.seed);
+  load_parameters(contents, checkpoint, *r.model);
+  return r;
+}
+
+TokenizedSplit tokenize_texts(const std::string& name, const std::vector<std::string>& texts,
+                              const std::vector<int32_t>& labels, const Tokenizer& tokenizer) {
+  TokenizedSplit split;
+  split.name = name;
+  for (size_t i = 0; i < texts.size(); ++i) split.add(tokenizer.encode(texts[i]), labels[i]);
+  return split;
+}
+
+}  // namespace rotor

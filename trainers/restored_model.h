@@ -1,0 +1,31 @@
+#pragma once
+// A trained model brought back from a checkpoint for `rotor eval`, `predict`
+// and `inspect`: its config, tokenizer, labels and weights.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datasets/label_vocab.h"
+#include "datasets/tokenized_split.h"
+#include "datasets/tokenizer.h"
+#include "models/encoder_classifier.h"
+#include "trainers/training_checkpoint.h"
+
+namespace rotor {
+
+struct RestoredModel {
+  CheckpointHeader header;  // header.config has the overrides applied
+  std::unique_ptr<Tokenizer> tokenizer;
+  LabelVocab labels;
+  std::unique_ptr<EncoderClassifier> model;
+};
+
+// overrides: `--set key=value` applied to the stored config (e.g. rope
+// scaling for evaluation beyond the training length).
+RestoredModel restore_model(const std::string& checkpoint, const std::vector<std::string>& overrides = {});
+
+// Tokenizes documents into a split; `labels` may be all 0 for unlabelled text.
+TokenizedSplit tokenize_texts(const std::string& name, const std::vector<std::string>& texts,
+                              const std::vector<int32_t>& labels, const Tokenizer& tokenizer);
+
+}  // namespace rotor

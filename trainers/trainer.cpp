@@ -1,0 +1,356 @@
+#include "trainers/trainer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "datasets/dataset.h"
+#include "engine/optim/clip.h"
+#include "engine/parallel.h"
+#include "models/encoder_classifier.h"
+#include "trainers/checkpoint_directory.h"
+#include "trainers/config_loader.h"
+#include "trainers/config_schema.h"
+#include "trainers/evaluator.h"
+#include "trainers/metrics_log.h"
+#include "trainers/optimizer_factory.h"
+#include "trainers/progress.h"
+#include "trainers/run_lock.h"
+#include "trainers/signals.h"
+#include "trainers/training_checkpoint.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+namespace {
+
+struct TrainingError : Error {
+  using Error::Error;
+};
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) throw ConfigError(path.string() + ": cannot write");
+}
+
+JsonBuilder metrics_json(JsonBuilder o, const std::string& prefix, const ClassificationMetrics& m) {
+  return o.add(prefix + "loss", m.loss).add(prefix + "accuracy", m.accuracy).add(prefix + "macro_f1", m.macro_f1);
+}
+
+class TrainingSession {
+ public:
+  TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from);
+  int run();
+
+ private:
+  void load_data(const CheckpointHeader* header);
+  bool train_step();  // one optimizer update; returns true at the end of an epoch
+  ClassificationMetrics evaluate(const std::string& split);
+  void log_training(double lr, double grad_norm);
+  void save_checkpoint();
+  bool finished() const;
+  void test_best();
+  double elapsed() const;
+
+  Config config_;
+  fs::path run_dir_;
+  RunLock lock_;
+  CheckpointDirectory checkpoints_;
+  Dataset data_;
+  std::unique_ptr<EncoderClassifier> model_;
+  std::unique_ptr<Optimizer> optimizer_;
+  std::optional<LrSchedule> schedule_;
+  std::optional<Sampler> train_sampler_;
+  std::optional<MetricsLog> log_;
+  TrainingState state_;
+  int64_t total_steps_ = 0;
+  int64_t last_saved_step_ = -1;
+  Progress::Style style_;
+  std::unique_ptr<Progress> progress_;
+  std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_log_ = session_start_;
+  int64_t tokens_since_log_ = 0;
+};
+
+TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from)
+    : config_(std::move(config)),
+      run_dir_(std::move(run_dir)),
+      lock_(run_dir_.string()),
+      checkpoints_(run_dir_.string()),
+      style_(Progress::parse(config_.run.progress)) {
+  if (config_.run.threads > 0) set_num_threads(static_cast<int>(config_.run.threads));
+  std::optional<CheckpointContents> ckpt;
+  std::optional<CheckpointHeader> header;
+  if (resume_from) {
+    ckpt = read_checkpoint(*resume_from);
+    header = read_header(*ckpt, *resume_from);
+  }
+  load_data(header ? &*header : nullptr);
+  if (header) {
+    // Only run-length and logging keys may change on resume.
+    std::vector<std::string> changed;
+    for (const std::string& key : differing_keys(header->config, config_))
+      if (!resumable_change(key)) changed.push_back(key);
+    if (!changed.empty()) {
+      std::string list;
+      for (const std::string& k : changed) list += "\n  " + k;
+      throw ConfigError("cannot resume " + *resume_from + " with a different config; these keys differ from the " +
+                        "checkpoint's:" + list + "\n(only run length, evaluation/checkpoint frequency, keep_last and " +
+                        "logging may change)");
+    }
+    if (header->threads != num_threads())
+      std::fprintf(stderr, "note: checkpoint was written with %lld threads, resuming with %d\n",
+                   static_cast<long long>(header->threads), num_threads());
+  }
+  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);
+  model_->initialize(config_.run.seed);
+  optimizer_ = make_optimizer(config_.train, model_->parameters());
+  train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
+  const int64_t per_epoch = (train_sampler_->batches_in_epoch() + config_.train.grad_accumulation - 1) /
+                            config_.train.grad_accumulation;
+  total_steps_ = config_.train.max_steps > 0 ? config_.train.max_steps : per_epoch * config_.train.max_epochs;
+  if (config_.train.max_steps > 0 && config_.train.max_epochs > 0)
+    total_steps_ = std::min(total_steps_, per_epoch * config_.train.max_epochs);
+  schedule_.emplace(make_schedule(config_.train, total_steps_));
+  if (ckpt) {
+    load_parameters(*ckpt, *resume_from, *model_);
+    load_optimizer(*ckpt, *resume_from, *optimizer_);
+    state_ = header->state;
+    train_sampler_->restore(state_.sampler);
+    last_saved_step_ = state_.step;
+    std::fprintf(stderr, "resumed from %s at step %lld (epoch %lld)\n", resume_from->c_str(),
+                 static_cast<long long>(state_.step), static_cast<long long>(state_.sampler.epoch));
+  }
+  write_text(run_dir_ / "config.yaml", dump_config(config_));
+  log_.emplace((run_dir_ / "metrics.jsonl").string(), ckpt ? state_.step : -1);
+}
+
+void TrainingSession::load_data(const CheckpointHeader* header) {
+  LoadOptions opt;
+  if (header) {
+    opt.tokenizer = header->tokenizer;
+    opt.labels = header->labels;
+  }
+  opt.warn = [](const std::string& w) { std::fprintf(stderr, "warning: %s\n", w.c_str()); };
+  data_ = load_dataset(config_.data, opt);
+  std::fprintf(stderr, "%s", data_.stats.report().c_str());
+  config_.model.vocab_size = data_.tokenizer->vocab_size();
+  config_.model.num_classes = data_.labels.size();
+  config_.model.validate();
+}
+
+double TrainingSession::elapsed() const {
+  return state_.elapsed_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - session_start_).count();
+}
+
+bool TrainingSession::train_step() {
+  ParameterStore& params = model_->parameters();
+  params.zero_grad();
+  const int64_t accumulation = config_.train.grad_accumulation;
+  // An update never straddles epochs: the last one of an epoch may use fewer batches.
+  const int64_t remaining = train_sampler_->batches_in_epoch() - state_.sampler.cursor;
+  const int64_t micro = std::min(accumulation, remaining);
+  Batch batch;
+  for (int64_t i = 0; i < micro; ++i) {
+    if (!train_sampler_->next(batch)) throw TrainingError("internal: the sampler ran out of batches mid-epoch");
+    ForwardContext ctx{true, config_.run.seed, static_cast<uint64_t>(state_.step * accumulation + i), 0};
+    Var logits = model_->logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
+    Var loss = model_->loss(logits, batch.labels, config_.train.label_smoothing);
+    const double loss_value = loss.value().item();
+    if (!std::isfinite(loss_value))
+      throw TrainingError("step " + std::to_string(state_.step + 1) + ": the training loss is " +
+                          std::to_string(loss_value) + "; stopping (the last good checkpoint is kept in " +
+                          (run_dir_ / "checkpoints").string() + "). Try a lower train.lr or train.clip_norm.");
+    backward(mul_scalar(loss, 1.0 / static_cast<double>(micro)));
+    const std::vector<double> l = logits.value().to_doubles();
+    const int64_t C = logits.size(1);
+    for (int64_t b = 0; b < batch.batch_size; ++b) {
+      const auto row = l.begin() + b * C;
+      state_.correct += (std::max_element(row, row + C) - row) == batch.labels[b];
+      state_.tokens += batch.lengths[b];
+      tokens_since_log_ += batch.lengths[b];
+    }
+    state_.loss_sum += loss_value * static_cast<double>(batch.batch_size);
+    state_.seen += batch.batch_size;
+  }
+  const double norm = config_.train.clip_norm > 0 ? clip_grad_norm(params, config_.train.clip_norm)
+                                                  : clip_grad_norm(params, std::numeric_limits<double>::max());
+  if (!std::isfinite(norm))
+    throw TrainingError("step " + std::to_string(state_.step + 1) + ": the gradient norm is " + std::to_string(norm) +
+                        "; stopping (the last good checkpoint is kept in " + (run_dir_ / "checkpoints").string() + ")");
+  const double lr = schedule_->lr_at(state_.step + 1);
+  optimizer_->step(lr);
+  ++state_.step;
+  bool epoch_end = false;
+  if (state_.sampler.cursor + micro == train_sampler_->batches_in_epoch()) {
+    train_sampler_->next(batch);  // returns false and moves to the next epoch
+    epoch_end = true;
+  }
+  state_.sampler = train_sampler_->state();
+  if (state_.step % config_.run.log_every == 0) log_training(lr, norm);
+  return epoch_end;
+}
+
+void TrainingSession::log_training(double lr, double grad_norm) {
+  const auto now = std::chrono::steady_clock::now();
+  const double dt = std::chrono::duration<double>(now - last_log_).count();
+  const double rate = dt > 0 ? static_cast<double>(tokens_since_log_) / dt : 0.0;
+  const double loss = state_.seen ? state_.loss_sum / static_cast<double>(state_.seen) : 0.0;
+  const double acc = state_.seen ? static_cast<double>(state_.correct) / static_cast<double>(state_.seen) : 0.0;
+  log_->write(JsonBuilder()
+                  .add("event", "train")
+                  .add("step", state_.step)
+                  .add("epoch", state_.sampler.epoch)
+                  .add("lr", lr)
+                  .add("loss", loss)
+                  .add("accuracy", acc)
+                  .add("grad_norm", grad_norm)
+                  .add("tokens", state_.tokens)
+                  .add("tokens_per_s", rate)
+                  .add("elapsed_s", elapsed()));
+  char info[96];
+  std::snprintf(info, sizeof info, "loss %.4f acc %.3f lr %.2e", loss, acc, lr);
+  if (progress_) progress_->update(state_.step, info, rate, "tok/s");
+  state_.loss_sum = 0;
+  state_.seen = state_.correct = 0;
+  tokens_since_log_ = 0;
+  last_log_ = now;
+}
+
+ClassificationMetrics TrainingSession::evaluate(const std::string& split_name) {
+  Sampler sampler = make_sampler(data_, config_.data, split_name);
+  const TokenizedSplit& split = data_.split(split_name);
+  const DocumentScores scores = score_documents(*model_, sampler, split.num_docs());
+  return metrics_of(scores, data_.labels.size());
+}
+
+void TrainingSession::save_checkpoint() {
+  if (last_saved_step_ == state_.step) return;
+  TrainingState saved = state_;
+  saved.elapsed_s = elapsed();
+  const std::string path = checkpoints_.save(state_.step, snapshot(config_, data_, *model_, *optimizer_, saved),
+                                             static_cast<int>(config_.train.keep_last), state_.best_step);
+  last_saved_step_ = state_.step;
+  if (style_ == Progress::Style::lines) std::fprintf(stderr, "checkpoint %s\n", path.c_str());
+}
+
+bool TrainingSession::finished() const {
+  const TrainConfig& t = config_.train;
+  if (t.max_steps > 0 && state_.step >= t.max_steps) return true;
+  if (t.max_epochs > 0 && state_.sampler.epoch >= t.max_epochs) return true;
+  return t.early_stopping_patience > 0 && state_.stale_evals >= t.early_stopping_patience;
+}
+
+int TrainingSession::run() {
+  install_stop_handlers();
+  progress_ = std::make_unique<Progress>("train", total_steps_, style_);
+  std::fprintf(stderr, "model: %lld parameters, %s position encoding; training %lld steps into %s\n",
+               static_cast<long long>(model_->parameters().total_size()), config_.model.position.type.c_str(),
+               static_cast<long long>(total_steps_), run_dir_.string().c_str());
+  while (!finished()) {
+    if (const int sig = stop_requested()) {
+      save_checkpoint();
+      progress_->note("stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
+                      std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto");
+      restore_default_handlers();
+      return 128 + sig;
+    }
+    const bool epoch_end = train_step();
+    const TrainConfig& t = config_.train;
+    const bool last = finished();
+    const bool eval_now = (t.eval_every > 0 ? state_.step % t.eval_every == 0 : epoch_end) || last;
+    if (eval_now) {
+      const ClassificationMetrics m = evaluate("val");
+      const double value = m.get(t.best_metric);
+      const bool better = std::isnan(state_.best_metric) || improves(t.best_metric, value, state_.best_metric);
+      if (better) {
+        state_.best_metric = value;
+        state_.best_step = state_.step;
+        state_.stale_evals = 0;
+      } else {
+        ++state_.stale_evals;
+      }
+      log_->write(metrics_json(JsonBuilder().add("event", "eval").add("split", "val").add("step", state_.step).add(
+                                   "epoch", state_.sampler.epoch),
+                               "", m)
+                      .add("best", better)
+                      .add("elapsed_s", elapsed()));
+      char info[128];
+      std::snprintf(info, sizeof info, "val step %lld: loss %.4f accuracy %.4f macro-F1 %.4f%s",
+                    static_cast<long long>(state_.step), m.loss, m.accuracy, m.macro_f1, better ? " (best)" : "");
+      progress_->note(info);
+      if (better || t.checkpoint_every == 0) save_checkpoint();
+    }
+    if ((t.checkpoint_every > 0 && state_.step % t.checkpoint_every == 0) || finished()) save_checkpoint();
+  }
+  progress_->finish("done: " + std::to_string(state_.step) + " steps in " + format_duration(elapsed()));
+  restore_default_handlers();
+  test_best();
+  return 0;
+}
+
+void TrainingSession::test_best() {
+  // Test metrics come from the best checkpoint's weights, reloaded from disk.
+  if (state_.best_step >= 0) {
+    const CheckpointContents best = read_checkpoint(checkpoints_.path_for_step(state_.best_step));
+    load_parameters(best, checkpoints_.path_for_step(state_.best_step), *model_);
+  }
+  JsonBuilder summary;
+  summary.add("run", config_.run.name)
+      .add("steps", state_.step)
+      .add("epochs", state_.sampler.epoch)
+      .add("best_step", state_.best_step)
+      .add("best_metric", config_.train.best_metric)
+      .add("best_value", state_.best_metric)
+      .add("parameters", model_->parameters().total_size())
+      .add("position", config_.model.position.type)
+      .add("elapsed_s", elapsed())
+      .add("tokens_per_s", elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0);
+  std::string report = "best checkpoint: step " + std::to_string(state_.best_step) + "\n";
+  for (const TokenizedSplit& split : data_.splits) {
+    if (split.name == "train") continue;
+    const ClassificationMetrics m = evaluate(split.name);
+    log_->write(metrics_json(JsonBuilder().add("event", "final").add("split", split.name).add("step", state_.best_step),
+                             "", m));
+    summary = metrics_json(summary, split.name + "_", m);
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-10s accuracy %.4f  macro-F1 %.4f  loss %.4f  (%lld documents)\n",
+                  split.name.c_str(), m.accuracy, m.macro_f1, m.loss, static_cast<long long>(m.count));
+    report += line;
+  }
+  write_text(run_dir_ / "summary.json", summary.str() + "\n");
+  std::fprintf(stderr, "%s", report.c_str());
+  std::fprintf(stderr, "summary: %s\n", (run_dir_ / "summary.json").string().c_str());
+}
+
+}  // namespace
+
+int train(const TrainRequest& request) {
+  Config config = load_config(request.config_path, request.overrides);
+  const fs::path run_dir = request.out_dir.empty() ? fs::path(config.run.out_dir) / config.run.name
+                                                   : fs::path(request.out_dir);
+  fs::create_directories(run_dir);
+  CheckpointDirectory dir(run_dir.string());
+  std::optional<std::string> resume_from;
+  if (request.resume == "auto") {
+    std::vector<std::string> warnings;
+    resume_from = dir.newest_valid(&warnings);
+    for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    if (!resume_from) std::fprintf(stderr, "no checkpoint in %s: starting a new run\n", run_dir.string().c_str());
+  } else if (!request.resume.empty()) {
+    resume_from = request.resume;
+  } else if (!dir.list().empty()) {
+    throw ConfigError("run directory " + run_dir.string() +
+                      " already has checkpoints: resume with --resume auto, or pick another run.name or --out");
+  }
+  TrainingSession session(std::move(config), run_dir, resume_from);
+  return session.run();
+}
+
+}  // namespace rotor

@@ -1,0 +1,23 @@
+#pragma once
+// `rotor train`: one training run, from a config to a run directory
+//   RUN/config.yaml       the resolved config
+//   RUN/metrics.jsonl     training-log and evaluation events
+//   RUN/checkpoints/      step-NNNNNNNN.h5 and `latest`
+//   RUN/summary.json      final metrics, best checkpoint and test results
+#include <string>
+#include <vector>
+
+namespace rotor {
+
+struct TrainRequest {
+  std::string config_path;
+  std::vector<std::string> overrides;  // --set key=value
+  std::string resume;                  // "", "auto" or a checkpoint path
+  std::string out_dir;                 // --out: the run directory itself (default <run.out_dir>/<run.name>)
+};
+
+// Returns the exit code: 0 when training finished, 130 (SIGINT) or 143
+// (SIGTERM) when it stopped early after writing a checkpoint.
+int train(const TrainRequest& request);
+
+}  // namespace rotor

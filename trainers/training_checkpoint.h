@@ -1,0 +1,35 @@
+#pragma once
+// What a training checkpoint holds and under which keys (see README,
+// "Checkpoint layout"): the resolved config, tokenizer and labels, every
+// parameter, the optimizer state, and the TrainingState.
+#include <string>
+#include <vector>
+
+#include "datasets/dataset.h"
+#include "engine/optim/optimizer.h"
+#include "models/encoder_classifier.h"
+#include "trainers/checkpoint.h"
+#include "trainers/config.h"
+#include "trainers/training_state.h"
+
+namespace rotor {
+
+CheckpointContents snapshot(const Config& config, const Dataset& data, const EncoderClassifier& model,
+                            const Optimizer& optimizer, const TrainingState& state);
+
+// The parts of a checkpoint needed before the model exists.
+struct CheckpointHeader {
+  Config config;
+  std::string tokenizer;            // Tokenizer::save() bytes
+  std::vector<std::string> labels;  // class names by index
+  TrainingState state;
+  int64_t threads = 0;
+};
+CheckpointHeader read_header(const CheckpointContents& contents, const std::string& path);
+
+// Copies every parameter; throws CheckpointError naming a missing or
+// mis-shaped one.
+void load_parameters(const CheckpointContents& contents, const std::string& path, EncoderClassifier& model);
+void load_optimizer(const CheckpointContents& contents, const std::string& path, Optimizer& optimizer);
+
+}  // namespace rotor
