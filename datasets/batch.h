@@ -6,8 +6,8 @@
 namespace rotor {
 
 struct Batch {
-  int64_t batch_size = 0;  // B: number of windows
-  int64_t seq_len = 0;     // N: longest window in the batch (dynamic padding)
+  int64_t batch_size = 0;           // B: number of windows
+  int64_t seq_len = 0;              // N: longest window in the batch (dynamic padding)
   std::vector<int32_t> tokens;      // [B * N] row-major, padded with 0 (PAD)
   std::vector<int32_t> lengths;     // [B] real tokens per row
   std::vector<int32_t> labels;      // [B] class index

@@ -24,9 +24,8 @@ void cut_batches(const std::vector<int64_t>& order, const std::vector<int64_t>& 
   int64_t longest = 0;
   for (int64_t index : order) {
     const int64_t len = std::max(lengths[index], longest);
-    const bool full = config.batch_tokens > 0
-                          ? static_cast<int64_t>(current.size() + 1) * len > config.batch_tokens
-                          : static_cast<int64_t>(current.size()) == config.batch_size;
+    const bool full = config.batch_tokens > 0 ? static_cast<int64_t>(current.size() + 1) * len > config.batch_tokens
+                                              : static_cast<int64_t>(current.size()) == config.batch_size;
     if (full && !current.empty()) {
       out.push_back(std::move(current));
       current.clear();

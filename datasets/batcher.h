@@ -14,8 +14,8 @@
 namespace rotor {
 
 struct BatchConfig {
-  int64_t batch_size = 32;    // windows per batch (used when batch_tokens is 0)
-  int64_t batch_tokens = 0;   // > 0: at most this many padded tokens (B * N) per batch
+  int64_t batch_size = 32;   // windows per batch (used when batch_tokens is 0)
+  int64_t batch_tokens = 0;  // > 0: at most this many padded tokens (B * N) per batch
   // Windows sorted together by length (rounded up to whole batches); 0 or 1: no bucketing.
   int64_t bucket_pool = 1024;
 };

@@ -11,8 +11,7 @@ namespace {
 // Splits the stream into records; a quoted field may continue on later lines.
 class CsvRecords {
  public:
-  CsvRecords(std::istream& in, const std::string& path, char delimiter)
-      : in_(in), path_(path), delimiter_(delimiter) {}
+  CsvRecords(std::istream& in, const std::string& path, char delimiter) : in_(in), path_(path), delimiter_(delimiter) {}
 
   // The next record's fields, or nullopt at the end of the file. Blank lines
   // between records are skipped.

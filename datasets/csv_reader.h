@@ -13,7 +13,6 @@ namespace rotor {
 // `delimiter` is ',' for CSV and '\t' for TSV. Throws DataError naming the
 // file and line for a missing column, a row with the wrong number of fields,
 // a stray or unclosed quote, and when the file has no rows.
-std::vector<Document> read_csv(const std::string& path, char delimiter, const FieldNames& fields,
-                               Utf8Repairs& repairs);
+std::vector<Document> read_csv(const std::string& path, char delimiter, const FieldNames& fields, Utf8Repairs& repairs);
 
 }  // namespace rotor

@@ -22,7 +22,9 @@ struct DataConfig {
   // a directory is a folder source: <dir>/<label>/*.txt).
   std::string format;
   // Explicit sources per split. An empty val_path or test_path carves that
-  // split out of train_path by hash of the key (val_fraction, test_fraction).
+  // split out of train_path by hash of the key, as source_path does: buckets
+  // [0, 80) train, [80, 90) val, [90, 100) test for 0.1/0.1; a split carved
+  // alone takes the top buckets.
   std::string train_path;
   std::string val_path;
   std::string test_path;
@@ -56,8 +58,8 @@ struct DataConfig {
   std::string spm_model_type = "unigram";  // sentencepiece: unigram | bpe
 
   // ---- Long documents ------------------------------------------------------
-  int64_t max_len = 512;       // tokens per training window
-  int64_t eval_max_len = 0;    // tokens per evaluation window; 0: max_len (set larger to test length extrapolation)
+  int64_t max_len = 512;     // tokens per training window
+  int64_t eval_max_len = 0;  // tokens per evaluation window; 0: max_len (set larger to test length extrapolation)
   std::string truncation = "head";  // head | tail | head_tail (first and last max_len/2 tokens)
   // Train on a random window of each document longer than max_len, re-drawn
   // every epoch; false: truncate as in evaluation.
@@ -69,12 +71,12 @@ struct DataConfig {
   // ---- Batching and order --------------------------------------------------
   int64_t batch_size = 32;     // windows per batch, when batch_tokens is 0
   int64_t batch_tokens = 0;    // > 0: batch by a budget of padded tokens instead
-  int64_t bucket_pool = 1024;  // windows sorted together by length (0 or 1: no bucketing)
+  int64_t bucket_pool = 1024;  // windows sorted together by length, rounded up to whole batches (0 or 1: no bucketing)
   uint64_t seed = 0;           // shuffling and random windows, per epoch
 
   // ---- Cache -----------------------------------------------------------------
-  bool cache = true;       // reuse tokenized data when sources and settings are unchanged
-  std::string cache_dir;   // empty: <data_dir>/cache
+  bool cache = true;      // reuse tokenized data when sources and settings are unchanged
+  std::string cache_dir;  // empty: <data_dir>/cache
 };
 
 }  // namespace rotor

@@ -47,8 +47,8 @@ SplitStats split_stats(const TokenizedSplit& split, int32_t num_classes, int64_t
 std::string DataStats::report() const {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "data %s: tokenizer %s (%d ids), %zu classes%s\n", source.c_str(),
-                tokenizer.c_str(), vocab_size, classes.size(), from_cache ? ", from cache" : "");
+  std::snprintf(line, sizeof line, "data %s: tokenizer %s (%d ids), %zu classes%s\n", source.c_str(), tokenizer.c_str(),
+                vocab_size, classes.size(), from_cache ? ", from cache" : "");
   out += line;
   if (generated_attempts > 0) {
     int64_t docs = 0;

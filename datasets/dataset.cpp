@@ -43,21 +43,20 @@ std::vector<Document> read_source(const std::string& path, const DataConfig& c, 
 }
 
 std::vector<DocumentSplit> read_file_splits(const DataConfig& c, Utf8Repairs& repairs) {
+  SplitDocuments s;
   if (!c.source_path.empty()) {
     if (!c.train_path.empty() || !c.val_path.empty() || !c.test_path.empty()) {
       throw DataError("source_path: set either source_path or train_path/val_path/test_path, not both");
     }
-    SplitDocuments s = split_by_hash(read_source(c.source_path, c, repairs), c.val_fraction, c.test_fraction);
-    return {{"train", std::move(s.train)}, {"val", std::move(s.val)}, {"test", std::move(s.test)}};
-  }
-  if (c.train_path.empty()) throw DataError("train_path: no data source (set task, train_path or source_path)");
-  SplitDocuments s{read_source(c.train_path, c, repairs), {}, {}};
-  if (c.val_path.empty() || c.test_path.empty()) {
-    s = split_by_hash(std::move(s.train), c.val_path.empty() ? c.val_fraction : 0.0,
+    s = split_by_hash(read_source(c.source_path, c, repairs), c.val_fraction, c.test_fraction);
+  } else {
+    if (c.train_path.empty()) throw DataError("train_path: no data source (set task, train_path or source_path)");
+    // Only the splits without a file of their own are carved out of train.
+    s = split_by_hash(read_source(c.train_path, c, repairs), c.val_path.empty() ? c.val_fraction : 0.0,
                       c.test_path.empty() ? c.test_fraction : 0.0);
+    if (!c.val_path.empty()) s.val = read_source(c.val_path, c, repairs);
+    if (!c.test_path.empty()) s.test = read_source(c.test_path, c, repairs);
   }
-  if (!c.val_path.empty()) s.val = read_source(c.val_path, c, repairs);
-  if (!c.test_path.empty()) s.test = read_source(c.test_path, c, repairs);
   return {{"train", std::move(s.train)}, {"val", std::move(s.val)}, {"test", std::move(s.test)}};
 }
 
@@ -115,7 +114,8 @@ std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadO
   for (const auto& l : options.labels) key.add("saved label", l);
   if (is_listops_task(c.task)) {
     const ListOpsConfig l = listops_task_config(c);
-    key.add("listops", std::to_string(l.max_depth) + " " + std::to_string(l.max_args) + " " + std::to_string(c.data_seed));
+    key.add("listops",
+            std::to_string(l.max_depth) + " " + std::to_string(l.max_args) + " " + std::to_string(c.data_seed));
     for (const ListOpsSplit& s : l.splits) {
       key.add("listops split", s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_tokens) + " " +
                                    std::to_string(s.max_tokens));
@@ -148,16 +148,16 @@ TokenizedSplit tokenize(const DocumentSplit& split, const std::vector<int32_t>& 
 CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOptions& options) {
   CachedTokens out;
   Utf8Repairs repairs;
-  std::vector<DocumentSplit> splits = is_listops_task(c.task)
-                                          ? listops_documents(listops_task_config(c), c.data_seed, out.generated_attempts)
-                                          : read_file_splits(c, repairs);
+  std::vector<DocumentSplit> splits =
+      is_listops_task(c.task) ? listops_documents(listops_task_config(c), c.data_seed, out.generated_attempts)
+                              : read_file_splits(c, repairs);
   out.invalid_utf8 = repairs.count;
   out.invalid_utf8_at = repairs.first_at;
   keep_only_labels(splits, c.include_labels);
   for (const DocumentSplit& s : splits) {
     if (s.docs.empty()) {
-      throw DataError("split '" + s.name + "' has no documents (check its source, include_labels, or " + s.name +
-                      "_fraction when it is carved out by hash)");
+      throw DataError("split '" + s.name +
+                      "' has no documents (check its source, include_labels, and the hash split fractions)");
     }
   }
   const DocumentSplit& train = splits.front();
@@ -253,13 +253,12 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   stats.cache_path = cache_path;
   for (const TokenizedSplit& s : data.splits) {
     const WindowConfig w = window_config(c, s.name);
-    const int64_t windows =
-        s.name == "train" ? s.num_docs() : static_cast<int64_t>(eval_windows(s, w).size());
+    const int64_t windows = s.name == "train" ? s.num_docs() : static_cast<int64_t>(eval_windows(s, w).size());
     stats.splits.push_back(split_stats(s, data.labels.size(), w.max_len, windows));
   }
   if (tokens.invalid_utf8 > 0 && options.warn) {
-    options.warn(tokens.invalid_utf8_at + ": invalid UTF-8 replaced by U+FFFD (" +
-                 std::to_string(tokens.invalid_utf8) + " sequences in " + stats.source + ")");
+    options.warn(tokens.invalid_utf8_at + ": invalid UTF-8 replaced by U+FFFD (" + std::to_string(tokens.invalid_utf8) +
+                 " sequences in " + stats.source + ")");
   }
   return data;
 }

@@ -11,9 +11,7 @@
 
 namespace rotor {
 
-bool is_blank(std::string_view text) {
-  return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos;
-}
+bool is_blank(std::string_view text) { return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos; }
 
 Document make_document(std::string text, std::string label, std::string key, const std::string& where,
                        const FieldNames& fields) {

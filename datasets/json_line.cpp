@@ -221,20 +221,17 @@ class Parser {
       ++pos_;
       const char e = peek();
       ++pos_;
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': parse_unicode_escape(out); break;
-        default:
-          --pos_;
-          fail("invalid escape in string");
+      if (e == 'u') {
+        parse_unicode_escape(out);
+        continue;
       }
+      constexpr std::string_view kEscaped = "\"\\/bfnrt", kMeaning = "\"\\/\b\f\n\r\t";
+      const size_t k = kEscaped.find(e);
+      if (k == std::string_view::npos) {
+        --pos_;
+        fail("invalid escape in string");
+      }
+      out += kMeaning[k];
     }
     // Escapes only produce valid UTF-8, so this repairs the raw bytes alone.
     return repair_utf8(out, replaced_);
@@ -261,11 +258,16 @@ const JsonValue* find_field(const JsonObject& object, std::string_view name) {
 
 const char* describe(JsonValue::Kind kind) {
   switch (kind) {
-    case JsonValue::Kind::string: return "a string";
-    case JsonValue::Kind::number: return "a number";
-    case JsonValue::Kind::boolean: return "a boolean";
-    case JsonValue::Kind::null: return "null";
-    case JsonValue::Kind::nested: return "an array or object";
+    case JsonValue::Kind::string:
+      return "a string";
+    case JsonValue::Kind::number:
+      return "a number";
+    case JsonValue::Kind::boolean:
+      return "a boolean";
+    case JsonValue::Kind::null:
+      return "null";
+    case JsonValue::Kind::nested:
+      return "an array or object";
   }
   return "a value";
 }

@@ -8,9 +8,7 @@
 namespace rotor {
 namespace {
 
-bool is_integer_literal(const std::string& number) {
-  return number.find_first_of(".eE") == std::string::npos;
-}
+bool is_integer_literal(const std::string& number) { return number.find_first_of(".eE") == std::string::npos; }
 
 const JsonValue& required_field(const JsonObject& object, const std::string& name, const std::string& where) {
   const JsonValue* value = find_field(object, name);
@@ -46,8 +44,7 @@ std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fiel
     if (!fields.key.empty()) {
       const JsonValue& k = required_field(object, fields.key, where);
       if (k.kind != JsonValue::Kind::string && k.kind != JsonValue::Kind::number) {
-        throw DataError(where + ": field '" + fields.key + "' must be a string or a number, found " +
-                        describe(k.kind));
+        throw DataError(where + ": field '" + fields.key + "' must be a string or a number, found " + describe(k.kind));
       }
       key = k.text;
     }

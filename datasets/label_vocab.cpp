@@ -12,7 +12,8 @@ namespace {
 bool is_integer(const std::string& s) {
   const size_t start = !s.empty() && s[0] == '-' ? 1 : 0;
   return s.size() > start && s.size() - start <= 18 &&
-         std::all_of(s.begin() + static_cast<std::ptrdiff_t>(start), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+         std::all_of(s.begin() + static_cast<std::ptrdiff_t>(start), s.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
@@ -23,7 +24,8 @@ LabelVocab::LabelVocab(std::vector<std::string> names) : names_(std::move(names)
   }
   std::set<std::string> seen;
   for (const auto& n : names_) {
-    if (n.empty() || n.find('\n') != std::string::npos) throw DataError("label vocabulary: invalid class name '" + n + "'");
+    if (n.empty() || n.find('\n') != std::string::npos)
+      throw DataError("label vocabulary: invalid class name '" + n + "'");
     if (!seen.insert(n).second) throw DataError("label vocabulary: duplicate class '" + n + "'");
   }
 }

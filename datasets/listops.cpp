@@ -29,9 +29,11 @@ int32_t apply(int op, const int32_t (&counts)[10]) {
     hi = std::max(hi, d);
   }
   switch (op) {
-    case 0: return lo;
-    case 1: return hi;
-    case 2: {  // int(numpy.median(args)): the two middle values' mean, truncated
+    case 0:
+      return lo;
+    case 1:
+      return hi;
+    case 2: {                         // int(numpy.median(args)): the two middle values' mean, truncated
       auto nth = [&](int32_t rank) {  // 0-based rank in sorted order
         for (int32_t d = 0; d < 10; ++d) {
           if (rank < counts[d]) return d;
@@ -41,7 +43,8 @@ int32_t apply(int op, const int32_t (&counts)[10]) {
       };
       return (nth((n - 1) / 2) + nth(n / 2)) / 2;
     }
-    default: return sum % 10;
+    default:
+      return sum % 10;
   }
 }
 
@@ -107,8 +110,8 @@ void check(const ListOpsConfig& config) {
     if (!names.insert(s.name).second) throw DataError(key + ": duplicate split name");
     if (s.size < 1) throw DataError(key + ": size must be at least 1");
     if (s.min_tokens < 1 || s.max_tokens < s.min_tokens) {
-      throw DataError(key + ": expected 1 <= min_tokens <= max_tokens, got " + std::to_string(s.min_tokens) +
-                      ".." + std::to_string(s.max_tokens));
+      throw DataError(key + ": expected 1 <= min_tokens <= max_tokens, got " + std::to_string(s.min_tokens) + ".." +
+                      std::to_string(s.max_tokens));
     }
   }
 }

@@ -31,8 +31,7 @@ struct ListOpsConfig {
   int32_t max_depth = 10;
   int32_t max_args = 10;
   // LRA: 96k/2k/2k samples with 500 < length < 2000.
-  std::vector<ListOpsSplit> splits = {
-      {"train", 96000, 501, 1999}, {"val", 2000, 501, 1999}, {"test", 2000, 501, 1999}};
+  std::vector<ListOpsSplit> splits = {{"train", 96000, 501, 1999}, {"val", 2000, 501, 1999}, {"test", 2000, 501, 1999}};
 };
 
 struct ListOpsSample {

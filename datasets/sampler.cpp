@@ -6,7 +6,7 @@ namespace rotor {
 
 Sampler::Sampler(const TokenizedSplit& split, const WindowConfig& windows, const BatchConfig& batching, uint64_t seed,
                  SamplerMode mode)
-    : split_(split), window_config_(windows), batch_config_(batching), seed_(seed), mode_(mode) {
+    : split_(&split), window_config_(windows), batch_config_(batching), seed_(seed), mode_(mode) {
   if (split.num_docs() == 0) throw DataError("split '" + split.name + "' is empty: nothing to sample");
 }
 
@@ -16,8 +16,8 @@ void Sampler::plan() {
   } else if (planned_epoch_ == state_.epoch) {
     return;
   }
-  windows_ = mode_ == SamplerMode::train ? train_windows(split_, window_config_, seed_, state_.epoch)
-                                         : eval_windows(split_, window_config_);
+  windows_ = mode_ == SamplerMode::train ? train_windows(*split_, window_config_, seed_, state_.epoch)
+                                         : eval_windows(*split_, window_config_);
   std::vector<int64_t> lengths;
   lengths.reserve(windows_.size());
   for (const Window& w : windows_) lengths.push_back(w.length());
@@ -32,7 +32,7 @@ bool Sampler::next(Batch& out) {
     state_ = SamplerState{state_.epoch + 1, 0};
     return false;
   }
-  out = make_batch(split_, windows_, batches_[static_cast<size_t>(state_.cursor)]);
+  out = make_batch(*split_, windows_, batches_[static_cast<size_t>(state_.cursor)]);
   ++state_.cursor;
   return true;
 }
@@ -48,7 +48,7 @@ void Sampler::restore(const SamplerState& state) {
   if (state_.cursor > batches_in_epoch()) {
     throw DataError("sampler state: cursor " + std::to_string(state.cursor) + " is beyond the " +
                     std::to_string(batches_in_epoch()) + " batches of epoch " + std::to_string(state.epoch) +
-                    " of split '" + split_.name + "' (was the data or batch config changed?)");
+                    " of split '" + split_->name + "' (was the data or batch config changed?)");
   }
 }
 

@@ -43,7 +43,7 @@ class Sampler {
  private:
   void plan();
 
-  const TokenizedSplit& split_;
+  const TokenizedSplit* split_;  // a pointer, so that samplers can be assigned
   WindowConfig window_config_;
   BatchConfig batch_config_;
   uint64_t seed_;

@@ -15,8 +15,8 @@ class SentencePieceTokenizer : public Tokenizer {
   // Trains on the lines of `texts` (single-threaded, so the model depends only
   // on the texts). With few texts the vocabulary may come out smaller than
   // `vocab_size`. Throws DataError if training fails.
-  static std::unique_ptr<SentencePieceTokenizer> train(const std::vector<std::string_view>& texts,
-                                                       int64_t vocab_size, const std::string& model_type);
+  static std::unique_ptr<SentencePieceTokenizer> train(const std::vector<std::string_view>& texts, int64_t vocab_size,
+                                                       const std::string& model_type);
   // From a serialized SentencePiece model.
   static std::unique_ptr<SentencePieceTokenizer> from_payload(std::string_view model);
 

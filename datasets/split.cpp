@@ -22,8 +22,8 @@ int hash_bucket(std::string_view key) {
   Sha1 h;
   h.update(key);
   const auto d = h.digest();
-  const uint32_t first = static_cast<uint32_t>(d[0]) << 24 | static_cast<uint32_t>(d[1]) << 16 |
-                         static_cast<uint32_t>(d[2]) << 8 | d[3];
+  const uint32_t first =
+      static_cast<uint32_t>(d[0]) << 24 | static_cast<uint32_t>(d[1]) << 16 | static_cast<uint32_t>(d[2]) << 8 | d[3];
   return static_cast<int>(first % 100);
 }
 
@@ -40,9 +40,15 @@ SplitDocuments split_by_hash(std::vector<Document> docs, double val_fraction, do
   SplitDocuments out;
   for (Document& doc : docs) {
     switch (hash_split(doc.key, val_fraction, test_fraction)) {
-      case SplitPart::train: out.train.push_back(std::move(doc)); break;
-      case SplitPart::val: out.val.push_back(std::move(doc)); break;
-      case SplitPart::test: out.test.push_back(std::move(doc)); break;
+      case SplitPart::train:
+        out.train.push_back(std::move(doc));
+        break;
+      case SplitPart::val:
+        out.val.push_back(std::move(doc));
+        break;
+      case SplitPart::test:
+        out.test.push_back(std::move(doc));
+        break;
     }
   }
   return out;

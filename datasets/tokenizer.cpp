@@ -21,10 +21,13 @@ TokenizerKind parse_tokenizer_kind(std::string_view name, const std::string& key
   throw DataError(key + ": unknown tokenizer '" + std::string(name) + "' (expected byte, vocab or sentencepiece)");
 }
 
-std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config, const std::vector<std::string_view>& train_texts) {
+std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
+                                           const std::vector<std::string_view>& train_texts) {
   switch (config.kind) {
-    case TokenizerKind::byte: return std::make_unique<ByteTokenizer>();
-    case TokenizerKind::vocab: return VocabTokenizer::train(train_texts, config.vocab_size, config.min_freq);
+    case TokenizerKind::byte:
+      return std::make_unique<ByteTokenizer>();
+    case TokenizerKind::vocab:
+      return VocabTokenizer::train(train_texts, config.vocab_size, config.min_freq);
     case TokenizerKind::sentencepiece:
       return SentencePieceTokenizer::train(train_texts, config.vocab_size, config.model_type);
   }

@@ -52,7 +52,8 @@ struct TokenizerConfig {
 };
 
 // Builds a tokenizer; vocab and sentencepiece learn from `train_texts`.
-std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config, const std::vector<std::string_view>& train_texts);
+std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
+                                           const std::vector<std::string_view>& train_texts);
 
 // Rebuilds a tokenizer from Tokenizer::save(). Throws DataError on bad bytes.
 std::unique_ptr<Tokenizer> load_tokenizer(std::string_view bytes);

@@ -31,8 +31,8 @@ std::unique_ptr<VocabTokenizer> VocabTokenizer::train(const std::vector<std::str
   });
   if (max_size > 0) {
     if (max_size <= kNumSpecial) {
-      throw DataError("vocab_size: expected more than " + std::to_string(kNumSpecial) +
-                      " (the special tokens), got " + std::to_string(max_size));
+      throw DataError("vocab_size: expected more than " + std::to_string(kNumSpecial) + " (the special tokens), got " +
+                      std::to_string(max_size));
     }
     kept.resize(std::min<size_t>(kept.size(), static_cast<size_t>(max_size - kNumSpecial)));
   }

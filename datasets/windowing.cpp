@@ -16,8 +16,11 @@ Window truncated(int64_t doc, int64_t length, const WindowConfig& config) {
   Window w{doc, 0, 0, std::min(length, config.max_len), 0};
   if (length <= config.max_len) return w;
   switch (config.truncation) {
-    case Truncation::head: break;
-    case Truncation::tail: w.head_begin = length - config.max_len; break;
+    case Truncation::head:
+      break;
+    case Truncation::tail:
+      w.head_begin = length - config.max_len;
+      break;
     case Truncation::head_tail:
       w.head_len = (config.max_len + 1) / 2;
       w.tail_len = config.max_len - w.head_len;
@@ -50,7 +53,8 @@ std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfi
   for (int64_t doc = 0; doc < split.num_docs(); ++doc) {
     const int64_t length = split.doc_length(doc);
     if (config.random_train_windows && length > config.max_len) {
-      const auto start = static_cast<int64_t>(key.below(static_cast<uint64_t>(doc), static_cast<uint64_t>(length - config.max_len + 1)));
+      const auto start = static_cast<int64_t>(
+          key.below(static_cast<uint64_t>(doc), static_cast<uint64_t>(length - config.max_len + 1)));
       out.push_back(Window{doc, 0, start, config.max_len, 0});
     } else {
       out.push_back(truncated(doc, length, config));

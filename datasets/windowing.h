@@ -19,7 +19,7 @@ Truncation parse_truncation(std::string_view name, const std::string& key);
 EvalWindows parse_eval_windows(std::string_view name, const std::string& key);
 
 struct WindowConfig {
-  int64_t max_len = 512;                    // tokens per window
+  int64_t max_len = 512;                     // tokens per window
   Truncation truncation = Truncation::head;  // how a single window cuts a long document
   bool random_train_windows = true;          // training: a random window instead of truncation
   EvalWindows eval_windows = EvalWindows::first;

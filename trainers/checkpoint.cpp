@@ -166,7 +166,7 @@ void read_checked(hid_t ds, const std::string& key, const hdf5::DatasetInfo& inf
   try {
     hdf5::read_dataset(ds, mem_type, out);
   } catch (const hdf5::Hdf5Error& e) {
-    if (info.fletcher32 && std::strstr(e.what(), "Fletcher32") != nullptr) {
+    if (info.fletcher32 && e.detail.find("Fletcher32") != std::string::npos) {
       throw Invalid("dataset " + key + " failed its Fletcher32 checksum (file corrupt)");
     }
     throw Invalid(e.what());
@@ -239,7 +239,7 @@ CheckpointContents read_contents(const std::string& path) {
     try {
       return hdf5::File::open_read_only(path);
     } catch (const hdf5::Hdf5Error& e) {
-      throw Invalid("damaged or truncated HDF5 file (" + std::string(e.what()) + ")");
+      throw Invalid("damaged or truncated HDF5 file (HDF5: " + (e.detail.empty() ? "cannot open it" : e.detail) + ")");
     }
   }();
   const hid_t root = file.id();

@@ -210,19 +210,26 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 }
 
 std::string dump_config(const Config& config) {
-  YAML::Node root;
+  // Options are declared grouped by section, so a stack of open maps suffices.
+  YAML::Emitter out;
+  out.SetDoublePrecision(17);
+  out << YAML::BeginMap;
+  std::vector<std::string> open;
   for (const ConfigOption& o : config_options()) {
-    // "model.position.base" -> root["model"]["position"]["base"]
     std::vector<std::string> parts;
     std::stringstream ss(o.key);
     for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-    std::vector<YAML::Node> path{root};
-    for (size_t i = 0; i + 1 < parts.size(); ++i) path.push_back(path.back()[parts[i]]);
-    path.back()[parts.back()] = o.get(config);
+    const std::string leaf = parts.back();
+    parts.pop_back();
+    size_t common = 0;
+    while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
+    for (; open.size() > common; open.pop_back()) out << YAML::EndMap;
+    for (; open.size() < parts.size(); open.push_back(parts[open.size()]))
+      out << YAML::Key << parts[open.size()] << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << leaf << YAML::Value << o.get(config);
   }
-  YAML::Emitter out;
-  out.SetDoublePrecision(17);
-  out << root;
+  for (; !open.empty(); open.pop_back()) out << YAML::EndMap;
+  out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
 

@@ -8,7 +8,7 @@ namespace {
 
 [[noreturn]] void fail(const std::string& what) {
   const std::string detail = error_detail();
-  throw Hdf5Error(detail.empty() ? what : what + " (HDF5: " + detail + ")");
+  throw Hdf5Error(detail.empty() ? what : what + " (HDF5: " + detail + ")", detail);
 }
 
 hid_t check(hid_t id, const std::string& what) {

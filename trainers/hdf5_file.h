@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/error.h"
@@ -18,7 +19,9 @@
 namespace rotor::hdf5 {
 
 struct Hdf5Error : Error {
-  using Error::Error;
+  Hdf5Error(const std::string& what, std::string hdf5_detail = "")
+      : Error(what), detail(std::move(hdf5_detail)) {}
+  std::string detail;  // HDF5's most specific message, "" if none
 };
 
 // Turns off HDF5's automatic error-stack printing (idempotent).

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   t->add_option("--set", train.overrides, "Override a config key, e.g. --set train.lr=1e-3 (repeatable)");
   t->add_option("--resume", train.resume, "auto (newest valid checkpoint of the run directory) or a checkpoint path");
   t->add_option("--out", train.out_dir, "Run directory (default: <run.out_dir>/<run.name>)");
+  t->add_option("--stop-after", train.stop_after, "Checkpoint and exit once this many steps are done (resumable)");
 
   rotor::EvalRequest eval;
   auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");

@@ -46,7 +46,7 @@ JsonBuilder metrics_json(JsonBuilder o, const std::string& prefix, const Classif
 class TrainingSession {
  public:
   TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from);
-  int run();
+  int run(int64_t stop_after);
 
  private:
   void load_data(const CheckpointHeader* header);
@@ -247,7 +247,7 @@ bool TrainingSession::finished() const {
   return t.early_stopping_patience > 0 && state_.stale_evals >= t.early_stopping_patience;
 }
 
-int TrainingSession::run() {
+int TrainingSession::run(int64_t stop_after) {
   install_stop_handlers();
   progress_ = std::make_unique<Progress>("train", total_steps_, style_);
   std::fprintf(stderr, "model: %lld parameters, %s position encoding; training %lld steps into %s\n",
@@ -260,6 +260,12 @@ int TrainingSession::run() {
                       std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto");
       restore_default_handlers();
       return 128 + sig;
+    }
+    if (stop_after > 0 && state_.step >= stop_after) {
+      save_checkpoint();
+      progress_->note("stopped after step " + std::to_string(state_.step) + " as asked; resume with --resume auto");
+      restore_default_handlers();
+      return 0;
     }
     const bool epoch_end = train_step();
     const TrainConfig& t = config_.train;
@@ -350,7 +356,7 @@ int train(const TrainRequest& request) {
                       " already has checkpoints: resume with --resume auto, or pick another run.name or --out");
   }
   TrainingSession session(std::move(config), run_dir, resume_from);
-  return session.run();
+  return session.run(request.stop_after);
 }
 
 }  // namespace rotor

@@ -4,6 +4,7 @@
 //   RUN/metrics.jsonl     training-log and evaluation events
 //   RUN/checkpoints/      step-NNNNNNNN.h5 and `latest`
 //   RUN/summary.json      final metrics, best checkpoint and test results
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,10 +15,11 @@ struct TrainRequest {
   std::vector<std::string> overrides;  // --set key=value
   std::string resume;                  // "", "auto" or a checkpoint path
   std::string out_dir;                 // --out: the run directory itself (default <run.out_dir>/<run.name>)
+  int64_t stop_after = 0;              // > 0: checkpoint and stop once this many steps are done (resumable)
 };
 
-// Returns the exit code: 0 when training finished, 130 (SIGINT) or 143
-// (SIGTERM) when it stopped early after writing a checkpoint.
+// Returns the exit code: 0 when training finished (or reached stop_after),
+// 130 (SIGINT) or 143 (SIGTERM) when it stopped early after writing a checkpoint.
 int train(const TrainRequest& request);
 
 }  // namespace rotor

@@ -1,0 +1,70 @@
+// Path (e): Eigen with EIGEN_USE_BLAS, linked against Debian's OpenBLAS (OpenMP
+// build). Built as its own shared library (see gemm_paths.h).
+//
+// eigen_blas_tiled_gemm is engine/kernels/gemm.cpp's gemm<float> verbatim with
+// EIGEN_USE_BLAS added: inside the OpenMP region every tile's sgemm_ runs
+// single-threaded (OpenBLAS-openmp checks omp_in_parallel()).
+#define EIGEN_USE_BLAS
+#define EIGEN_DONT_PARALLELIZE
+#include <Eigen/Core>
+#include <algorithm>
+
+#include "bench/gemm_paths.h"
+#include "engine/parallel.h"
+
+namespace rotor::bench {
+namespace {
+using RM = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Map = Eigen::Map<RM, Eigen::Unaligned, Eigen::OuterStride<>>;
+using CMap = Eigen::Map<const RM, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+constexpr int64_t kTile = 128;  // same as engine/kernels/gemm.cpp
+
+void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0, int64_t m, int64_t col0, int64_t n,
+                float alpha, const float* A, const float* B, float beta, float* C) {
+  Map c(C + row0 * N + col0, m, n, Eigen::OuterStride<>(N));
+  if (beta == 0.f)
+    c.setZero();
+  else if (beta != 1.f)
+    c *= beta;
+  auto run = [&](const auto& a, const auto& b) { c.noalias() += alpha * (a * b); };
+  if (!ta && !tb)
+    run(CMap(A + row0 * K, m, K, Eigen::OuterStride<>(K)), CMap(B + col0, K, n, Eigen::OuterStride<>(N)));
+  else if (!ta && tb)
+    run(CMap(A + row0 * K, m, K, Eigen::OuterStride<>(K)), CMap(B + col0 * K, n, K, Eigen::OuterStride<>(K)).transpose());
+  else if (ta && !tb)
+    run(CMap(A + row0, K, m, Eigen::OuterStride<>(M)).transpose(), CMap(B + col0, K, n, Eigen::OuterStride<>(N)));
+  else
+    run(CMap(A + row0, K, m, Eigen::OuterStride<>(M)).transpose(),
+        CMap(B + col0 * K, n, K, Eigen::OuterStride<>(K)).transpose());
+}
+}  // namespace
+
+void eigen_blas_tiled_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                           const float* B, float beta, float* C) {
+  if (M == 0 || N == 0) return;
+  if (M >= 2 * kTile || (M >= N && M > kTile)) {
+    parallel_for((M + kTile - 1) / kTile, 1, [&](int64_t t0, int64_t te) {
+      for (int64_t t = t0; t < te; ++t) {
+        const int64_t r0 = t * kTile, m = std::min(kTile, M - r0);
+        gemm_block(ta, tb, M, N, K, r0, m, 0, N, alpha, A, B, beta, C);
+      }
+    });
+  } else if (N > kTile) {
+    parallel_for((N + kTile - 1) / kTile, 1, [&](int64_t t0, int64_t te) {
+      for (int64_t t = t0; t < te; ++t) {
+        const int64_t c0 = t * kTile, n = std::min(kTile, N - c0);
+        gemm_block(ta, tb, M, N, K, 0, M, c0, n, alpha, A, B, beta, C);
+      }
+    });
+  } else {
+    gemm_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
+  }
+}
+
+void eigen_blas_whole_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                           const float* B, float beta, float* C) {
+  gemm_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
+}
+
+}  // namespace rotor::bench

@@ -1,0 +1,33 @@
+#pragma once
+// Alternative GEMM implementations compared by bench_gemm. Same contract as
+// rotor::kernels::gemm: row-major C[M,N] = alpha * op(A) op(B) + beta * C, with A
+// stored [M,K] (or [K,M] if ta) and B stored [K,N] (or [N,K] if tb).
+//
+// The Eigen-based paths live in their own shared libraries (built with hidden
+// visibility), because each is compiled with different Eigen macros
+// (EIGEN_DONT_PARALLELIZE in the engine, OpenMP threading in (b), EIGEN_USE_BLAS
+// in (e)). Linked statically into one program, the identically named Eigen
+// template instantiations would be merged by the linker and one TU's flavour
+// would silently win for all of them (an ODR violation).
+#include <cstdint>
+
+#define ROTOR_BENCH_API __attribute__((visibility("default")))
+
+namespace rotor::bench {
+
+// (b) one whole Eigen product, Eigen's own OpenMP threading (no EIGEN_DONT_PARALLELIZE).
+ROTOR_BENCH_API void eigen_omp_set_threads(int n);
+ROTOR_BENCH_API int eigen_omp_threads();
+ROTOR_BENCH_API void eigen_omp_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                                    const float* B, float beta, float* C);
+
+// (e) Eigen compiled with EIGEN_USE_BLAS (products forwarded to OpenBLAS's sgemm_).
+// tiled: a copy of engine/kernels/gemm.cpp's fixed 128-row/column tiles over OpenMP,
+//        i.e. exactly what the engine becomes if gemm.cpp defines EIGEN_USE_BLAS.
+// whole: one Eigen product, threads are OpenBLAS's.
+ROTOR_BENCH_API void eigen_blas_tiled_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha,
+                                           const float* A, const float* B, float beta, float* C);
+ROTOR_BENCH_API void eigen_blas_whole_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha,
+                                           const float* A, const float* B, float beta, float* C);
+
+}  // namespace rotor::bench

@@ -1,0 +1,169 @@
+// load_dataset end to end on fixtures and generated data.
+#include "datasets/dataset.h"
+#include "helpers.h"
+
+using namespace rotor;
+using Catch::Matchers::Contains;
+using test::fixture;
+
+namespace {
+
+DataConfig uncached() {
+  DataConfig c;
+  c.cache = false;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("load_dataset reads explicit split files", "[datasets][dataset]") {
+  DataConfig c = uncached();
+  c.train_path = fixture("sample.jsonl");
+  c.val_path = fixture("sample.csv");
+  c.test_path = fixture("sample.jsonl");
+  c.format = "";  // from the extensions
+  c.key_field = "id";
+  c.include_labels = {"animals", "finance"};  // sample.csv's pos/neg are dropped...
+  CHECK_THAT(test::data_error_of([&] { load_dataset(c); }), Contains("split 'val' has no documents"));
+  c.include_labels.clear();  // ... and without the filter they are unknown classes
+  CHECK_THAT(test::data_error_of([&] { load_dataset(c); }), Contains("labels in val never seen in train: 'neg'"));
+
+  c.val_path = fixture("sample.jsonl");
+  const Dataset d = load_dataset(c);
+  CHECK(d.labels.names() == std::vector<std::string>{"animals", "finance"});
+  REQUIRE(d.splits.size() == 3);
+  CHECK(d.split("train").num_docs() == 4);
+  CHECK(d.split("train").labels == std::vector<int32_t>{0, 1, 0, 1});
+  CHECK(d.split("train").doc_length(0) == 22);  // bytes of "the cat sat on the mat"
+  CHECK(d.stats.tokenizer == "byte");
+  CHECK(d.stats.vocab_size == 260);
+  CHECK(d.stats.splits[0].docs_per_class == std::vector<int64_t>{2, 2});
+  CHECK(d.stats.splits[0].tokens.max == 27);
+  CHECK_THAT(d.stats.report(), Contains("tokenizer byte (260 ids), 2 classes"));
+  CHECK_THAT(test::data_error_of([&] { d.split("dev"); }), Contains("no split 'dev' (splits: train, val, test)"));
+}
+
+TEST_CASE("load_dataset splits one source by hash and carves val from train", "[datasets][dataset]") {
+  test::TempDir dir;
+  std::string lines;
+  for (int i = 0; i < 300; ++i) {
+    lines += "{\"id\": \"doc" + std::to_string(i) + "\", \"text\": \"word" + std::to_string(i % 7) +
+             " text\", \"label\": " + std::to_string(i % 3) + "}\n";
+  }
+  DataConfig c = uncached();
+  c.source_path = dir.write("all.jsonl", lines);
+  c.key_field = "id";
+  const Dataset d = load_dataset(c);
+  const int64_t train = d.split("train").num_docs(), val = d.split("val").num_docs(), test = d.split("test").num_docs();
+  CHECK(train + val + test == 300);
+  CHECK(train > 200);
+  CHECK(val > 15);
+  CHECK(test > 15);
+  CHECK(d.labels.names() == std::vector<std::string>{"0", "1", "2"});
+
+  // Explicit test split, val carved out of train: with test_fraction unused,
+  // val takes the top 10 buckets, which the 3-way split gave to test.
+  DataConfig carved = uncached();
+  carved.train_path = c.source_path;
+  carved.test_path = dir.write("test.jsonl",
+                               "{\"id\": \"t1\", \"text\": \"a\", \"label\": 1}\n"
+                               "{\"id\": \"t2\", \"text\": \"b\", \"label\": 10}\n"
+                               "{\"id\": \"t3\", \"text\": \"c\", \"label\": 2}\n");
+  carved.key_field = "id";
+  carved.include_labels = {"0", "1", "2"};
+  const Dataset e = load_dataset(carved);
+  CHECK(e.split("val").tokens == d.split("test").tokens);
+  CHECK(e.split("train").num_docs() == train + val);
+  CHECK(e.split("test").num_docs() == 2);  // label 10 is filtered out
+}
+
+TEST_CASE("load_dataset reads folder-per-class splits", "[datasets][dataset]") {
+  DataConfig c = uncached();
+  c.train_path = fixture("folder/train");
+  c.val_path = fixture("folder/test");
+  c.test_path = fixture("folder/test");
+  c.tokenizer = "vocab";
+  const Dataset d = load_dataset(c);
+  CHECK(d.labels.names() == std::vector<std::string>{"neg", "pos"});
+  CHECK(d.split("train").num_docs() == 4);
+  CHECK(d.split("test").num_docs() == 2);
+  CHECK(d.stats.tokenizer == "vocab");
+  // "great" and "awful" are not in the training vocabulary.
+  CHECK(d.split("test").tokens == std::vector<int32_t>{Tokenizer::kUnkId, Tokenizer::kUnkId});
+}
+
+TEST_CASE("a saved tokenizer and label vocabulary are reused", "[datasets][dataset]") {
+  DataConfig c = uncached();
+  c.train_path = c.val_path = c.test_path = fixture("sample.jsonl");
+  c.tokenizer = "sentencepiece";
+  c.vocab_size = 40;
+  const Dataset first = load_dataset(c);
+  CHECK(first.stats.tokenizer == "sentencepiece");
+  // Reusing the run's tokenizer even though the config now says byte.
+  c.tokenizer = "byte";
+  LoadOptions reuse;
+  reuse.tokenizer = first.tokenizer->save();
+  reuse.labels = {"finance", "animals"};
+  const Dataset again = load_dataset(c, reuse);
+  CHECK(again.stats.tokenizer == "sentencepiece");
+  CHECK(again.split("train").tokens == first.split("train").tokens);
+  CHECK(again.split("train").labels == std::vector<int32_t>{1, 0, 1, 0});
+}
+
+TEST_CASE("listops-easy loads with the vocab tokenizer and feeds samplers", "[datasets][dataset][listops]") {
+  DataConfig c = uncached();
+  c.task = "listops-easy";
+  c.train_size = 2000;
+  c.eval_size = 200;
+  c.max_len = 64;
+  c.batch_size = 50;
+  const Dataset d = load_dataset(c);
+  CHECK(d.stats.tokenizer == "vocab");
+  CHECK(d.stats.vocab_size == 4 + 4 + 1 + 10);  // specials, operators, "]", digits
+  CHECK(d.labels.size() == 10);
+  CHECK(d.labels.name(7) == "7");
+  CHECK(d.split("train").num_docs() == 2000);
+  CHECK(d.stats.generated_attempts > 2400);
+  CHECK(d.stats.splits[0].tokens.min >= 8);
+  CHECK(d.stats.splits[0].tokens.max <= 64);
+  CHECK_THAT(d.stats.report(), Contains("acceptance"));
+
+  Sampler train = make_sampler(d, c, "train");
+  CHECK(train.batches_in_epoch() == 40);
+  Batch b;
+  REQUIRE(train.next(b));
+  CHECK(b.batch_size == 50);
+  for (int32_t t : b.tokens) CHECK(t < d.stats.vocab_size);
+  Sampler test = make_sampler(d, c, "test");
+  int64_t rows = 0;
+  while (test.next(b)) rows += b.batch_size;
+  CHECK(rows == 200);
+}
+
+TEST_CASE("eval_max_len gives longer evaluation windows", "[datasets][dataset]") {
+  DataConfig c = uncached();
+  c.train_path = c.val_path = c.test_path = fixture("sample.jsonl");
+  c.max_len = 8;
+  c.eval_max_len = 16;
+  c.eval_windows = "all";
+  const Dataset d = load_dataset(c);
+  CHECK(window_config(c, "train").max_len == 8);
+  CHECK(window_config(c, "val").max_len == 16);
+  Sampler val = make_sampler(d, c, "val");
+  Batch b;
+  REQUIRE(val.next(b));
+  CHECK(b.seq_len == 16);
+  CHECK(d.stats.splits[1].windows == 2 + 2 + 2 + 2);  // 22, 27, 20, 25 bytes in windows of 16
+}
+
+TEST_CASE("corpus tasks name the fetch script when the data is missing", "[datasets][dataset]") {
+  test::TempDir dir;
+  DataConfig c = uncached();
+  c.data_dir = dir.path("nothing");
+  c.task = "brown-4";
+  CHECK_THAT(
+      test::data_error_of([&] { load_dataset(c); }),
+      Contains("task 'brown': '" + dir.path("nothing") + "/brown/train.jsonl' is missing; run tools/fetch/brown.sh"));
+  c.task = "sotu";
+  CHECK_THAT(test::data_error_of([&] { load_dataset(c); }), Contains("run tools/fetch/sotu.sh"));
+}

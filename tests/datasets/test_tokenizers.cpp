@@ -1,0 +1,113 @@
+// byte, vocab and sentencepiece tokenizers, and their saved form.
+#include "datasets/byte_tokenizer.h"
+#include "datasets/sentencepiece_tokenizer.h"
+#include "datasets/vocab_tokenizer.h"
+#include "helpers.h"
+
+#include <algorithm>
+
+using namespace rotor;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A small corpus with enough repetition for SentencePiece to learn pieces.
+std::vector<std::string> corpus() {
+  const char* words[] = {"the", "model",  "reads",  "long",      "documents", "and",  "learns",    "positions",
+                         "of",  "tokens", "rotary", "encodings", "relative",  "bias", "sinusoidal"};
+  std::vector<std::string> texts;
+  for (int d = 0; d < 40; ++d) {
+    std::string text;
+    for (int line = 0; line < 5; ++line) {
+      for (int w = 0; w < 12; ++w) text += std::string(words[(d * 7 + line * 3 + w * w) % 15]) + " ";
+      text += "\n";
+    }
+    texts.push_back(text);
+  }
+  return texts;
+}
+
+std::vector<std::string_view> views(const std::vector<std::string>& texts) {
+  return std::vector<std::string_view>(texts.begin(), texts.end());
+}
+
+}  // namespace
+
+TEST_CASE("byte tokenizer maps bytes after the special tokens", "[datasets][tokenizer]") {
+  ByteTokenizer t;
+  CHECK(t.vocab_size() == 260);
+  CHECK(t.pad_id() == 0);
+  CHECK(t.cls_id() == 1);
+  CHECK(t.sep_id() == 2);
+  CHECK(t.unk_id() == 3);
+  CHECK(t.encode("A\xC3\xA9") == std::vector<int32_t>{4 + 65, 4 + 0xC3, 4 + 0xA9});  // no CLS, no SEP
+  CHECK(t.encode("").empty());
+  const auto loaded = load_tokenizer(t.save());
+  CHECK(loaded->name() == "byte");
+  CHECK(loaded->encode("xyz") == t.encode("xyz"));
+}
+
+TEST_CASE("vocab tokenizer orders by frequency and maps unseen words to UNK", "[datasets][tokenizer]") {
+  const std::vector<std::string> texts = {"b a c a", "a\tb\n d", "c a"};
+  const auto t = VocabTokenizer::train(views(texts), 0, 1);
+  CHECK(t->tokens() == std::vector<std::string>{"a", "b", "c", "d"});  // a:4, b:2, c:2 (ties by bytes), d:1
+  CHECK(t->vocab_size() == 8);
+  CHECK(t->encode("  a d\tzzz b ") == std::vector<int32_t>{4, 7, Tokenizer::kUnkId, 5});
+
+  const auto frequent = VocabTokenizer::train(views(texts), 0, 2);
+  CHECK(frequent->tokens() == std::vector<std::string>{"a", "b", "c"});
+  const auto small = VocabTokenizer::train(views(texts), 6, 1);  // 4 special + 2
+  CHECK(small->tokens() == std::vector<std::string>{"a", "b"});
+  CHECK_THAT(test::data_error_of([&] { VocabTokenizer::train(views(texts), 3, 1); }), Contains("vocab_size"));
+
+  const auto loaded = load_tokenizer(t->save());
+  CHECK(loaded->name() == "vocab");
+  CHECK(loaded->vocab_size() == t->vocab_size());
+  CHECK(loaded->encode("d c b a q") == t->encode("d c b a q"));
+}
+
+TEST_CASE("sentencepiece trains, keeps the special ids and round-trips", "[datasets][tokenizer][sentencepiece]") {
+  const auto texts = corpus();
+  for (const std::string type : {"unigram", "bpe"}) {
+    INFO(type);
+    const auto t = SentencePieceTokenizer::train(views(texts), 60, type);
+    CHECK(t->vocab_size() <= 60);
+    CHECK(t->vocab_size() > 20);
+    const std::string sample = "the rotary model reads relative positions";
+    const auto ids = t->encode(sample);
+    REQUIRE(!ids.empty());
+    for (int32_t id : ids) {
+      CHECK(id >= Tokenizer::kNumSpecial);  // no PAD/CLS/SEP added, nothing unknown here
+      CHECK(id < t->vocab_size());
+    }
+    const auto unseen = t->encode("\xE2\x98\x83");  // a character never seen in training
+    CHECK(std::find(unseen.begin(), unseen.end(), Tokenizer::kUnkId) != unseen.end());
+
+    // Saved bytes rebuild the same tokenizer; training is deterministic.
+    const auto loaded = load_tokenizer(t->save());
+    CHECK(loaded->name() == "sentencepiece");
+    CHECK(loaded->encode(sample) == ids);
+    CHECK(SentencePieceTokenizer::train(views(texts), 60, type)->save() == t->save());
+  }
+}
+
+TEST_CASE("sentencepiece rejects bad settings", "[datasets][tokenizer][sentencepiece]") {
+  const auto texts = corpus();
+  CHECK_THAT(test::data_error_of([&] { SentencePieceTokenizer::train(views(texts), 60, "word2"); }),
+             Contains("spm_model_type: unknown 'word2'"));
+  CHECK_THAT(test::data_error_of([&] { SentencePieceTokenizer::train(views(texts), 4, "unigram"); }),
+             Contains("vocab_size"));
+  const std::vector<std::string> blank = {" \n\n "};
+  CHECK_THAT(test::data_error_of([&] { SentencePieceTokenizer::train(views(blank), 60, "unigram"); }),
+             Contains("no training text"));
+}
+
+TEST_CASE("load_tokenizer rejects unknown or damaged bytes", "[datasets][tokenizer]") {
+  CHECK_THAT(test::data_error_of([] { load_tokenizer("hello"); }), Contains("expected a header"));
+  CHECK_THAT(test::data_error_of([] { load_tokenizer("rotor-tokenizer wordpiece\n"); }),
+             Contains("unknown kind 'wordpiece'"));
+  CHECK_THAT(test::data_error_of([] { load_tokenizer("rotor-tokenizer sentencepiece\nnot a model"); }),
+             Contains("sentencepiece model: cannot load"));
+  CHECK_THAT(test::data_error_of([] { load_tokenizer("rotor-tokenizer vocab\na\na\n"); }),
+             Contains("duplicate token 'a'"));
+}

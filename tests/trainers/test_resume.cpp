@@ -1,0 +1,92 @@
+// Resuming from a checkpoint must give exactly the run that was never
+// interrupted: every metrics line and every parameter and optimizer bit.
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "run_fixture.h"
+#include "trainers/checkpoint.h"
+#include "trainers/config.h"
+#include "trainers/trainer.h"
+
+using namespace rotor;
+
+namespace {
+
+bool same_bits(const Tensor& a, const Tensor& b) {
+  return a.shape() == b.shape() && a.dtype() == b.dtype() &&
+         std::memcmp(a.dtype() == DType::F32 ? static_cast<const void*>(a.data<float>()) : a.data<double>(),
+                     b.dtype() == DType::F32 ? static_cast<const void*>(b.data<float>()) : b.data<double>(),
+                     static_cast<size_t>(a.numel()) * dtype_size(a.dtype())) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("a resumed run is bit-identical to the uninterrupted run", "[resume]") {
+  const auto dir = test::fresh_dir("resume");
+  const std::string config = test::tiny_run_config(dir);
+
+  TrainRequest straight{config, {}, "", (dir / "straight").string()};
+  REQUIRE(train(straight) == 0);
+
+  TrainRequest first_half{config, {}, "", (dir / "resumed").string()};
+  first_half.stop_after = 12;
+  REQUIRE(train(first_half) == 0);
+  REQUIRE(std::filesystem::exists(dir / "resumed" / "checkpoints" / "step-00000012.h5"));
+  REQUIRE_FALSE(std::filesystem::exists(dir / "resumed" / "summary.json"));
+  TrainRequest second_half{config, {}, "auto", (dir / "resumed").string()};
+  REQUIRE(train(second_half) == 0);
+
+  const auto a = test::deterministic_metrics(dir / "straight");
+  const auto b = test::deterministic_metrics(dir / "resumed");
+  REQUIRE(a.size() > 10);
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO("metrics line " << i + 1);
+    CHECK(a[i] == b[i]);
+  }
+
+  const auto ca = read_checkpoint((dir / "straight" / "checkpoints" / "step-00000024.h5").string());
+  const auto cb = read_checkpoint((dir / "resumed" / "checkpoints" / "step-00000024.h5").string());
+  REQUIRE(ca.tensors.size() == cb.tensors.size());
+  for (const auto& [key, t] : ca.tensors) {
+    INFO(key);
+    REQUIRE(cb.tensors.count(key));
+    CHECK(same_bits(t, cb.tensors.at(key)));
+  }
+  for (const auto& [key, v] : ca.integers) {
+    INFO(key);
+    CHECK(cb.integers.at(key) == v);
+  }
+  CHECK(ca.texts.at("config") == cb.texts.at("config"));
+}
+
+TEST_CASE("resuming with a changed model or data config is refused, listing the keys", "[resume]") {
+  const auto dir = test::fresh_dir("resume-changed");
+  const std::string config = test::tiny_run_config(dir);
+  TrainRequest first{config, {}, "", (dir / "run").string()};
+  first.stop_after = 4;
+  REQUIRE(train(first) == 0);
+
+  TrainRequest changed{config, {"train.lr=0.5", "model.position.type=alibi"}, "auto", (dir / "run").string()};
+  try {
+    train(changed);
+    FAIL("resume with a changed config was accepted");
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("train.lr") != std::string::npos);
+    CHECK(msg.find("model.position.type") != std::string::npos);
+  }
+  // Run-length changes are fine.
+  TrainRequest longer{config, {"train.max_steps=8"}, "auto", (dir / "run").string()};
+  CHECK(train(longer) == 0);
+}
+
+TEST_CASE("a new run refuses a run directory that already has checkpoints", "[resume]") {
+  const auto dir = test::fresh_dir("resume-exists");
+  const std::string config = test::tiny_run_config(dir);
+  TrainRequest first{config, {}, "", (dir / "run").string()};
+  first.stop_after = 4;
+  REQUIRE(train(first) == 0);
+  TrainRequest again{config, {}, "", (dir / "run").string()};
+  CHECK_THROWS_WITH(train(again), Catch::Contains("--resume auto"));
+}
