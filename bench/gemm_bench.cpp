@@ -9,9 +9,11 @@
 //   b  one whole Eigen product, Eigen's OpenMP threading (Eigen::setNbThreads).
 //   c  one whole cblas_sgemm, OpenBLAS's own threading (openblas_set_num_threads).
 //   d  the same fixed tiles as (a), each tile one cblas_sgemm (OpenBLAS runs
-//      single-threaded inside an active OpenMP region; verified at start-up).
+//      single-threaded inside an active OpenMP region; verified at start-up; a
+//      lone tile outside the region is pinned to one thread).
 //   e  Eigen compiled with EIGEN_USE_BLAS: (a)'s code verbatim plus that macro.
 //   e2 Eigen compiled with EIGEN_USE_BLAS, one whole product (OpenBLAS threads).
+//   et (opt-in) the engine's Eigen-tiled gemm.cpp as of this bench, frozen here.
 //   torch  torch.matmul via bench/torch_matmul.py --serve (a /usr/bin/python3
 //      child process), interleaved shape by shape with the C++ paths.
 #include <cblas.h>
@@ -357,6 +359,7 @@ struct Options {
   std::vector<int> threads = {1, 2};
   std::vector<std::string> paths = {"a", "b", "c", "d", "e", "e2"};
   int reps = 5;
+  double budget_s = 170;  // stop adding rounds (after 3) when the run would exceed this; 0: no limit
   int inner = 0;  // calls per timed sample; 0: about 2 GFLOP per sample (see inner_for)
   bool with_torch = false;
   std::string python = "/usr/bin/python3";
@@ -389,11 +392,15 @@ std::vector<T> parse_list(const std::string& s) {
 void usage() {
   std::printf(
       "usage: bench_gemm [--tokens 2048,8192] [--threads 1,2] [--reps 5] [--inner N (default ~2 GFLOP/sample)]\n"
-      "                  [--paths a,b,c,d,e,e2] [--with-torch] [--python /usr/bin/python3]\n"
+      "                  [--budget-s 170 (0: none)] [--paths a,b,c,d,e,e2[,et]] [--with-torch]\n"
+      "                  [--python /usr/bin/python3]\n"
       "                  [--torch-script bench/torch_matmul.py] [--json FILE]\n"
       "  a  rotor::kernels::gemm (tiled Eigen, deterministic)   b  Eigen, Eigen's OpenMP threads\n"
       "  c  cblas_sgemm, OpenBLAS threads                       d  rotor's tiles, cblas_sgemm per tile\n"
-      "  e  rotor's tiles, Eigen with EIGEN_USE_BLAS            e2 one Eigen product with EIGEN_USE_BLAS\n");
+      "  e  rotor's tiles, Eigen with EIGEN_USE_BLAS            e2 one Eigen product with EIGEN_USE_BLAS\n"
+      "  et rotor's tiles, Eigen kernels (the engine's gemm.cpp as of this bench; not run by default)\n"
+      "--reps is the most rounds per token count; with --budget-s, rounds after the 3rd are dropped when\n"
+      "they would not fit (the table says how many ran).\n");
 }
 
 Options parse(int argc, char** argv) {
@@ -415,6 +422,8 @@ Options parse(int argc, char** argv) {
       o.paths = parse_list<std::string>(next());
     else if (a == "--reps")
       o.reps = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--budget-s")
+      o.budget_s = std::atof(next().c_str());
     else if (a == "--inner")
       o.inner = std::max(0, std::atoi(next().c_str()));
     else if (a == "--with-torch")
@@ -517,6 +526,8 @@ int main(int argc, char** argv) {
       {"e", "tile+eigblas", "rotor's tiles, Eigen with EIGEN_USE_BLAS (engine gemm.cpp + macro)",
        eigen_blas_tiled_gemm},
       {"e2", "eigblas-whole", "one Eigen product with EIGEN_USE_BLAS, OpenBLAS threading", eigen_blas_whole_gemm},
+      {"et", "eigen-tiled", "rotor's tiles, Eigen kernels: engine gemm.cpp as of this bench (reference copy)",
+       rotor::bench::eigen_tiled_gemm},
   };
   std::vector<PathDef> paths;
   for (const auto& k : opt.paths) {
@@ -570,6 +581,7 @@ int main(int argc, char** argv) {
   // results[T index][shape][config]
   std::vector<std::vector<std::vector<Cell>>> results(opt.tokens.size());
   std::vector<std::vector<Shape>> shapes_by_T;
+  std::vector<int> rounds_done(opt.tokens.size(), 0);
 
   for (size_t ti = 0; ti < opt.tokens.size(); ++ti) {
     const int64_t T = opt.tokens[ti];
@@ -595,6 +607,9 @@ int main(int argc, char** argv) {
       fill_uniform(bufs[s].B->p, bufs[s].B->n, 200 + s);
       fill_uniform(bufs[s].C0->p, bufs[s].C0->n, 300 + s);
     }
+    double warm_s = 0;
+    // Time budget: what is left of --budget-s, shared by the token counts still to run.
+    const double budget_T = (opt.budget_s - seconds_since(wall0)) / double(opt.tokens.size() - ti);
     for (int round = 0; round <= opt.reps; ++round) {  // round 0: warm-up + checks
       for (size_t s = 0; s < shapes.size(); ++s) {
         const auto& sh = shapes[s];
@@ -635,8 +650,16 @@ int main(int argc, char** argv) {
           cell.sec.push_back(seconds_since(t0) / inner);
         }
       }
-      std::fprintf(stderr, "  T=%lld round %d/%d done (%.1f s)\n", (long long)T, round, opt.reps,
-                   seconds_since(t_start));
+      const double el = seconds_since(t_start);
+      std::fprintf(stderr, "  T=%lld round %d/%d done (%.1f s)\n", (long long)T, round, opt.reps, el);
+      if (round == 0) warm_s = el;
+      rounds_done[ti] = round;
+      // Keep at least 3 timed rounds; add one more only if it should fit.
+      if (opt.budget_s > 0 && round >= 3 && round < opt.reps && el + (el - warm_s) / round > budget_T) {
+        std::fprintf(stderr, "  T=%lld: stopping after %d rounds (--budget-s %.0f)\n", (long long)T, round,
+                     opt.budget_s);
+        break;
+      }
     }
   }
 
@@ -656,13 +679,14 @@ int main(int argc, char** argv) {
   for (size_t ti = 0; ti < opt.tokens.size(); ++ti) {
     const auto& shapes = shapes_by_T[ti];
     const auto& res = results[ti];
+    const int nr = rounds_done[ti];
     std::printf("\n== T = %lld tokens: median GFLOP/s over %d interleaved rounds, %s ==\n", (long long)opt.tokens[ti],
-                opt.reps, thr_label.c_str());
+                nr, thr_label.c_str());
     std::printf("%-13s %2s %5s %5s %5s", "shape", "op", "M", "N", "K");
     for (const auto& p : paths) std::printf(" %15s", p.label.c_str());
     std::printf("\n");
     // per (path, threads): totals for the step aggregate, per round
-    std::vector<std::vector<double>> round_sum(configs.size(), std::vector<double>(opt.reps, 0.0));
+    std::vector<std::vector<double>> round_sum(configs.size(), std::vector<double>(nr, 0.0));
     std::vector<double> med_sum(configs.size(), 0.0);
     double step_flops = 0;
     for (size_t s = 0; s < shapes.size(); ++s) {
@@ -681,7 +705,7 @@ int main(int argc, char** argv) {
           cellstr += buf;
           if (sh.in_step) {
             med_sum[ci] += med;
-            for (int r = 0; r < opt.reps && r < int(c.sec.size()); ++r) round_sum[ci][r] += c.sec[r];
+            for (int r = 0; r < nr && r < int(c.sec.size()); ++r) round_sum[ci][r] += c.sec[r];
           }
         }
         std::printf(" %15s", cellstr.c_str());
@@ -827,7 +851,10 @@ int main(int argc, char** argv) {
                  "\"outside_2t_launches\": %ld, \"inside_equals_1t\": %s, \"outside_2t_equals_1t\": %s},\n",
                  rc.in_parallel ? "true" : "false", rc.nested_launches, rc.outside_2t_launches,
                  rc.inside_equals_1t ? "true" : "false", rc.outside_2t_equals_1t ? "true" : "false");
-    std::fprintf(f, "  \"reps\": %d,\n  \"paths\": {", opt.reps);
+    std::fprintf(f, "  \"rounds\": {");
+    for (size_t ti = 0; ti < opt.tokens.size(); ++ti)
+      std::fprintf(f, "%s\"%lld\": %d", ti ? ", " : "", (long long)opt.tokens[ti], rounds_done[ti]);
+    std::fprintf(f, "},\n  \"paths\": {");
     for (size_t p = 0; p < paths.size(); ++p)
       std::fprintf(f, "%s%s: {\"label\": %s, \"desc\": %s}", p ? ", " : "", json_str(paths[p].key).c_str(),
                    json_str(paths[p].label).c_str(), json_str(paths[p].desc).c_str());

@@ -30,4 +30,9 @@ ROTOR_BENCH_API void eigen_blas_tiled_gemm(bool ta, bool tb, int64_t M, int64_t 
 ROTOR_BENCH_API void eigen_blas_whole_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha,
                                            const float* A, const float* B, float beta, float* C);
 
+// (et) engine/kernels/gemm.cpp's current code (Eigen kernels per tile), built
+// without EIGEN_USE_BLAS: a fixed reference for when the engine's GEMM changes.
+ROTOR_BENCH_API void eigen_tiled_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                                      const float* B, float beta, float* C);
+
 }  // namespace rotor::bench

@@ -11,6 +11,14 @@ namespace rotor {
 
 constexpr int64_t kElementwiseGrain = 16384;
 
+// Items per chunk when each item costs about `item_cost` element operations:
+// chunks of ~kElementwiseGrain work, so small problems stay on one thread
+// (an OpenMP region costs more than it saves below that, and far more when
+// the cores are shared).
+inline int64_t grain_for(int64_t item_cost) {
+  return item_cost >= kElementwiseGrain ? 1 : kElementwiseGrain / (item_cost > 0 ? item_cost : 1);
+}
+
 int num_threads();
 void set_num_threads(int n);
 

@@ -169,7 +169,7 @@ void read_checked(hid_t ds, const std::string& key, const hdf5::DatasetInfo& inf
     if (info.fletcher32 && e.detail.find("Fletcher32") != std::string::npos) {
       throw Invalid("dataset " + key + " failed its Fletcher32 checksum (file corrupt)");
     }
-    throw Invalid(e.what());
+    throw Invalid(std::string("file corrupt or unreadable: ") + e.what());
   }
 }
 
@@ -276,7 +276,7 @@ CheckpointContents read_contents(const std::string& path) {
     }
     return c;
   } catch (const hdf5::Hdf5Error& e) {
-    throw Invalid(e.what());
+    throw Invalid(std::string("file corrupt or unreadable: ") + e.what());
   }
 }
 

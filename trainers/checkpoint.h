@@ -13,7 +13,8 @@
 //               empty dataset (both unchunked, no Fletcher32)
 //   integers    scalar int64 dataset                           "integer"
 //   reals       scalar float64 dataset                         "real"
-//   texts       scalar variable-length UTF-8 string dataset    "text"
+//   texts       scalar fixed-length UTF-8 string dataset of    "text"
+//               the text's byte length, NUL-padded
 //   blobs       1-D uint8 dataset, chunked + Fletcher32        "blob"
 //               (an empty blob: shape (0,), unchunked)
 //   root attrs  rotor_checkpoint = 1 (int64), format_version (int64),

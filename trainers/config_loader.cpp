@@ -176,7 +176,6 @@ void validate(const Config& c) {
   require(t.min_lr >= 0 && t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
   require(t.schedule != "inverse_sqrt" || t.warmup_steps >= 1, "train.warmup_steps",
           "inverse_sqrt needs warmup_steps >= 1");
-  require(t.max_steps == 0 || t.warmup_steps <= t.max_steps, "train.warmup_steps", "must not exceed train.max_steps");
   const DataConfig& d = c.data;
   require(d.max_len >= 1, "data.max_len", "must be >= 1");
   require(d.eval_max_len >= 0, "data.eval_max_len", "must be >= 0");
@@ -259,7 +258,8 @@ std::string config_reference(bool markdown) {
     std::string type = o.type;
     if (!o.choices.empty()) {
       type.clear();
-      for (const std::string& c : o.choices) type += (type.empty() ? "" : " | ") + (c.empty() ? "\"\"" : c);
+      for (const std::string& c : o.choices)
+        type += (type.empty() ? "" : markdown ? " \\| " : " | ") + (c.empty() ? "\"\"" : c);
     }
     const std::string top = o.key.substr(0, o.key.find('.'));
     if (markdown) {

@@ -38,7 +38,7 @@ ConfigOption option(std::string key, F field, std::string help, std::vector<std:
 std::vector<ConfigOption> build() {
   return {
       // run
-      OPT("run.name", run.name, "Run name; the run directory is <out_dir>/<name>"),
+      OPT("run.name", run.name, "Run name; the run directory is out_dir/name"),
       OPT("run.out_dir", run.out_dir, "Parent directory of run directories"),
       OPT("run.seed", run.seed, "Seed of parameter initialisation and dropout"),
       OPT("run.threads", run.threads, "OpenMP threads (0: all cores); bit-exact resume needs the same count"),
@@ -115,7 +115,7 @@ std::vector<ConfigOption> build() {
       OPT("data.bucket_pool", data.bucket_pool, "Windows sorted together by length (0 or 1: no bucketing)"),
       OPT("data.seed", data.seed, "Seed of shuffling and random windows"),
       OPT("data.cache", data.cache, "Reuse tokenized data when sources and settings are unchanged"),
-      OPT("data.cache_dir", data.cache_dir, "Token cache directory (empty: <data_dir>/cache)"),
+      OPT("data.cache_dir", data.cache_dir, "Token cache directory (empty: data_dir/cache)"),
       // train
       OPT("train.optimizer", train.optimizer, "Optimizer", {"adamw", "adam", "sgd"}),
       OPT("train.lr", train.lr, "Peak learning rate"),

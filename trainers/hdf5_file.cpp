@@ -32,10 +32,12 @@ std::string object_name(hid_t obj) {
 
 Id make_plist(hid_t cls) { return Id(check(H5Pcreate(cls), "cannot create a property list"), H5Pclose); }
 
-Id vlen_utf8_string_type() {
+// A UTF-8 string type of `size` bytes (H5T_VARIABLE: variable-length).
+Id utf8_string_type(size_t size, H5T_str_t padding) {
   Id type(check(H5Tcopy(H5T_C_S1), "cannot create a string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "cannot create a string type");
+  check_status(H5Tset_size(type.get(), size), "cannot create a string type");
   check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "cannot create a string type");
+  check_status(H5Tset_strpad(type.get(), padding), "cannot create a string type");
   return type;
 }
 
@@ -158,9 +160,12 @@ Id write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_
 }
 
 Id write_string_dataset(hid_t loc, const std::string& name, const std::string& text) {
-  Id type = vlen_utf8_string_type();
-  const char* p = text.c_str();
-  return write_dataset(loc, name, type.get(), type.get(), {}, &p, false, 0);
+  // Fixed length, padded with NULs: the bytes sit in the raw data, not in
+  // the (unchecksummed) global heap where variable-length strings live.
+  Id type = utf8_string_type(std::max<size_t>(1, text.size()), H5T_STR_NULLPAD);
+  std::string padded = text;
+  padded.resize(std::max<size_t>(1, text.size()), '\0');
+  return write_dataset(loc, name, type.get(), type.get(), {}, padded.data(), false, 0);
 }
 
 void write_attribute(hid_t obj, const char* name, int64_t value) {
@@ -180,16 +185,19 @@ void write_attribute(hid_t obj, const char* name, uint64_t value) {
 }
 
 void write_attribute(hid_t obj, const char* name, const std::string& value) {
-  Id type = vlen_utf8_string_type();
+  Id type = utf8_string_type(value.size() + 1, H5T_STR_NULLTERM);
   Id space(check(H5Screate(H5S_SCALAR), "cannot create a dataspace"), H5Sclose);
   Id attr(check(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
                 std::string("cannot create attribute ") + name),
           H5Aclose);
-  const char* p = value.c_str();
-  check_status(H5Awrite(attr.get(), type.get(), &p), std::string("cannot write attribute ") + name);
+  check_status(H5Awrite(attr.get(), type.get(), value.c_str()), std::string("cannot write attribute ") + name);
 }
 
-bool has_attribute(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
+bool has_attribute(hid_t obj, const char* name) {
+  const htri_t exists = H5Aexists(obj, name);
+  if (exists < 0) fail(std::string("cannot look for attribute ") + name);
+  return exists > 0;
+}
 
 namespace {
 
@@ -216,7 +224,7 @@ template <class Read>
 std::string read_string(hid_t type, const std::string& what, Read read) {
   if (H5Tget_class(type) != H5T_STRING) throw Hdf5Error(what + " is not a string");
   if (H5Tis_variable_str(type) > 0) {
-    Id mem = vlen_utf8_string_type();
+    Id mem = utf8_string_type(H5T_VARIABLE, H5T_STR_NULLTERM);
     char* p = nullptr;
     check_status(read(mem.get(), static_cast<void*>(&p)), "cannot read " + what);
     std::string s = p != nullptr ? std::string(p) : std::string();

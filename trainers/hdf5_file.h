@@ -79,20 +79,22 @@ class File {
 Id write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type,
                  const std::vector<hsize_t>& dims, const void* data, bool checksummed,
                  size_t max_chunk_bytes);
-// A scalar variable-length UTF-8 string dataset (h5py reads it as bytes;
-// `.asstr()[()]` gives str). The text must not contain NUL bytes.
+// A scalar fixed-length UTF-8 string dataset, NUL-padded, of the text's byte
+// length (h5py reads bytes; `.asstr()[()]` gives str). The text must not
+// contain NUL bytes (trailing ones would be lost).
 Id write_string_dataset(hid_t loc, const std::string& name, const std::string& text);
 
 void write_attribute(hid_t obj, const char* name, int64_t value);
 void write_attribute(hid_t obj, const char* name, uint64_t value);
-void write_attribute(hid_t obj, const char* name, const std::string& value);  // vlen UTF-8
+// Fixed-length strings, so they live in the (checksummed) object header.
+void write_attribute(hid_t obj, const char* name, const std::string& value);
 
 // ---- reading ----
 
-bool has_attribute(hid_t obj, const char* name);
+bool has_attribute(hid_t obj, const char* name);  // throws if HDF5 cannot tell
 int64_t read_int64_attribute(hid_t obj, const char* name);    // throws if missing or not an integer
 uint64_t read_uint64_attribute(hid_t obj, const char* name);  // throws if missing or not an integer
-std::string read_string_attribute(hid_t obj, const char* name);
+std::string read_string_attribute(hid_t obj, const char* name);  // fixed or variable length
 
 // Full paths (without the leading '/') of every dataset in the file, sorted.
 std::vector<std::string> dataset_paths(hid_t file);

@@ -108,7 +108,7 @@ void binary_forward(Binary op, const T* a, const Shape& as, const T* b, const Sh
   const auto sa = broadcast_strides(as, os), sb = broadcast_strides(bs, os);
   const int64_t inner = r ? os[r - 1] : 1, rows = inner ? n / inner : 0;
   const int64_t ia = r ? sa[r - 1] : 0, ib = r ? sb[r - 1] : 0;
-  parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1)),
+  parallel_for(rows, grain_for(inner),
                [&](int64_t rb, int64_t re) {
                  for (int64_t row = rb; row < re; ++row) {
                    int64_t rem = row, oa = 0, ob = 0;
@@ -161,7 +161,7 @@ void sum_to_shape(const T* g, const Shape& from, T* acc, const Shape& to) {
   }
   int64_t red_count = 1;
   for (int d : reduced) red_count *= from[d];
-  parallel_for(n_to, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(red_count, 1)),
+  parallel_for(n_to, grain_for(red_count),
                [&](int64_t b, int64_t e) {
                  for (int64_t t = b; t < e; ++t) {
                    int64_t rem = t, base = 0;

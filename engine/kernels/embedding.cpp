@@ -8,7 +8,7 @@ namespace rotor::kernels {
 
 template <class T>
 void embedding_forward(const T* table, const int32_t* ids, int64_t n, int64_t D, T* y) {
-  parallel_for(n, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(D, 1)), [&](int64_t b, int64_t e) {
+  parallel_for(n, grain_for(D), [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) std::copy(table + ids[i] * D, table + (ids[i] + 1) * D, y + i * D);
   });
 }
@@ -16,7 +16,7 @@ void embedding_forward(const T* table, const int32_t* ids, int64_t n, int64_t D,
 template <class T>
 void embedding_backward(const T* dy, const int32_t* ids, int64_t n, int64_t D, T* dtable) {
   constexpr int64_t kCols = 16;
-  parallel_for((D + kCols - 1) / kCols, 1, [&](int64_t cb, int64_t ce) {
+  parallel_for((D + kCols - 1) / kCols, grain_for(n * kCols), [&](int64_t cb, int64_t ce) {
     const int64_t d0 = cb * kCols, d1 = std::min(D, ce * kCols);
     for (int64_t i = 0; i < n; ++i) {
       T* row = dtable + ids[i] * D;

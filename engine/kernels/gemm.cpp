@@ -16,7 +16,8 @@ using Map = Eigen::Map<Mat<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 template <class T>
 using CMap = Eigen::Map<const Mat<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 
-constexpr int64_t kTile = 128;  // rows (or columns) per tile
+constexpr int64_t kTile = 128;                 // rows (or columns) per tile
+constexpr int64_t kMinParallelWork = 1 << 18;  // multiply-adds below which one thread is faster
 
 // One single-threaded product on a [m, n] block of C whose top-left corner is
 // (row0, col0) in the full problem.
@@ -48,7 +49,9 @@ template <class T>
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta, T* C) {
   if (M == 0 || N == 0) return;
   // Tile the larger output dimension when it is big enough to share.
-  if (M >= 2 * kTile || (M >= N && M > kTile)) {
+  if (M * N * K < kMinParallelWork) {
+    gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
+  } else if (M >= 2 * kTile || (M >= N && M > kTile)) {
     parallel_for((M + kTile - 1) / kTile, 1, [&](int64_t tb0, int64_t te) {
       for (int64_t t = tb0; t < te; ++t) {
         const int64_t r0 = t * kTile, m = std::min(kTile, M - r0);
@@ -79,7 +82,7 @@ void gemm_batched(bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t
     gemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
     return;
   }
-  parallel_for(batch, 1, [&](int64_t b0, int64_t e) {
+  parallel_for(batch, std::max<int64_t>(1, kMinParallelWork / std::max<int64_t>(1, M * N * K)), [&](int64_t b0, int64_t e) {
     for (int64_t i = b0; i < e; ++i)
       gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A + i * sa, B + i * sb, beta, C + i * sc);
   });

@@ -10,7 +10,7 @@ namespace rotor::kernels {
 template <class T>
 void layer_norm_forward(const T* x, const T* w, const T* b, T* y, T* mean, T* rstd, int64_t rows, int64_t D,
                         double eps) {
-  parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(D, 1)), [&](int64_t r0, int64_t r1) {
+  parallel_for(rows, grain_for(D), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const T* xr = x + r * D;
       double s = 0.0;  // statistics in double: float rows of thousands lose digits
@@ -31,7 +31,7 @@ template <class T>
 void layer_norm_backward(const T* x, const T* w, const T* mean, const T* rstd, const T* dy, T* dx, T* dw, T* db,
                          int64_t rows, int64_t D) {
   if (dx)
-    parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(D, 1)),
+    parallel_for(rows, grain_for(D),
                  [&](int64_t r0, int64_t r1) {
                    for (int64_t r = r0; r < r1; ++r) {
                      const T* xr = x + r * D;
@@ -52,7 +52,7 @@ void layer_norm_backward(const T* x, const T* w, const T* mean, const T* rstd, c
                    }
                  });
   if (!dw && !db) return;
-  parallel_for(D, 64, [&](int64_t d0, int64_t d1) {
+  parallel_for(D, std::max<int64_t>(64, grain_for(rows)), [&](int64_t d0, int64_t d1) {
     for (int64_t d = d0; d < d1; ++d) {
       T sw = T(0), sb = T(0);
       for (int64_t r = 0; r < rows; ++r) {

@@ -23,7 +23,7 @@ void permute(const T* x, const Shape& xs, const std::vector<int>& perm, T* y, bo
     step[i] = xstride[perm[i]];
   }
   const int64_t inner = r ? ys[r - 1] : 1, rows = inner ? n / inner : 0, inner_step = r ? step[r - 1] : 0;
-  parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1)),
+  parallel_for(rows, grain_for(inner),
                [&](int64_t b, int64_t e) {
                  for (int64_t row = b; row < e; ++row) {
                    int64_t rem = row, off = 0;
@@ -43,7 +43,7 @@ void permute(const T* x, const Shape& xs, const std::vector<int>& perm, T* y, bo
 template <class T>
 void copy_rows(const T* src, int64_t src_stride, T* dst, int64_t dst_stride, int64_t outer, int64_t len,
                bool accumulate) {
-  parallel_for(outer, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(len, 1)),
+  parallel_for(outer, grain_for(len),
                [&](int64_t b, int64_t e) {
                  for (int64_t o = b; o < e; ++o) {
                    const T* s = src + o * src_stride;

@@ -8,7 +8,7 @@ namespace rotor::kernels {
 
 template <class T>
 void reduce_sum(const T* x, T* y, int64_t outer, int64_t len, int64_t inner, double scale) {
-  parallel_for(outer * inner, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(len, 1)),
+  parallel_for(outer * inner, grain_for(len),
                [&](int64_t b, int64_t e) {
                  for (int64_t t = b; t < e; ++t) {
                    const int64_t o = t / inner, i = t % inner;
@@ -22,7 +22,7 @@ void reduce_sum(const T* x, T* y, int64_t outer, int64_t len, int64_t inner, dou
 
 template <class T>
 void reduce_sum_backward(const T* dy, T* dx, int64_t outer, int64_t len, int64_t inner, double scale) {
-  parallel_for(outer * len, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1)),
+  parallel_for(outer * len, grain_for(inner),
                [&](int64_t b, int64_t e) {
                  for (int64_t r = b; r < e; ++r) {
                    const int64_t o = r / len;
@@ -36,7 +36,7 @@ void reduce_sum_backward(const T* dy, T* dx, int64_t outer, int64_t len, int64_t
 template <class T>
 void masked_mean_forward(const T* x, const int32_t* lengths, T* y, int64_t B, int64_t N, int64_t D) {
   // Rows j >= lengths[b] are padding and never read.
-  parallel_for(B, 1, [&](int64_t b0, int64_t b1) {
+  parallel_for(B, grain_for(N * D), [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {
       T* out = y + b * D;
       std::fill(out, out + D, T(0));
@@ -49,7 +49,7 @@ void masked_mean_forward(const T* x, const int32_t* lengths, T* y, int64_t B, in
 
 template <class T>
 void masked_mean_backward(const T* dy, const int32_t* lengths, T* dx, int64_t B, int64_t N, int64_t D) {
-  parallel_for(B, 1, [&](int64_t b0, int64_t b1) {
+  parallel_for(B, grain_for(N * D), [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b)
       for (int64_t j = 0; j < lengths[b]; ++j)
         for (int64_t d = 0; d < D; ++d) dx[(b * N + j) * D + d] += dy[b * D + d] / static_cast<T>(lengths[b]);
@@ -58,7 +58,7 @@ void masked_mean_backward(const T* dy, const int32_t* lengths, T* dx, int64_t B,
 
 template <class T>
 void masked_max_forward(const T* x, const int32_t* lengths, T* y, int64_t* argmax, int64_t B, int64_t N, int64_t D) {
-  parallel_for(B, 1, [&](int64_t b0, int64_t b1) {
+  parallel_for(B, grain_for(N * D), [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b)
       for (int64_t d = 0; d < D; ++d) {
         int64_t best = 0;

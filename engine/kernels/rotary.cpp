@@ -12,7 +12,7 @@ void rotary_apply(const T* x, T* y, const T* cos, const T* sin, int64_t G, int64
   const int64_t half = r / 2;
   const int64_t stride = layout == PairLayout::interleaved ? 2 : 1;  // index step between pair starts
   const int64_t partner = layout == PairLayout::interleaved ? 1 : half;
-  parallel_for(G * N, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(d, 1)), [&](int64_t b, int64_t e) {
+  parallel_for(G * N, grain_for(d), [&](int64_t b, int64_t e) {
     for (int64_t row = b; row < e; ++row) {
       const int64_t n = row % N;
       const T* xr = x + row * d;

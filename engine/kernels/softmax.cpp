@@ -11,7 +11,7 @@ namespace {
 
 template <class F>
 void rows_loop(int64_t rows, int64_t C, F f) {
-  parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(C, 1)), [&](int64_t b, int64_t e) {
+  parallel_for(rows, grain_for(C), [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) f(r);
   });
 }

@@ -183,13 +183,11 @@ inline TrainResult train_toy(EncoderClassifier& model, const TrainOptions& o) {
   }
   r.final_loss = tail;
   const ToyBatch eval = make_toy_batch(o.task, 256, o.seq_len, vocab, o.seed + 1000, 0);
-  const std::vector<double> logits = eval_logits(model, eval);
-  r.eval_accuracy = accuracy(logits, eval.labels);
-  {
-    NoGradGuard no_grad;
-    ForwardContext ctx;
-    r.eval_loss = model.loss(model.logits(eval.input(), ctx), eval.labels).value().item();
-  }
+  NoGradGuard no_grad;
+  ForwardContext eval_ctx;
+  const Var logits = model.logits(eval.input(), eval_ctx);
+  r.eval_accuracy = accuracy(logits.value().to_doubles(), eval.labels);
+  r.eval_loss = model.loss(logits, eval.labels).value().item();
   return r;
 }
 

@@ -112,27 +112,13 @@ TEST_CASE("model config: numeric ranges", "[config]") {
       {"model.layers", "", [](ModelConfig& c) { c.layers = 0; }},
       {"model.position.base", "", [](ModelConfig& c) { c.position.base = 1.0; }},
       {"model.position.scaling_factor", "",
-       [](ModelConfig& c) {
-         c.position.scaling = "linear";
-         c.position.scaling_factor = 0.5;
-       }},
+       [](ModelConfig& c) { c.position.scaling = "linear"; c.position.scaling_factor = 0.5; }},
       // head dim 2: one rotated pair, and ntk's exponent r/(r-2) is undefined
       {"model.position.scaling", "ntk",
-       [](ModelConfig& c) {
-         c.d_model = 4;
-         c.position.scaling = "ntk";
-         c.position.scaling_factor = 2;
-       }},
+       [](ModelConfig& c) { c.d_model = 4; c.position.scaling = "ntk"; c.position.scaling_factor = 2; }},
       {"model.position.num_buckets", "",
-       [](ModelConfig& c) {
-         c.position.type = "t5_bias";
-         c.position.num_buckets = 31;
-       }},
-      {"model.position.max_len", "",
-       [](ModelConfig& c) {
-         c.position.type = "learned";
-         c.position.max_len = 0;
-       }},
+       [](ModelConfig& c) { c.position.type = "t5_bias"; c.position.num_buckets = 31; }},
+      {"model.position.max_len", "", [](ModelConfig& c) { c.position.type = "learned"; c.position.max_len = 0; }},
   };
   check_rejected(cases);
 }

@@ -231,3 +231,25 @@ TEST_CASE("rope: the gradient of rotary is the rotation by the negative angle", 
   const std::vector<double> x0 = x.value().to_doubles();
   for (size_t i = 0; i < x0.size(); ++i) CHECK(back[i] == Approx(x0[i]).margin(dtype == DType::F64 ? 1e-13 : 1e-5));
 }
+
+TEST_CASE("rope: rotary_value also rotates v (identity at position 0 only)", "[rope][model]") {
+  ModelConfig c = tiny_config("rope-interleaved");
+  c.init_std = 0.2;
+  ModelConfig cv = c;
+  cv.position.rotary_value = true;
+  EncoderClassifier plain(c, DType::F64), rotated(cv, DType::F64);
+  plain.initialize(2);
+  rotated.initialize(2);  // same names, same seed: same weights
+  REQUIRE(plain.parameters().values().to_doubles() == rotated.parameters().values().to_doubles());
+  ToyBatch one;  // a single token sits at position 0, where every rotation is the identity
+  one.batch = 1;
+  one.seq_len = 1;
+  one.tokens = {5};
+  one.lengths = {1};
+  CHECK(eval_logits(plain, one) == eval_logits(rotated, one));
+  const ToyBatch b = make_toy_batch(ToyTask::contains, 4, 9, c.vocab_size, 3, 0);
+  const std::vector<double> a = eval_logits(plain, b), r = eval_logits(rotated, b);
+  double diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) diff = std::max(diff, std::abs(a[i] - r[i]));
+  CHECK(diff > 1e-4);
+}

@@ -1,10 +1,22 @@
-// Path (e): Eigen with EIGEN_USE_BLAS, linked against Debian's OpenBLAS (OpenMP
-// build). Built as its own shared library (see gemm_paths.h).
-//
-// eigen_blas_tiled_gemm is engine/kernels/gemm.cpp's gemm<float> verbatim with
-// EIGEN_USE_BLAS added: inside the OpenMP region every tile's sgemm_ runs
-// single-threaded (OpenBLAS-openmp checks omp_in_parallel()).
+// Eigen over rotor's fixed tiles, compiled twice (see bench/CMakeLists.txt), each
+// time into its own shared library (see gemm_paths.h):
+//   ROTOR_BENCH_EIGEN_USE_BLAS defined -> path (e): EIGEN_USE_BLAS, products are
+//     forwarded to Debian's OpenBLAS (OpenMP build); also the "whole" variant (e2).
+//   not defined -> path (et): engine/kernels/gemm.cpp as it is today (single-
+//     threaded Eigen kernels per tile), kept so the comparison survives a change
+//     of the engine's GEMM (path a).
+// The tiled function is engine/kernels/gemm.cpp's gemm<float> verbatim (plus the
+// macro). Inside the OpenMP region every tile's sgemm_ runs single-threaded
+// (OpenBLAS-openmp checks omp_in_parallel()); the lone-tile branch runs outside
+// any region and is NOT pinned to one thread here, exactly as the engine would be
+// with only the macro added.
+#ifdef ROTOR_BENCH_EIGEN_USE_BLAS
 #define EIGEN_USE_BLAS
+#define ROTOR_TILED_FN eigen_blas_tiled_gemm
+#define ROTOR_WHOLE_FN eigen_blas_whole_gemm
+#else
+#define ROTOR_TILED_FN eigen_tiled_gemm
+#endif
 #define EIGEN_DONT_PARALLELIZE
 #include <Eigen/Core>
 #include <algorithm>
@@ -40,7 +52,7 @@ void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0,
 }
 }  // namespace
 
-void eigen_blas_tiled_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+void ROTOR_TILED_FN(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                            const float* B, float beta, float* C) {
   if (M == 0 || N == 0) return;
   if (M >= 2 * kTile || (M >= N && M > kTile)) {
@@ -62,9 +74,11 @@ void eigen_blas_tiled_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, fl
   }
 }
 
-void eigen_blas_whole_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
-                           const float* B, float beta, float* C) {
+#ifdef ROTOR_WHOLE_FN
+void ROTOR_WHOLE_FN(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
+                    float beta, float* C) {
   gemm_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
 }
+#endif
 
 }  // namespace rotor::bench

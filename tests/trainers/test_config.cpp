@@ -1,0 +1,112 @@
+// The config loader: strict keys with suggestions, typed values, line
+// numbers, `extends`, --set, validation messages, and the round trip of the
+// resolved config through the parser.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "run_fixture.h"
+#include "trainers/config_loader.h"
+#include "trainers/config_schema.h"
+
+using namespace rotor;
+
+namespace {
+
+std::string write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string error_of(const std::string& path, const std::vector<std::string>& overrides = {}) {
+  try {
+    load_config(path, overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kValid = "train:\n  max_steps: 10\n";
+
+}  // namespace
+
+TEST_CASE("an unknown key names the file, the line and the closest valid key") {
+  const auto dir = test::fresh_dir("config-unknown");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    tpye: rope\n");
+  const std::string msg = error_of(path);
+  CHECK_THAT(msg, Catch::Contains(path + ":5"));
+  CHECK_THAT(msg, Catch::Contains("unknown key 'model.position.tpye'"));
+  CHECK_THAT(msg, Catch::Contains("did you mean 'model.position.type'?"));
+}
+
+TEST_CASE("a value of the wrong type names the key, the line and what was expected") {
+  const auto dir = test::fresh_dir("config-type");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: ten\n");
+  const std::string msg = error_of(path);
+  CHECK_THAT(msg, Catch::Contains(path + ":2"));
+  CHECK_THAT(msg, Catch::Contains("train.max_steps expects an integer, got 'ten'"));
+}
+
+TEST_CASE("an unknown choice lists the allowed values and suggests one") {
+  const auto dir = test::fresh_dir("config-choice");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    type: ropee\n");
+  const std::string msg = error_of(path);
+  CHECK_THAT(msg, Catch::Contains(path + ":5"));
+  CHECK_THAT(msg, Catch::Contains("expected one of: rope, sinusoidal"));
+  CHECK_THAT(msg, Catch::Contains("did you mean 'rope'?"));
+}
+
+TEST_CASE("out-of-range values point at the line that set them") {
+  const auto dir = test::fresh_dir("config-range");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: 10\n  lr: -1\n");
+  const std::string msg = error_of(path);
+  CHECK_THAT(msg, Catch::Contains(path + ":3: train.lr: must be > 0"));
+  const auto heads = write(dir, "b.yaml", "train:\n  max_steps: 10\nmodel:\n  d_model: 30\n  heads: 4\n");
+  CHECK_THAT(error_of(heads), Catch::Contains("model.heads: d_model 30 is not divisible by heads 4"));
+}
+
+TEST_CASE("invalid YAML is reported with its position") {
+  const auto dir = test::fresh_dir("config-yaml");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: [10\n");
+  CHECK_THAT(error_of(path), Catch::Contains("invalid YAML"));
+  CHECK_THAT(error_of((dir / "missing.yaml").string()), Catch::Contains("config file not found"));
+}
+
+TEST_CASE("extends merges a base config, the extending file and --set win") {
+  const auto dir = test::fresh_dir("config-extends");
+  write(dir, "base.yaml", "train:\n  max_steps: 10\n  lr: 0.001\nmodel:\n  d_model: 32\n  heads: 4\n");
+  const auto child = write(dir, "child.yaml", "extends: base.yaml\nmodel:\n  d_model: 64\n");
+  const Config c = load_config(child, {"train.lr=0.01", "model.position.type=alibi"});
+  CHECK(c.model.d_model == 64);
+  CHECK(c.model.heads == 4);
+  CHECK(c.train.max_steps == 10);
+  CHECK(c.train.lr == 0.01);
+  CHECK(c.model.position.type == "alibi");
+  CHECK_THAT(error_of(child, {"train.lr"}), Catch::Contains("expected key.path=value"));
+  CHECK_THAT(error_of(child, {"train.lrr=1"}), Catch::Contains("--set: unknown key 'train.lrr'"));
+  write(dir, "loop1.yaml", "extends: loop2.yaml\n");
+  write(dir, "loop2.yaml", "extends: loop1.yaml\n");
+  CHECK_THAT(error_of((dir / "loop1.yaml").string()), Catch::Contains("cycle"));
+}
+
+TEST_CASE("the resolved config round-trips through the parser") {
+  const auto dir = test::fresh_dir("config-roundtrip");
+  const Config c = load_config(write(dir, "a.yaml", kValid),
+                               {"model.position.base=500000", "train.lr=3.3e-4", "data.include_labels=[a, b]",
+                                "model.norm_eps=1e-12"});
+  const std::string text = dump_config(c);
+  const Config back = parse_config_text(text, "dump");
+  CHECK(differing_keys(c, back).empty());
+  CHECK(dump_config(back) == text);
+}
+
+TEST_CASE("every schema key appears in the reference and in the dump") {
+  const std::string reference = config_reference(false);
+  const std::string dump = dump_config(Config());
+  for (const ConfigOption& o : config_options()) {
+    INFO(o.key);
+    CHECK(reference.find(o.key) != std::string::npos);
+    CHECK(dump.find(o.key.substr(o.key.rfind('.') + 1) + ":") != std::string::npos);
+  }
+}
