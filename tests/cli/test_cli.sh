@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Usage: test_cli.sh path/to/rotor
+# Checks what a user sees: SIGINT/SIGTERM save a checkpoint and exit 130/143,
+# the run resumes from it, a second process is refused, errors are one clear
+# message with exit 1, usage errors exit 2.
+set -uo pipefail
+rotor=$1
+dir=$(mktemp -d /tmp/rotor-cli-XXXXXX)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+failures=0 passed=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
+}
+
+cat > "$dir/run.yaml" <<YAML
+run: {progress: lines, log_every: 5, threads: 1}
+model: {d_model: 16, layers: 1, heads: 2, d_ff: 32}
+data: {task: listops-easy, train_size: 400, eval_size: 40, max_len: 32, batch_size: 8, data_dir: $dir/data}
+train: {max_steps: 1000000, eval_every: 0, checkpoint_every: 20, keep_last: 2}
+YAML
+
+wait_for_checkpoint() {  # the run directory has a committed checkpoint
+  for _ in $(seq 1 600); do
+    [ -f "$1/checkpoints/latest" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+for sig in INT TERM; do
+  run="$dir/run-$sig"
+  "$rotor" train "$dir/run.yaml" --out "$run" > "$run.log" 2>&1 &
+  pid=$!
+  check "$sig: a checkpoint appears" wait_for_checkpoint "$run"
+  # A second process on the same run directory is refused while the first runs.
+  "$rotor" train "$dir/run.yaml" --out "$run" --resume auto > "$dir/second.log" 2>&1
+  check "$sig: second process exits 1" test $? -eq 1
+  check "$sig: second process names the lock" grep -q "in use by another rotor process" "$dir/second.log"
+  kill -s "$sig" "$pid"
+  wait "$pid"
+  code=$?
+  expected=$([ "$sig" = INT ] && echo 130 || echo 143)
+  check "$sig: exit code $expected (got $code)" test "$code" -eq "$expected"
+  check "$sig: says it saved" grep -q "checkpoint saved" "$run.log"
+  step=$(sed -n 's/.*stopped by SIG[A-Z]* at step \([0-9]*\).*/\1/p' "$run.log")
+  check "$sig: checkpoint of the stop step $step" test -f "$(printf '%s/checkpoints/step-%08d.h5' "$run" "$step")"
+  "$rotor" train "$dir/run.yaml" --out "$run" --resume auto --stop-after $((step + 3)) > "$run.resume.log" 2>&1
+  check "$sig: resume exits 0" test $? -eq 0
+  check "$sig: resumed from the stop step" grep -q "resumed from .* at step $step" "$run.resume.log"
+done
+
+# Errors: one message naming the file and line, exit 1.
+printf 'train:\n  max_steps: 10\nmodel:\n  posiiton: {type: rope}\n' > "$dir/bad.yaml"
+"$rotor" train "$dir/bad.yaml" > "$dir/bad.log" 2>&1
+check "bad config exits 1" test $? -eq 1
+check "bad config names file, line and suggestion" \
+  grep -q "bad.yaml:4: unknown key 'model.posiiton.type' (did you mean 'model.position.type'?)" "$dir/bad.log"
+printf 'not a checkpoint' > "$dir/fake.h5"
+"$rotor" inspect "$dir/fake.h5" > "$dir/fake.log" 2>&1
+check "corrupt checkpoint exits 1" test $? -eq 1
+check "corrupt checkpoint is named" grep -q "fake.h5" "$dir/fake.log"
+check "no stack trace" bash -c "! grep -qi 'HDF5-DIAG\|terminate called' '$dir/fake.log'"
+"$rotor" train > /dev/null 2>&1
+check "usage error exits 2" test $? -eq 2
+"$rotor" --help > "$dir/help.log" 2>&1
+check "help lists the commands" grep -q "predict" "$dir/help.log"
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
