@@ -102,7 +102,8 @@ void openblas_whole(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alp
               alpha, A, int(ta ? M : K), B, int(tb ? K : N), beta, C, int(N));
 }
 
-constexpr int64_t kTile = 128;  // engine/kernels/gemm.cpp's tile
+constexpr int64_t kTile = 128;                 // engine/kernels/gemm.cpp's tile
+constexpr int64_t kMinParallelWork = 1 << 18;  // ... and its one-block threshold
 
 // OpenBLAS (OpenMP build) runs a call single-threaded when it comes from inside
 // an active OpenMP region (omp_in_parallel()); outside one it uses
@@ -135,7 +136,9 @@ void cblas_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t r0, 
 void tiled_cblas(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
                  float beta, float* C) {
   if (M == 0 || N == 0) return;
-  if (M >= 2 * kTile || (M >= N && M > kTile)) {
+  if (M * N * K < kMinParallelWork) {
+    cblas_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
+  } else if (M >= 2 * kTile || (M >= N && M > kTile)) {
     rotor::parallel_for((M + kTile - 1) / kTile, 1, [&](int64_t t0, int64_t te) {
       for (int64_t t = t0; t < te; ++t)
         cblas_block(ta, tb, M, N, K, t * kTile, std::min(kTile, M - t * kTile), 0, N, alpha, A, B, beta, C);

@@ -30,7 +30,8 @@ using RM = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>
 using Map = Eigen::Map<RM, Eigen::Unaligned, Eigen::OuterStride<>>;
 using CMap = Eigen::Map<const RM, Eigen::Unaligned, Eigen::OuterStride<>>;
 
-constexpr int64_t kTile = 128;  // same as engine/kernels/gemm.cpp
+constexpr int64_t kTile = 128;                 // same as engine/kernels/gemm.cpp
+constexpr int64_t kMinParallelWork = 1 << 18;  // ditto
 
 void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0, int64_t m, int64_t col0, int64_t n,
                 float alpha, const float* A, const float* B, float beta, float* C) {
@@ -55,7 +56,9 @@ void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0,
 void ROTOR_TILED_FN(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                            const float* B, float beta, float* C) {
   if (M == 0 || N == 0) return;
-  if (M >= 2 * kTile || (M >= N && M > kTile)) {
+  if (M * N * K < kMinParallelWork) {
+    gemm_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
+  } else if (M >= 2 * kTile || (M >= N && M > kTile)) {
     parallel_for((M + kTile - 1) / kTile, 1, [&](int64_t t0, int64_t te) {
       for (int64_t t = t0; t < te; ++t) {
         const int64_t r0 = t * kTile, m = std::min(kTile, M - r0);

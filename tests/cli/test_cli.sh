@@ -56,6 +56,12 @@ printf 'train:\n  max_steps: 10\nmodel:\n  posiiton: {type: rope}\n' > "$dir/bad
 check "bad config exits 1" test $? -eq 1
 check "bad config names file, line and suggestion" \
   grep -q "bad.yaml:4: unknown key 'model.posiiton.type' (did you mean 'model.position.type'?)" "$dir/bad.log"
+# A diverging run stops with the step named, exit 1.
+sed -e 's/max_steps: 1000000/max_steps: 50, lr: 1.0e+30, clip_norm: 0, warmup_steps: 0, schedule: constant/' \
+  "$dir/run.yaml" > "$dir/nan.yaml"
+"$rotor" train "$dir/nan.yaml" --out "$dir/nan" > "$dir/nan.log" 2>&1
+check "non-finite loss exits 1" test $? -eq 1
+check "non-finite loss names the step" grep -q "error: step [0-9]*: the training loss is" "$dir/nan.log"
 printf 'not a checkpoint' > "$dir/fake.h5"
 "$rotor" inspect "$dir/fake.h5" > "$dir/fake.log" 2>&1
 check "corrupt checkpoint exits 1" test $? -eq 1

@@ -44,23 +44,20 @@ std::string GoldenFile::attr_string(const char* name) const {
   return s.substr(0, s.find('\0'));
 }
 
-double GoldenFile::attr_double(const char* name) const {
-  const hid_t a = H5Aopen(file_, name, H5P_DEFAULT);
+namespace {
+template <class T>
+T read_attr(hid_t file, const char* name, hid_t type) {
+  const hid_t a = H5Aopen(file, name, H5P_DEFAULT);
   check(a >= 0, "no attribute " + std::string(name));
-  double v = 0;
-  H5Aread(a, H5T_NATIVE_DOUBLE, &v);
+  T v{};
+  H5Aread(a, type, &v);
   H5Aclose(a);
   return v;
 }
+}  // namespace
 
-int64_t GoldenFile::attr_int(const char* name) const {
-  const hid_t a = H5Aopen(file_, name, H5P_DEFAULT);
-  check(a >= 0, "no attribute " + std::string(name));
-  int64_t v = 0;
-  H5Aread(a, H5T_NATIVE_INT64, &v);
-  H5Aclose(a);
-  return v;
-}
+double GoldenFile::attr_double(const char* name) const { return read_attr<double>(file_, name, H5T_NATIVE_DOUBLE); }
+int64_t GoldenFile::attr_int(const char* name) const { return read_attr<int64_t>(file_, name, H5T_NATIVE_INT64); }
 
 std::vector<std::string> GoldenFile::names(const std::string& group) const {
   std::vector<std::string> out;
