@@ -62,7 +62,7 @@ Id file_access_plist() {
 }
 
 // Chunk extents for `dims`: the whole dataset when it fits in `max_bytes`,
-// else the trailing dimensions whole and the leading ones cut down.
+// else as many whole innermost rows as fit (cutting a single row if needed).
 std::vector<hsize_t> chunk_dims(const std::vector<hsize_t>& dims, size_t elem_size, size_t max_bytes) {
   std::vector<hsize_t> chunk = dims;
   const hsize_t max_elems = std::max<hsize_t>(1, max_bytes / std::max<size_t>(1, elem_size));
@@ -168,29 +168,29 @@ Id write_string_dataset(hid_t loc, const std::string& name, const std::string& t
   return write_dataset(loc, name, type.get(), type.get(), {}, padded.data(), false, 0);
 }
 
-void write_attribute(hid_t obj, const char* name, int64_t value) {
+namespace {
+
+void write_scalar_attribute(hid_t obj, const char* name, hid_t file_type, hid_t mem_type, const void* value) {
   Id space(check(H5Screate(H5S_SCALAR), "cannot create a dataspace"), H5Sclose);
-  Id attr(check(H5Acreate2(obj, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+  Id attr(check(H5Acreate2(obj, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
                 std::string("cannot create attribute ") + name),
           H5Aclose);
-  check_status(H5Awrite(attr.get(), H5T_NATIVE_INT64, &value), std::string("cannot write attribute ") + name);
+  check_status(H5Awrite(attr.get(), mem_type, value), std::string("cannot write attribute ") + name);
+}
+
+}  // namespace
+
+void write_attribute(hid_t obj, const char* name, int64_t value) {
+  write_scalar_attribute(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
 }
 
 void write_attribute(hid_t obj, const char* name, uint64_t value) {
-  Id space(check(H5Screate(H5S_SCALAR), "cannot create a dataspace"), H5Sclose);
-  Id attr(check(H5Acreate2(obj, name, H5T_STD_U64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                std::string("cannot create attribute ") + name),
-          H5Aclose);
-  check_status(H5Awrite(attr.get(), H5T_NATIVE_UINT64, &value), std::string("cannot write attribute ") + name);
+  write_scalar_attribute(obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
 }
 
 void write_attribute(hid_t obj, const char* name, const std::string& value) {
   Id type = utf8_string_type(value.size() + 1, H5T_STR_NULLTERM);
-  Id space(check(H5Screate(H5S_SCALAR), "cannot create a dataspace"), H5Sclose);
-  Id attr(check(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                std::string("cannot create attribute ") + name),
-          H5Aclose);
-  check_status(H5Awrite(attr.get(), type.get(), value.c_str()), std::string("cannot write attribute ") + name);
+  write_scalar_attribute(obj, name, type.get(), type.get(), value.c_str());
 }
 
 bool has_attribute(hid_t obj, const char* name) {
