@@ -149,9 +149,12 @@ int inspect_command(const std::string& checkpoint) {
   std::printf("best        %s = %.6g at step %lld\n", h.config.train.best_metric.c_str(), h.state.best_metric,
               static_cast<long long>(h.state.best_step));
   std::string pos = m.position.type;
-  if (pos == "rope")
-    pos += " (" + m.position.layout + ", base " + std::to_string(m.position.base) + ", fraction " +
-           std::to_string(m.position.fraction) + ")";
+  if (pos == "rope") {
+    char detail[128];
+    std::snprintf(detail, sizeof detail, " (%s, base %g, fraction %g, scaling %s)", m.position.layout.c_str(),
+                  m.position.base, m.position.fraction, m.position.scaling.c_str());
+    pos += detail;
+  }
   std::printf("model       d_model %lld, %lld layers, %lld heads, d_ff %lld, %s-LN, %s pooling, %s attention\n",
               static_cast<long long>(m.d_model), static_cast<long long>(m.layers), static_cast<long long>(m.heads),
               static_cast<long long>(m.d_ff), m.norm.c_str(), m.pooling.c_str(), m.attention.c_str());

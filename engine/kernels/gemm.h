@@ -1,7 +1,7 @@
 #pragma once
 // Matrix products over raw row-major buffers. This is the only place that
-// touches Eigen. Work is cut into fixed tiles that depend only on the shapes,
-// each tile is one single-threaded Eigen product, and tiles are dealt to the
+// touches BLAS. Work is cut into fixed tiles that depend only on the shapes,
+// each tile is one single-threaded BLAS call, and tiles are dealt to the
 // OpenMP threads: the result is bit-identical for any thread count.
 #include <cstdint>
 

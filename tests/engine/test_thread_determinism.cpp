@@ -141,6 +141,8 @@ TEST_CASE("1 and 2 threads agree: matmul, batched matmul and linear") {
   require_thread_independent(graph([](const Vars& v) { return matmul(v[0], v[1]); }, {{4, 128, 256}, {256, 192}}));
   require_thread_independent(
       graph([](const Vars& v) { return linear(v[0], v[1], v[2]); }, {{1024, 256}, {512, 256}, {512}}));
+  // A lone tile (M, N <= 128) big enough for BLAS to want threads of its own.
+  require_thread_independent(graph([](const Vars& v) { return matmul(v[0], v[1]); }, {{96, 700}, {700, 128}}));
 }
 
 TEST_CASE("1 and 2 threads agree: gradient clipping and the AdamW update") {
