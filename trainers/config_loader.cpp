@@ -111,7 +111,7 @@ std::string scalar_text(const YAML::Node& v) {
   return "nothing";
 }
 
-Config build(const FlatConfig& flat) {
+Config build(const FlatConfig& flat, const std::string& origin) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) keys.push_back(o.key);
   Config config;
@@ -140,7 +140,7 @@ Config build(const FlatConfig& flat) {
     // Messages start with the key ("train.lr: ..."): point at where it was set.
     const std::string msg = e.what();
     const auto it = flat.find(msg.substr(0, msg.find(':')));
-    throw ConfigError(it != flat.end() ? it->second.where + ": " + msg : msg);
+    throw ConfigError((it != flat.end() ? it->second.where : origin) + ": " + msg);
   }
   return config;
 }
@@ -198,14 +198,14 @@ Config parse_config_text(const std::string& yaml, const std::string& origin, con
   FlatConfig flat;
   flatten(root, "", origin, flat);
   apply_overrides(flat, overrides);
-  return build(flat);
+  return build(flat, origin);
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::set<std::string> chain;
   FlatConfig flat = load_flat(path, chain);
   apply_overrides(flat, overrides);
-  return build(flat);
+  return build(flat, path);
 }
 
 std::string dump_config(const Config& config) {
