@@ -50,6 +50,32 @@ for sig in INT TERM; do
   check "$sig: resumed from the stop step" grep -q "resumed from .* at step $step" "$run.resume.log"
 done
 
+# A second Ctrl-C leaves at once; the committed checkpoints stay readable.
+run="$dir/run-twice"
+"$rotor" train "$dir/run.yaml" --out "$run" > "$run.log" 2>&1 &
+pid=$!
+check "twice: a checkpoint appears" wait_for_checkpoint "$run"
+kill -s INT "$pid"; kill -s INT "$pid"
+wait "$pid"
+check "twice: exit code 130" test $? -eq 130
+check "twice: latest checkpoint is valid" "$rotor" inspect "$run/checkpoints/$(cat "$run/checkpoints/latest")" > /dev/null
+
+# Evaluate and predict with a checkpoint of the runs above.
+ckpt="$dir/run-INT/checkpoints/$(cat "$dir/run-INT/checkpoints/latest")"
+printf '{"text": "[MAX 1 7 ]", "label": "7"}\n{"text": "[MIN 4 [SM 5 5 ] ]", "label": "0"}\n' > "$dir/few.jsonl"
+"$rotor" eval "$ckpt" --data "$dir/few.jsonl" --output "$dir/few-metrics.json" > "$dir/eval.log" 2>&1
+check "eval --data exits 0" test $? -eq 0
+check "eval --data reports 2 documents" grep -q '"documents": 2' "$dir/few-metrics.json"
+"$rotor" eval "$ckpt" --split val --max-len 16 > "$dir/eval-val.log" 2>&1
+check "eval --split val --max-len 16" grep -q "windows of 16 tokens" "$dir/eval-val.log"
+"$rotor" predict "$ckpt" --input "$dir/few.jsonl" --output "$dir/pred.jsonl" > /dev/null 2>&1
+check "predict writes one line per document" test "$(wc -l < "$dir/pred.jsonl")" -eq 2
+check "predict gives a label and probabilities" grep -q '"label": ".*"probabilities": {"0": ' "$dir/pred.jsonl"
+printf '{"text": "[MAX 1 7 ]", "label": "11"}\n' > "$dir/unseen.jsonl"
+"$rotor" eval "$ckpt" --data "$dir/unseen.jsonl" > "$dir/unseen.log" 2>&1
+check "eval with an unseen label exits 1" test $? -eq 1
+check "eval names the unseen label" grep -q "11" "$dir/unseen.log"
+
 # Errors: one message naming the file and line, exit 1.
 printf 'train:\n  max_steps: 10\nmodel:\n  posiiton: {type: rope}\n' > "$dir/bad.yaml"
 "$rotor" train "$dir/bad.yaml" > "$dir/bad.log" 2>&1
