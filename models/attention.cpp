@@ -35,7 +35,8 @@ Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var&
                                           ForwardContext& ctx) const {
   const Var qr = in.rope ? in.rope->apply(q) : q;
   const Var kr = in.rope ? in.rope->apply(k) : k;
-  Var logits = mul_scalar(matmul(qr, kr, false, true), 1.0 / std::sqrt(static_cast<double>(head_dim_)));
+  // Scale q (N x dh) rather than the logits (N x N): one fewer N^2 buffer per layer.
+  Var logits = matmul(mul_scalar(qr, 1.0 / std::sqrt(static_cast<double>(head_dim_))), kr, false, true);
   if (in.logit_bias.defined()) logits = add(logits, in.logit_bias);
   Var p = ctx.dropout(softmax(logits, in.logit_mask), attention_dropout_);
   return matmul(p, v);  // [B, H, N, dh]
