@@ -20,8 +20,12 @@ namespace rotor {
 namespace fs = std::filesystem;
 namespace {
 
-// The run directory of RUN/checkpoints/step-N.h5.
-fs::path run_dir_of(const std::string& checkpoint) { return fs::path(checkpoint).parent_path().parent_path(); }
+// The run directory of RUN/checkpoints/step-N.h5; for a checkpoint kept
+// anywhere else, the directory it is in.
+fs::path run_dir_of(const std::string& checkpoint) {
+  const fs::path dir = fs::absolute(checkpoint).parent_path();
+  return dir.filename() == "checkpoints" ? dir.parent_path() : dir;
+}
 
 std::vector<Document> read_labelled(const std::string& path, const DataConfig& c) {
   Utf8Repairs repairs;
@@ -125,7 +129,7 @@ int predict_command(const PredictRequest& req) {
     size_t best = 0;
     JsonBuilder probs;
     for (size_t c = 0; c < p.size(); ++c) {
-      probs.add(r.labels.name(static_cast<int32_t>(c)), p[c]);
+      probs.add(r.labels.name(static_cast<int32_t>(c)), p[c], 6);
       if (p[c] > p[best]) best = c;
     }
     out << JsonBuilder()

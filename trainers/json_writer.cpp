@@ -38,14 +38,14 @@ JsonBuilder& JsonBuilder::add(std::string_view k, std::string_view value) {
   return *this;
 }
 
-JsonBuilder& JsonBuilder::add(std::string_view k, double value) {
+JsonBuilder& JsonBuilder::add(std::string_view k, double value, int significant_digits) {
   key(k);
   if (!std::isfinite(value)) {
     body_ += "null";  // JSON has no NaN/Inf
     return *this;
   }
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", value);
+  std::snprintf(buf, sizeof buf, "%.*g", significant_digits, value);
   body_ += buf;
   return *this;
 }

@@ -12,7 +12,8 @@ class JsonBuilder {
  public:
   JsonBuilder& add(std::string_view key, std::string_view value);
   JsonBuilder& add(std::string_view key, const char* value) { return add(key, std::string_view(value)); }
-  JsonBuilder& add(std::string_view key, double value);
+  // 17 significant digits by default: logged values compare bit for bit.
+  JsonBuilder& add(std::string_view key, double value, int significant_digits = 17);
   JsonBuilder& add(std::string_view key, int64_t value);
   JsonBuilder& add(std::string_view key, int value) { return add(key, static_cast<int64_t>(value)); }
   JsonBuilder& add(std::string_view key, bool value);
