@@ -5,15 +5,14 @@
 //
 // Paths
 //   a  rotor::kernels::gemm (engine): fixed 128-row/col tiles over OpenMP, each
-//      tile one single-threaded Eigen product. Deterministic for any thread count.
+//      tile one single-threaded cblas_sgemm (OpenBLAS runs single-threaded inside
+//      an active OpenMP region; verified at start-up; a lone tile outside the
+//      region is pinned to one thread). Deterministic for any thread count.
 //   b  one whole Eigen product, Eigen's OpenMP threading (Eigen::setNbThreads).
 //   c  one whole cblas_sgemm, OpenBLAS's own threading (openblas_set_num_threads).
-//   d  the same fixed tiles as (a), each tile one cblas_sgemm (OpenBLAS runs
-//      single-threaded inside an active OpenMP region; verified at start-up; a
-//      lone tile outside the region is pinned to one thread).
-//   e  Eigen compiled with EIGEN_USE_BLAS: (a)'s code verbatim plus that macro.
+//   e  Eigen compiled with EIGEN_USE_BLAS: the former Eigen-tiled engine plus that macro.
 //   e2 Eigen compiled with EIGEN_USE_BLAS, one whole product (OpenBLAS threads).
-//   et (opt-in) the engine's Eigen-tiled gemm.cpp as of this bench, frozen here.
+//   et the engine's former Eigen-tiled gemm.cpp, frozen here for comparison.
 //   torch  torch.matmul via bench/torch_matmul.py --serve (a /usr/bin/python3
 //      child process), interleaved shape by shape with the C++ paths.
 #include <cblas.h>
@@ -100,57 +99,6 @@ void openblas_whole(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alp
                     float beta, float* C) {
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, int(M), int(N), int(K),
               alpha, A, int(ta ? M : K), B, int(tb ? K : N), beta, C, int(N));
-}
-
-constexpr int64_t kTile = 128;                 // engine/kernels/gemm.cpp's tile
-constexpr int64_t kMinParallelWork = 1 << 18;  // ... and its one-block threshold
-
-// OpenBLAS (OpenMP build) runs a call single-threaded when it comes from inside
-// an active OpenMP region (omp_in_parallel()); outside one it uses
-// omp_get_max_threads() threads once M*N*K exceeds ~262k, and its threaded
-// result differs in the last bits from the 1-thread one. A lone tile outside
-// our region (small M and N, any K) is therefore pinned to one thread here.
-struct SingleThreadedBlas {
-  int saved = 0;
-  SingleThreadedBlas() {
-    if (!omp_in_parallel() && omp_get_max_threads() > 1) {
-      saved = omp_get_max_threads();
-      omp_set_num_threads(1);
-    }
-  }
-  ~SingleThreadedBlas() {
-    if (saved) omp_set_num_threads(saved);
-  }
-};
-
-// Same decomposition as rotor::kernels::gemm; each tile one cblas_sgemm.
-void cblas_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t r0, int64_t m, int64_t c0, int64_t n,
-                 float alpha, const float* A, const float* B, float beta, float* C) {
-  const float* a = ta ? A + r0 : A + r0 * K;  // op(A) rows r0..r0+m
-  const float* b = tb ? B + c0 * K : B + c0;  // op(B) cols c0..c0+n
-  SingleThreadedBlas one_thread;
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, int(m), int(n), int(K),
-              alpha, a, int(ta ? M : K), b, int(tb ? K : N), beta, C + r0 * N + c0, int(N));
-}
-
-void tiled_cblas(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
-                 float beta, float* C) {
-  if (M == 0 || N == 0) return;
-  if (M * N * K < kMinParallelWork) {
-    cblas_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
-  } else if (M >= 2 * kTile || (M >= N && M > kTile)) {
-    rotor::parallel_for((M + kTile - 1) / kTile, 1, [&](int64_t t0, int64_t te) {
-      for (int64_t t = t0; t < te; ++t)
-        cblas_block(ta, tb, M, N, K, t * kTile, std::min(kTile, M - t * kTile), 0, N, alpha, A, B, beta, C);
-    });
-  } else if (N > kTile) {
-    rotor::parallel_for((N + kTile - 1) / kTile, 1, [&](int64_t t0, int64_t te) {
-      for (int64_t t = t0; t < te; ++t)
-        cblas_block(ta, tb, M, N, K, 0, M, t * kTile, std::min(kTile, N - t * kTile), alpha, A, B, beta, C);
-    });
-  } else {
-    cblas_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
-  }
 }
 
 void rotor_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
@@ -360,7 +308,7 @@ struct Config {
 struct Options {
   std::vector<int64_t> tokens = {2048, 8192};
   std::vector<int> threads = {1, 2};
-  std::vector<std::string> paths = {"a", "b", "c", "d", "e", "e2"};
+  std::vector<std::string> paths = {"a", "b", "c", "e", "e2", "et"};
   int reps = 5;
   double budget_s = 170;  // stop adding rounds (after 3) when the run would exceed this; 0: no limit
   int inner = 0;  // calls per timed sample; 0: about 2 GFLOP per sample (see inner_for)
@@ -395,13 +343,12 @@ std::vector<T> parse_list(const std::string& s) {
 void usage() {
   std::printf(
       "usage: bench_gemm [--tokens 2048,8192] [--threads 1,2] [--reps 5] [--inner N (default ~2 GFLOP/sample)]\n"
-      "                  [--budget-s 170 (0: none)] [--paths a,b,c,d,e,e2[,et]] [--with-torch]\n"
+      "                  [--budget-s 170 (0: none)] [--paths a,b,c,e,e2,et] [--with-torch]\n"
       "                  [--python /usr/bin/python3]\n"
       "                  [--torch-script bench/torch_matmul.py] [--json FILE]\n"
-      "  a  rotor::kernels::gemm (tiled Eigen, deterministic)   b  Eigen, Eigen's OpenMP threads\n"
-      "  c  cblas_sgemm, OpenBLAS threads                       d  rotor's tiles, cblas_sgemm per tile\n"
-      "  e  rotor's tiles, Eigen with EIGEN_USE_BLAS            e2 one Eigen product with EIGEN_USE_BLAS\n"
-      "  et rotor's tiles, Eigen kernels (the engine's gemm.cpp as of this bench; not run by default)\n"
+      "  a  rotor::kernels::gemm (tiles of cblas_sgemm, deterministic)   b  Eigen, Eigen's OpenMP threads\n"
+      "  c  cblas_sgemm, OpenBLAS threads                              e  tiles, Eigen with EIGEN_USE_BLAS\n"
+      "  e2 one Eigen product with EIGEN_USE_BLAS                      et tiles, Eigen kernels (former engine)\n"
       "--reps is the most rounds per token count; with --budget-s, rounds after the 3rd are dropped when\n"
       "they would not fit (the table says how many ran).\n");
 }
@@ -521,11 +468,10 @@ int main(int argc, char** argv) {
   const auto wall0 = Clock::now();
 
   std::vector<PathDef> all = {
-      {"a", "rotor", "rotor::kernels::gemm: 128-row/col tiles over OpenMP, single-threaded Eigen per tile",
+      {"a", "rotor", "rotor::kernels::gemm: 128-row/col tiles over OpenMP, single-threaded cblas_sgemm per tile",
        rotor_gemm},
       {"b", "eigen-omp", "one Eigen product, Eigen's OpenMP threading", eigen_omp_gemm},
       {"c", "openblas", "one cblas_sgemm, OpenBLAS threading", openblas_whole},
-      {"d", "tile+cblas", "rotor's 128 tiles over OpenMP, cblas_sgemm per tile (lone tile pinned to 1 thread)", tiled_cblas},
       {"e", "tile+eigblas", "rotor's tiles, Eigen with EIGEN_USE_BLAS (engine gemm.cpp + macro)",
        eigen_blas_tiled_gemm},
       {"e2", "eigblas-whole", "one Eigen product with EIGEN_USE_BLAS, OpenBLAS threading", eigen_blas_whole_gemm},

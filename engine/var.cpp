@@ -73,11 +73,7 @@ void backward(const Var& loss) {
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     std::shared_ptr<Node> node = std::move(*it);  // dropped at the end of this iteration
     if (!node->backward) continue;                // leaf
-    if (node->grad.defined()) {
-      for (auto& p : node->parents)
-        if (p->requires_grad) p->grad_buffer();
-      node->backward(*node);
-    }
+    if (node->grad.defined()) node->backward(*node);  // closures allocate parents' gradients on first use
     // Interior node done: release its edges, closure and gradient.
     node->backward = nullptr;
     node->parents.clear();

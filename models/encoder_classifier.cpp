@@ -46,7 +46,11 @@ Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths
     for (int32_t& len : lengths) ++len;
   }
   const int64_t n = x.size(1);
-  if (c.position.type == "sinusoidal") x = add(x, Var(sinusoidal_table(n, c.d_model, dtype_)));
+  if (c.position.type == "sinusoidal") {
+    // One table for the longest length seen; shorter inputs use its first rows.
+    if (!sinusoidal_.defined() || sinusoidal_.size(0) < n) sinusoidal_ = sinusoidal_table(n, c.d_model, dtype_);
+    x = add(x, Var(sinusoidal_.view(0, {n, c.d_model})));
+  }
   if (c.position.type == "learned") {
     if (n > c.position.max_len)
       throw ModelConfigError("input of " + std::to_string(n) + " positions is longer than model.position.max_len = " +

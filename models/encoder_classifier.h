@@ -56,6 +56,7 @@ class EncoderClassifier {
   Linear head_;
   std::unique_ptr<RotaryEmbedding> rope_;
   std::unique_ptr<T5RelativeBias> t5_;
+  Tensor sinusoidal_;  // [longest length seen, d_model]
 };
 
 }  // namespace rotor

@@ -60,16 +60,18 @@ RotaryTables RotaryEmbedding::tables_at(const std::vector<int64_t>& positions) c
   return t;
 }
 
-const RotaryTables& RotaryEmbedding::tables(int64_t length) {
-  auto it = cache_.find(length);
-  if (it != cache_.end()) return it->second;
-  std::vector<int64_t> positions(static_cast<size_t>(length));
-  for (int64_t p = 0; p < length; ++p) positions[p] = p;
-  return cache_.emplace(length, tables_at(positions)).first->second;
+RotaryTables RotaryEmbedding::tables(int64_t length) {
+  if (!cache_.cos.defined() || cache_.cos.size(0) < length) {
+    std::vector<int64_t> positions(static_cast<size_t>(length));
+    for (int64_t p = 0; p < length; ++p) positions[p] = p;
+    cache_ = tables_at(positions);
+  }
+  const Shape rows{length, rotary_dims_ / 2};
+  return {cache_.cos.view(0, rows), cache_.sin.view(0, rows)};
 }
 
 Var RotaryEmbedding::apply(const Var& x) {
-  const RotaryTables& t = tables(x.size(-2));
+  const RotaryTables t = tables(x.size(-2));
   return rotary(x, t.cos, t.sin, layout_);
 }
 

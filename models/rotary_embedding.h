@@ -2,10 +2,11 @@
 // RoPE / RoFormer: q and k of every head are rotated after projection; pair i
 // at position m turns by m * theta_i, so q_m . k_n depends only on m - n.
 // Frequencies and angles are computed in double (float angles past ~1e4
-// positions lose the relative property); tables are cached per length and are
+// positions lose the relative property). One table for the longest length
+// seen is kept, and shorter lengths are views of its first rows, so memory
+// stays O(N r) however many lengths dynamic padding produces. Tables are
 // never parameters.
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "engine/ops.h"
@@ -31,8 +32,9 @@ class RotaryEmbedding {
   RotaryLayout layout() const { return layout_; }
   const std::vector<double>& frequencies() const { return inv_freq_; }
 
-  // Angles for positions 0..length-1 (cached) or for explicit positions.
-  const RotaryTables& tables(int64_t length);
+  // Angles for positions 0..length-1 (views of the cached table) or for
+  // explicit positions.
+  RotaryTables tables(int64_t length);
   RotaryTables tables_at(const std::vector<int64_t>& positions) const;
 
   // x: [..., N, head_dim] rotated for positions 0..N-1.
@@ -43,7 +45,7 @@ class RotaryEmbedding {
   RotaryLayout layout_;
   double scale_;
   std::vector<double> inv_freq_;
-  std::map<int64_t, RotaryTables> cache_;
+  RotaryTables cache_;  // positions 0..cache_.cos.size(0)-1
 };
 
 }  // namespace rotor

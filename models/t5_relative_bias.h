@@ -3,7 +3,6 @@
 // the bucket of (key - query) and added to the attention logits. Unlike T5 we
 // keep the 1/sqrt(d) logit scaling, so only the bias is new.
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "engine/ops.h"
@@ -22,9 +21,12 @@ class T5RelativeBias {
   Var bias(const Var& table, int64_t length);
 
  private:
-  const std::vector<int32_t>& buckets(int64_t length);  // [N * N], cached
+  // Bucket of every (i, j) pair for this length, [N * N]. Looked up from a
+  // per-offset table (cached for the longest length seen), so no log is
+  // taken per forward and memory stays O(N) across lengths.
+  std::vector<int32_t> buckets(int64_t length);
   int64_t num_buckets_, max_distance_;
-  std::map<int64_t, std::vector<int32_t>> cache_;
+  std::vector<int32_t> by_offset_;  // bucket of j - i at index (j - i) + (size - 1) / 2
 };
 
 }  // namespace rotor

@@ -63,18 +63,26 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
   }
 }
 
+// The top-level mapping of a config document (`load` reads it); an empty
+// document is an empty mapping.
+template <class Load>
+YAML::Node parse_root(Load load, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = load();
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(location(origin, e.mark) + ": invalid YAML: " + e.msg);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) throw ConfigError(origin + ": expected a mapping of sections (run, model, data, train)");
+  return root;
+}
+
 FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
   const std::string canonical = fs::weakly_canonical(path).string();
   if (!chain.insert(canonical).second) throw ConfigError(path + ": `extends` forms a cycle");
   if (!fs::exists(path)) throw ConfigError(path + ": config file not found");
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(location(path, e.mark) + ": invalid YAML: " + e.msg);
-  }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
-  if (!root.IsMap()) throw ConfigError(path + ": expected a mapping of sections (run, model, data, train)");
+  YAML::Node root = parse_root([&] { return YAML::LoadFile(path); }, path);
   FlatConfig flat;
   if (const YAML::Node base = root["extends"]) {
     if (!base.IsScalar()) throw ConfigError(location(path, base.Mark()) + ": extends: expected a file name");
@@ -186,14 +194,7 @@ void validate(const Config& c) {
 }
 
 Config parse_config_text(const std::string& yaml, const std::string& origin, const std::vector<std::string>& overrides) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(location(origin, e.mark) + ": invalid YAML: " + e.msg);
-  }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
-  if (!root.IsMap()) throw ConfigError(origin + ": expected a mapping of sections (run, model, data, train)");
+  YAML::Node root = parse_root([&] { return YAML::Load(yaml); }, origin);
   if (root["extends"]) throw ConfigError(origin + ": a resolved config cannot use `extends`");
   FlatConfig flat;
   flatten(root, "", origin, flat);

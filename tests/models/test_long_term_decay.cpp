@@ -32,7 +32,7 @@ double decay_complex(int64_t r) {
 // From the model's rotary tables: e^{i r theta_i} = cos[r, i] + i sin[r, i].
 std::vector<double> decay_from_tables() {
   RotaryEmbedding rope(kDim, rope_position());
-  const RotaryTables& t = rope.tables(kMaxDistance + 1);
+  const RotaryTables t = rope.tables(kMaxDistance + 1);
   const std::vector<double> c = t.cos.to_doubles(), s = t.sin.to_doubles();
   std::vector<double> out;
   for (int64_t r = 0; r <= kMaxDistance; ++r) {
