@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "models/position_encoding.h"
+
 namespace rotor {
 
 std::vector<double> alibi_slopes(int64_t heads) {
@@ -25,12 +27,35 @@ std::vector<double> alibi_slopes(int64_t heads) {
 
 Tensor alibi_bias(int64_t heads, int64_t length, DType dtype) {
   const std::vector<double> m = alibi_slopes(heads);
-  std::vector<double> bias(static_cast<size_t>(heads * length * length));
+  const int64_t offsets = 2 * length - 1;
+  std::vector<double> bias(static_cast<size_t>(heads * offsets));
   for (int64_t h = 0; h < heads; ++h)
-    for (int64_t i = 0; i < length; ++i)
-      for (int64_t j = 0; j < length; ++j)
-        bias[(h * length + i) * length + j] = -m[h] * static_cast<double>(std::llabs(i - j));
-  return Tensor::from_doubles({heads, length, length}, dtype, bias);
+    for (int64_t k = 0; k < offsets; ++k) bias[h * offsets + k] = -m[h] * static_cast<double>(std::llabs(k - (length - 1)));
+  return Tensor::from_doubles({heads, offsets}, dtype, bias);
+}
+
+namespace {
+
+class AlibiEncoding : public PositionEncoding {
+ public:
+  explicit AlibiEncoding(int64_t heads) : heads_(heads) {}
+  Var relative_bias(const ParameterStore& store, int64_t, int64_t length) const override {
+    return Var(alibi_bias(heads_, length, store.dtype()));  // O(H N): cheap enough to rebuild per call
+  }
+
+ private:
+  int64_t heads_;
+};
+
+}  // namespace
+
+PositionEncodingSpec alibi_encoding_spec() {
+  PositionEncodingSpec s;
+  s.name = "alibi";
+  s.validate = [](const ModelConfig&) {};
+  s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<AlibiEncoding>(c.heads); };
+  s.needs_logits = true;
+  return s;
 }
 
 }  // namespace rotor

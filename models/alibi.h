@@ -9,7 +9,8 @@
 namespace rotor {
 
 std::vector<double> alibi_slopes(int64_t heads);
-// [heads, N, N] constant bias in `dtype`.
+// [heads, 2N-1] constant per-offset bias in `dtype`: element [h][(i - j) + (N - 1)]
+// = -m_h |i - j| (the PositionEncoding::relative_bias layout).
 Tensor alibi_bias(int64_t heads, int64_t length, DType dtype);
 
 }  // namespace rotor

@@ -4,6 +4,14 @@
 
 namespace rotor {
 
+Var expand_relative_bias(const Var& per_offset, int64_t n) {
+  std::vector<int32_t> offset(static_cast<size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) offset[i * n + j] = static_cast<int32_t>(i - j + n - 1);
+  // Gather rows of the [2N-1, H] transpose: [N, N, H] -> [H, N, N].
+  return permute(embedding(permute(per_offset, {1, 0}), offset, {n, n}), {2, 0, 1});
+}
+
 MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string& prefix, const ModelConfig& c)
     : q_(Linear::declare(store, prefix + ".q", c.d_model, c.d_model, c.init_std)),
       k_(Linear::declare(store, prefix + ".k", c.d_model, c.d_model, c.init_std)),
@@ -12,8 +20,7 @@ MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string&
       heads_(c.heads),
       head_dim_(c.head_dim()),
       attention_dropout_(c.attention_dropout),
-      linear_(c.attention == "linear"),
-      rotary_value_(c.position.rotary_value) {}
+      kind_(c.attention) {}
 
 Var MultiHeadAttention::split_heads(const Var& x) const {
   return permute(reshape(x, {x.size(0), x.size(1), heads_, head_dim_}), {0, 2, 1, 3});
@@ -26,29 +33,32 @@ Var MultiHeadAttention::merge_heads(const Var& x) const {
 Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,
                                 ForwardContext& ctx) const {
   Var q = split_heads(q_(store, x)), k = split_heads(k_(store, x)), v = split_heads(v_(store, x));
-  if (rotary_value_ && in.rope) v = in.rope->apply(v);
-  Var o = linear_ ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
+  if (in.position->rotates_values()) v = in.position->rotate(v);
+  Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
   return out_(store, merge_heads(o));
 }
 
 Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
                                           ForwardContext& ctx) const {
-  const Var qr = in.rope ? in.rope->apply(q) : q;
-  const Var kr = in.rope ? in.rope->apply(k) : k;
+  const PositionEncoding& pos = *in.position;
+  const Var qr = pos.rotates() ? pos.rotate(q) : q;
+  const Var kr = pos.rotates() ? pos.rotate(k) : k;
   // Scale q (N x dh) rather than the logits (N x N): one fewer N^2 buffer per layer.
-  Var logits = matmul(mul_scalar(qr, 1.0 / std::sqrt(static_cast<double>(head_dim_))), kr, false, true);
-  if (in.logit_bias.defined()) logits = add(logits, in.logit_bias);
+  const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
+  Var logits = matmul(mul_scalar(qr, scale), kr, false, true);
+  if (in.relative_bias.defined()) logits = add(logits, expand_relative_bias(in.relative_bias, q.size(2)));
   Var p = ctx.dropout(softmax(logits, in.logit_mask), attention_dropout_);
   return matmul(p, v);  // [B, H, N, dh]
 }
 
 Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const {
+  const PositionEncoding& pos = *in.position;
   // phi(x) = elu(x) + 1 > 0; padding keys contribute nothing.
   const Var fq = add_scalar(elu(q), 1.0);
   const Var fk = mul(add_scalar(elu(k), 1.0), Var(in.key_keep));
   // Numerator: sum_n (R_m fq_m).(R_n fk_n) v_n = (R_m fq_m)^T [sum_n (R_n fk_n) v_n^T], O(N dh^2).
-  const Var rq = in.rope ? in.rope->apply(fq) : fq;
-  const Var rk = in.rope ? in.rope->apply(fk) : fk;
+  const Var rq = pos.rotates() ? pos.rotate(fq) : fq;
+  const Var rk = pos.rotates() ? pos.rotate(fk) : fk;
   const Var numerator = matmul(rq, matmul(rk, v, true, false));  // [B, H, N, dh]
   // Denominator unrotated (eq. 19): fq_m . sum_n fk_n stays positive.
   const Var denominator = sum(mul(fq, sum(fk, 2, true)), -1, true);  // [B, H, N, 1]

@@ -1,6 +1,8 @@
 #pragma once
-// Multi-head self-attention with pluggable position handling: rotary q/k
-// (RoPE), an additive logit bias (T5, ALiBi) and the key-padding mask.
+// Multi-head self-attention, the one place the attention computation lives.
+// Position handling comes through the PositionEncoding hooks: rotation of q/k
+// (and v) after projection, a logit temperature, and an additive per-offset
+// logit bias [H, 2N-1] that the composed path expands to [H, N, N] here.
 // `attention: linear` replaces softmax by the elu(x)+1 feature map; with RoPE
 // it follows the RoFormer paper's eq. 19 (rotation in the numerator only).
 #include <string>
@@ -8,17 +10,20 @@
 #include "models/forward_context.h"
 #include "models/layers.h"
 #include "models/model_config.h"
-#include "models/rotary_embedding.h"
+#include "models/position_encoding.h"
 
 namespace rotor {
 
-// What the encoder computes once per forward and every layer shares.
+// What one layer's attention reads besides its input.
 struct AttentionInputs {
+  const PositionEncoding* position = nullptr;  // never null in a forward
   Tensor logit_mask;  // softmax: constant added to the logits, broadcast to [B, H, N, N] (-inf = masked key)
-  Var logit_bias;     // softmax: learned [H, N, N] bias (T5), or undefined
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding
-  RotaryEmbedding* rope = nullptr;
+  Var relative_bias;  // softmax: [H, 2N-1] per-offset bias of this layer, or undefined
 };
+
+// [H, 2N-1] per-offset bias -> [H, N, N] with out[h][i][j] = bias[h][(i - j) + (N - 1)].
+Var expand_relative_bias(const Var& per_offset, int64_t length);
 
 class MultiHeadAttention {
  public:
@@ -36,7 +41,7 @@ class MultiHeadAttention {
   Linear q_, k_, v_, out_;
   int64_t heads_, head_dim_;
   double attention_dropout_;
-  bool linear_, rotary_value_;
+  AttentionKind kind_;
 };
 
 }  // namespace rotor

@@ -1,21 +1,22 @@
 #pragma once
 // Transformer encoder classifier:
-//   token embedding -> [CLS] -> absolute position (sinusoidal | learned)
-//   -> dropout -> N blocks (rope | t5_bias | alibi | none act inside attention)
-//   -> final layer norm -> pooling (mean | cls | max over valid tokens)
-//   -> dropout -> linear classifier.
+//   token embedding (x token_scale) -> [CLS] -> position hook add_to_embeddings
+//   -> dropout -> N blocks (position hooks rotate / logit_scale / relative_bias
+//   act inside attention) -> final layer norm (pre-LN only: post-LN blocks end
+//   normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over
+//   valid tokens) -> dropout -> linear classifier.
 // Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
 // 0, layer-norm gains 1. Parameter names are documented in README.md and are
 // what checkpoints and the golden tests use.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/parameters.h"
 #include "models/forward_context.h"
 #include "models/model_config.h"
-#include "models/rotary_embedding.h"
-#include "models/t5_relative_bias.h"
+#include "models/position_encoding.h"
 #include "models/transformer_block.h"
 
 namespace rotor {
@@ -30,6 +31,7 @@ struct ModelInput {
 
 class EncoderClassifier {
  public:
+  // `config` must have passed ModelConfig::validate() (the config loader runs it once).
   EncoderClassifier(const ModelConfig& config, DType dtype = DType::F32);
 
   // Draws the initial weights (a pure function of seed and parameter name).
@@ -38,25 +40,23 @@ class EncoderClassifier {
   const ParameterStore& parameters() const { return params_; }
   const ModelConfig& config() const { return config_; }
 
-  Var logits(const ModelInput& input, ForwardContext& ctx);  // [batch, num_classes]
+  // Reads the parameters only (the encodings' lazy tables are guarded caches).
+  Var logits(const ModelInput& input, ForwardContext& ctx) const;  // [batch, num_classes]
   Var loss(const Var& logits, const std::vector<int32_t>& labels, double label_smoothing = 0.0) const;
 
  private:
-  Var embed(const ModelInput& input, std::vector<int32_t>& lengths, ForwardContext& ctx);
-  AttentionInputs attention_inputs(const std::vector<int32_t>& lengths, int64_t seq_len);
+  Var embed(const ModelInput& input, std::vector<int32_t>& lengths, ForwardContext& ctx) const;
+  AttentionInputs attention_inputs(const std::vector<int32_t>& lengths, int64_t seq_len) const;
   Var pool(const Var& x, const std::vector<int32_t>& lengths) const;
 
   ModelConfig config_;
   DType dtype_;
   ParameterStore params_;
-  ParameterId token_embedding_ = -1, position_embedding_ = -1, cls_ = -1, t5_table_ = -1;
-  std::vector<ParameterId> t5_layer_tables_;
+  ParameterId token_embedding_ = -1, cls_ = -1;
+  std::unique_ptr<PositionEncoding> position_;
   std::vector<TransformerBlock> blocks_;
-  LayerNorm final_norm_;
+  std::optional<LayerNorm> final_norm_;
   Linear head_;
-  std::unique_ptr<RotaryEmbedding> rope_;
-  std::unique_ptr<T5RelativeBias> t5_;
-  Tensor sinusoidal_;  // [longest length seen, d_model]
 };
 
 }  // namespace rotor

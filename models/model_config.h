@@ -1,11 +1,16 @@
 #pragma once
 // The encoder classifier's configuration: a plain struct whose field names are
 // the YAML keys under `model:` (the trainer's config layer maps them 1:1).
-// validate() checks every constraint and names the offending key.
+// Options with a fixed set of values are enums (models/model_options.h);
+// position.type names a row of the position-encoding table
+// (models/position_encoding.h). validate() checks every constraint once, when
+// the config is loaded, and names the offending key; the model assumes a
+// validated config.
 #include <cstdint>
 #include <string>
 
 #include "engine/error.h"
+#include "models/model_options.h"
 
 namespace rotor {
 
@@ -14,15 +19,15 @@ struct ModelConfigError : Error {
 };
 
 struct PositionConfig {
-  // rope | sinusoidal | learned | t5_bias | alibi | none
+  // A name in position_encoding_names(): rope | sinusoidal | learned | t5_bias | alibi | none
   std::string type = "rope";
 
   // --- rope (RoFormer)
-  std::string layout = "interleaved";  // interleaved: pairs (2i, 2i+1) as in the paper; half: (i, i+r/2) as in GPT-NeoX
+  RotaryLayout layout = RotaryLayout::interleaved;  // interleaved: pairs (2i, 2i+1) as in the paper; half: (i, i+r/2) as in GPT-NeoX
   double base = 10000.0;               // theta_i = base^(-2i/r)
   double fraction = 1.0;               // share of each head's dims that are rotated (partial rotary)
   bool rotary_value = false;           // also rotate v (HF RoFormer option)
-  std::string scaling = "none";        // none | linear | ntk | yarn (evaluation beyond the training length)
+  RopeScaling scaling = RopeScaling::none;  // evaluation beyond the training length
   double scaling_factor = 1.0;         // target length / original length
   int64_t original_max_len = 512;      // training length (yarn's correction range)
 
@@ -43,10 +48,10 @@ struct ModelConfig {
   int64_t d_ff = 1024;
   double dropout = 0.1;
   double attention_dropout = 0.1;
-  std::string norm = "pre";        // pre | post (BERT and the original RoFormer are post-LN)
-  std::string pooling = "mean";    // mean | cls | max
-  std::string attention = "softmax";  // softmax | linear (elu+1 feature map)
-  std::string activation = "gelu";    // gelu | gelu_tanh | relu
+  NormPlacement norm = NormPlacement::pre;  // BERT and the original RoFormer are post-LN (no final norm)
+  Pooling pooling = Pooling::mean;
+  AttentionKind attention = AttentionKind::softmax;
+  Activation activation = Activation::gelu;
   double norm_eps = 1e-5;
   double init_std = 0.02;
   int64_t num_classes = 2;
@@ -55,8 +60,13 @@ struct ModelConfig {
   int64_t head_dim() const { return d_model / heads; }
   // Dims rotated per head under rope: fraction * head_dim.
   int64_t rotary_dims() const;
+  // Positions a window of `tokens` tokens occupies: one more with CLS pooling.
+  int64_t positions_for(int64_t tokens) const { return tokens + (pooling == Pooling::cls ? 1 : 0); }
   // Throws ModelConfigError naming the key ("model.position.fraction", ...).
   void validate() const;
+  // Throws ModelConfigError naming the position key when windows of `tokens`
+  // tokens (set by `length_key`, e.g. "data.max_len") do not fit the encoding.
+  void validate_length(int64_t tokens, const std::string& length_key) const;
 };
 
 }  // namespace rotor

@@ -7,20 +7,19 @@ namespace rotor {
 
 RotaryEmbedding::RotaryEmbedding(int64_t head_dim, const PositionConfig& config)
     : rotary_dims_(static_cast<int64_t>(std::llround(config.fraction * static_cast<double>(head_dim)))),
-      layout_(config.layout == "half" ? RotaryLayout::half : RotaryLayout::interleaved),
-      scale_(attention_factor(config)),
+      layout_(config.layout),
       inv_freq_(inverse_frequencies(rotary_dims_, config)) {}
 
 std::vector<double> RotaryEmbedding::inverse_frequencies(int64_t r, const PositionConfig& c) {
   const int64_t half = r / 2;
   double base = c.base;
-  if (c.scaling == "ntk")  // NTK-aware: stretch the base so the lowest frequency interpolates by the factor
+  if (c.scaling == RopeScaling::ntk)  // NTK-aware: stretch the base so the lowest frequency interpolates by the factor
     base *= std::pow(c.scaling_factor, static_cast<double>(r) / static_cast<double>(r - 2));
   std::vector<double> f(static_cast<size_t>(half));
   for (int64_t i = 0; i < half; ++i) f[i] = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(r));
-  if (c.scaling == "linear")  // position interpolation: positions / factor
+  if (c.scaling == RopeScaling::linear)  // position interpolation: positions / factor
     for (double& v : f) v /= c.scaling_factor;
-  if (c.scaling == "yarn") {
+  if (c.scaling == RopeScaling::yarn) {
     // YaRN (arXiv 2309.00071): high-frequency pairs keep their frequency,
     // low-frequency pairs are interpolated by the factor, with a linear ramp
     // between the correction dims of beta_fast = 32 and beta_slow = 1 rotations.
@@ -42,7 +41,7 @@ std::vector<double> RotaryEmbedding::inverse_frequencies(int64_t r, const Positi
 }
 
 double RotaryEmbedding::attention_factor(const PositionConfig& c) {
-  if (c.scaling == "yarn" && c.scaling_factor > 1) return 0.1 * std::log(c.scaling_factor) + 1.0;
+  if (c.scaling == RopeScaling::yarn && c.scaling_factor > 1) return 0.1 * std::log(c.scaling_factor) + 1.0;
   return 1.0;
 }
 
@@ -54,13 +53,14 @@ RotaryTables RotaryEmbedding::tables_at(const std::vector<int64_t>& positions) c
   for (int64_t p = 0; p < n; ++p)
     for (int64_t i = 0; i < half; ++i) {
       const double angle = static_cast<double>(positions[p]) * inv_freq_[i];  // one product, never accumulated
-      c[p * half + i] = scale_ * std::cos(angle);
-      s[p * half + i] = scale_ * std::sin(angle);
+      c[p * half + i] = std::cos(angle);
+      s[p * half + i] = std::sin(angle);
     }
   return t;
 }
 
-RotaryTables RotaryEmbedding::tables(int64_t length) {
+RotaryTables RotaryEmbedding::tables(int64_t length) const {
+  const std::lock_guard<std::mutex> lock(cache_mutex_);
   if (!cache_.cos.defined() || cache_.cos.size(0) < length) {
     std::vector<int64_t> positions(static_cast<size_t>(length));
     for (int64_t p = 0; p < length; ++p) positions[p] = p;
@@ -70,7 +70,7 @@ RotaryTables RotaryEmbedding::tables(int64_t length) {
   return {cache_.cos.view(0, rows), cache_.sin.view(0, rows)};
 }
 
-Var RotaryEmbedding::apply(const Var& x) {
+Var RotaryEmbedding::apply(const Var& x) const {
   const RotaryTables t = tables(x.size(-2));
   return rotary(x, t.cos, t.sin, layout_);
 }

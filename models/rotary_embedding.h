@@ -4,9 +4,12 @@
 // Frequencies and angles are computed in double (float angles past ~1e4
 // positions lose the relative property). One table for the longest length
 // seen is kept, and shorter lengths are views of its first rows, so memory
-// stays O(N r) however many lengths dynamic padding produces. Tables are
-// never parameters.
+// stays O(N r) however many lengths dynamic padding produces (the cache is
+// bounded by the longest input and guarded for concurrent const use). Tables
+// are never parameters and are never scaled: YaRN's attention factor is a
+// logit temperature (RopeEncoding::logit_scale), not a table multiplier.
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "engine/ops.h"
@@ -25,7 +28,8 @@ class RotaryEmbedding {
 
   // theta_i for i < r/2 after the configured scaling (none, linear, ntk, yarn).
   static std::vector<double> inverse_frequencies(int64_t rotary_dims, const PositionConfig& config);
-  // Multiplies cos and sin (so q.k by its square): 1 except yarn's 0.1 ln(s) + 1.
+  // YaRN's attention factor 0.1 ln(s) + 1 (1 for every other scaling). YaRN
+  // multiplies q and k by it, i.e. the logits by its square.
   static double attention_factor(const PositionConfig& config);
 
   int64_t rotary_dims() const { return rotary_dims_; }
@@ -34,18 +38,18 @@ class RotaryEmbedding {
 
   // Angles for positions 0..length-1 (views of the cached table) or for
   // explicit positions.
-  RotaryTables tables(int64_t length);
+  RotaryTables tables(int64_t length) const;
   RotaryTables tables_at(const std::vector<int64_t>& positions) const;
 
   // x: [..., N, head_dim] rotated for positions 0..N-1.
-  Var apply(const Var& x);
+  Var apply(const Var& x) const;
 
  private:
   int64_t rotary_dims_;
   RotaryLayout layout_;
-  double scale_;
   std::vector<double> inv_freq_;
-  RotaryTables cache_;  // positions 0..cache_.cos.size(0)-1
+  mutable std::mutex cache_mutex_;
+  mutable RotaryTables cache_;  // positions 0..cache_.cos.size(0)-1
 };
 
 }  // namespace rotor

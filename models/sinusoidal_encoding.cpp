@@ -1,7 +1,10 @@
 #include "models/sinusoidal_encoding.h"
 
 #include <cmath>
+#include <mutex>
 #include <vector>
+
+#include "models/position_encoding.h"
 
 namespace rotor {
 
@@ -13,6 +16,43 @@ Tensor sinusoidal_table(int64_t length, int64_t d, DType dtype) {
       pe[p * d + j] = j % 2 == 0 ? std::sin(angle) : std::cos(angle);
     }
   return Tensor::from_doubles({length, d}, dtype, pe);
+}
+
+namespace {
+
+class SinusoidalEncoding : public PositionEncoding {
+ public:
+  explicit SinusoidalEncoding(int64_t d_model) : d_model_(d_model) {}
+
+  double token_scale() const override { return std::sqrt(static_cast<double>(d_model_)); }  // Vaswani
+
+  Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
+    const int64_t n = x.size(1);
+    Tensor rows;
+    {
+      // One table for the longest length seen (bounded by the longest input);
+      // shorter inputs use a view of its first rows.
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!table_.defined() || table_.size(0) < n) table_ = sinusoidal_table(n, d_model_, store.dtype());
+      rows = table_.view(0, {n, d_model_});
+    }
+    return add(x, Var(rows));
+  }
+
+ private:
+  int64_t d_model_;
+  mutable std::mutex mutex_;
+  mutable Tensor table_;
+};
+
+}  // namespace
+
+PositionEncodingSpec sinusoidal_encoding_spec() {
+  PositionEncodingSpec s;
+  s.name = "sinusoidal";
+  s.validate = [](const ModelConfig&) {};
+  s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<SinusoidalEncoding>(c.d_model); };
+  return s;
 }
 
 }  // namespace rotor

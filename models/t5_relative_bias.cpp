@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "models/position_encoding.h"
+
 namespace rotor {
 
 int64_t t5_bucket(int64_t rel, int64_t num_buckets, int64_t max_distance) {
@@ -17,23 +19,61 @@ int64_t t5_bucket(int64_t rel, int64_t num_buckets, int64_t max_distance) {
   return bucket + std::min(half - 1, max_exact + static_cast<int64_t>(scaled));
 }
 
-std::vector<int32_t> T5RelativeBias::buckets(int64_t length) {
-  const int64_t reach = static_cast<int64_t>(by_offset_.size()) / 2;  // offsets -reach..reach are cached
-  if (length - 1 > reach || by_offset_.empty()) {
-    by_offset_.resize(static_cast<size_t>(2 * (length - 1) + 1));
-    for (int64_t rel = -(length - 1); rel <= length - 1; ++rel)
-      by_offset_[rel + length - 1] = static_cast<int32_t>(t5_bucket(rel, num_buckets_, max_distance_));
-  }
-  const int64_t center = static_cast<int64_t>(by_offset_.size()) / 2;
-  std::vector<int32_t> ids(static_cast<size_t>(length * length));
-  for (int64_t i = 0; i < length; ++i)
-    for (int64_t j = 0; j < length; ++j) ids[i * length + j] = by_offset_[center + j - i];
-  return ids;
+Var t5_relative_bias(const Var& table, int64_t length, int64_t num_buckets, int64_t max_distance) {
+  const int64_t offsets = 2 * length - 1;
+  std::vector<int32_t> ids(static_cast<size_t>(offsets));
+  for (int64_t k = 0; k < offsets; ++k)  // k = (i - j) + (N - 1), so key - query = (N - 1) - k
+    ids[k] = static_cast<int32_t>(t5_bucket(length - 1 - k, num_buckets, max_distance));
+  return permute(embedding(table, ids, {offsets}), {1, 0});  // [2N-1, H] -> [H, 2N-1]
 }
 
-Var T5RelativeBias::bias(const Var& table, int64_t length) {
-  Var per_pair = embedding(table, buckets(length), {length, length});  // [N, N, H]
-  return permute(per_pair, {2, 0, 1});                                 // [H, N, N]
+namespace {
+
+// One shared table ("position.t5_bias.weight", as T5) or one per layer
+// ("layers.<i>.attn.t5_bias.weight").
+class T5BiasEncoding : public PositionEncoding {
+ public:
+  T5BiasEncoding(ParameterStore& store, const ModelConfig& c)
+      : num_buckets_(c.position.num_buckets), max_distance_(c.position.max_distance) {
+    const ParameterInit init = ParameterInit::normal(c.init_std);
+    if (!c.position.per_layer) {
+      tables_.push_back(store.declare("position.t5_bias.weight", {num_buckets_, c.heads}, init));
+      return;
+    }
+    for (int64_t i = 0; i < c.layers; ++i)
+      tables_.push_back(store.declare("layers." + std::to_string(i) + ".attn.t5_bias.weight", {num_buckets_, c.heads}, init));
+  }
+
+  Var relative_bias(const ParameterStore& store, int64_t layer, int64_t length) const override {
+    const ParameterId table = tables_[tables_.size() == 1 ? 0 : static_cast<size_t>(layer)];
+    return t5_relative_bias(store.var(table), length, num_buckets_, max_distance_);
+  }
+
+ private:
+  int64_t num_buckets_, max_distance_;
+  std::vector<ParameterId> tables_;
+};
+
+void validate(const ModelConfig& c) {
+  const PositionConfig& p = c.position;
+  if (p.num_buckets < 4 || p.num_buckets % 2 != 0)
+    throw ModelConfigError("model.position.num_buckets: must be an even number >= 4, got " +
+                           std::to_string(p.num_buckets));
+  if (p.max_distance <= p.num_buckets / 4)
+    throw ModelConfigError("model.position.max_distance: must exceed num_buckets/4 = " +
+                           std::to_string(p.num_buckets / 4));
+}
+
+}  // namespace
+
+PositionEncodingSpec t5_bias_encoding_spec() {
+  PositionEncodingSpec s;
+  s.name = "t5_bias";
+  s.validate = validate;
+  s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<T5BiasEncoding>(store, c); };
+  s.own_keys = {"num_buckets", "max_distance", "per_layer"};
+  s.needs_logits = true;
+  return s;
 }
 
 }  // namespace rotor

@@ -8,16 +8,17 @@ TransformerBlock::TransformerBlock(ParameterStore& store, const std::string& pre
       attn_(store, prefix + ".attn", c),
       fc1_(Linear::declare(store, prefix + ".mlp.fc1", c.d_model, c.d_ff, c.init_std)),
       fc2_(Linear::declare(store, prefix + ".mlp.fc2", c.d_ff, c.d_model, c.init_std)),
-      pre_norm_(c.norm == "pre"),
+      pre_norm_(c.norm == NormPlacement::pre),
       dropout_(c.dropout),
       activation_(c.activation) {}
 
 Var TransformerBlock::mlp(const ParameterStore& store, const Var& x) const {
   Var h = fc1_(store, x);
-  if (activation_ == "relu")
-    h = relu(h);
-  else
-    h = gelu(h, activation_ == "gelu_tanh" ? GeluForm::tanh : GeluForm::erf);
+  switch (activation_) {
+    case Activation::relu: h = relu(h); break;
+    case Activation::gelu_tanh: h = gelu(h, GeluForm::tanh); break;
+    case Activation::gelu: h = gelu(h, GeluForm::erf); break;
+  }
   return fc2_(store, h);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// One encoder layer: self-attention and a GELU MLP, each wrapped in a
+// One encoder layer: self-attention and an MLP (GELU or ReLU), each wrapped in a
 // residual connection with layer norm before (pre-LN) or after (post-LN).
 #include <string>
 
@@ -20,7 +20,7 @@ class TransformerBlock {
   Linear fc1_, fc2_;
   bool pre_norm_;
   double dropout_;
-  std::string activation_;
+  Activation activation_;
 };
 
 }  // namespace rotor

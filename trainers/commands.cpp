@@ -155,13 +155,13 @@ int inspect_command(const std::string& checkpoint) {
   std::string pos = m.position.type;
   if (pos == "rope") {
     char detail[128];
-    std::snprintf(detail, sizeof detail, " (%s, base %g, fraction %g, scaling %s)", m.position.layout.c_str(),
-                  m.position.base, m.position.fraction, m.position.scaling.c_str());
+    std::snprintf(detail, sizeof detail, " (%s, base %g, fraction %g, scaling %s)", option_name(m.position.layout),
+                  m.position.base, m.position.fraction, option_name(m.position.scaling));
     pos += detail;
   }
   std::printf("model       d_model %lld, %lld layers, %lld heads, d_ff %lld, %s-LN, %s pooling, %s attention\n",
               static_cast<long long>(m.d_model), static_cast<long long>(m.layers), static_cast<long long>(m.heads),
-              static_cast<long long>(m.d_ff), m.norm.c_str(), m.pooling.c_str(), m.attention.c_str());
+              static_cast<long long>(m.d_ff), option_name(m.norm), option_name(m.pooling), option_name(m.attention));
   std::printf("position    %s\n", pos.c_str());
   std::printf("classes     %zu:", h.labels.size());
   for (const std::string& l : h.labels) std::printf(" %s", l.c_str());

@@ -126,20 +126,21 @@ Config build(const FlatConfig& flat, const std::string& origin) {
   for (const auto& [key, leaf] : flat) {
     const ConfigOption* opt = find_option(key);
     if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + suggestion(key, keys));
-    try {
-      opt->set(config, leaf.value);
-    } catch (const YAML::Exception&) {
-      throw ConfigError(leaf.where + ": " + key + " expects " + (opt->type == "integer" ? "an " : "a ") + opt->type +
-                        ", got " + scalar_text(leaf.value));
-    }
-    if (!opt->choices.empty()) {
-      const std::string v = leaf.value.as<std::string>();
+    // Choices first: an enum option can only be set to one of them.
+    if (!opt->choices.empty() && leaf.value.IsScalar()) {
+      const std::string v = leaf.value.Scalar();
       if (std::find(opt->choices.begin(), opt->choices.end(), v) == opt->choices.end()) {
         std::string list;
         for (const std::string& c : opt->choices) list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
         throw ConfigError(leaf.where + ": " + key + ": unknown value '" + v + "' (expected one of: " + list + ")" +
                           suggestion(v, opt->choices));
       }
+    }
+    try {
+      opt->set(config, leaf.value);
+    } catch (const YAML::Exception&) {
+      throw ConfigError(leaf.where + ": " + key + " expects " + (opt->type == "integer" ? "an " : "a ") + opt->type +
+                        ", got " + scalar_text(leaf.value));
     }
   }
   try {
@@ -164,6 +165,9 @@ void validate(const Config& c) {
   require(c.run.log_every >= 1, "run.log_every", "must be >= 1");
   require(!c.run.name.empty(), "run.name", "must not be empty");
   c.model.validate();
+  // Windows of data.max_len / data.eval_max_len tokens must fit the position table.
+  c.model.validate_length(c.data.max_len, "data.max_len");
+  if (c.data.eval_max_len > 0) c.model.validate_length(c.data.eval_max_len, "data.eval_max_len");
   const TrainConfig& t = c.train;
   require(t.lr > 0, "train.lr", "must be > 0");
   require(t.weight_decay >= 0, "train.weight_decay", "must be >= 0");

@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "models/position_encoding.h"
+
 namespace rotor {
 namespace {
 
@@ -10,11 +12,12 @@ std::string type_name() {
   if constexpr (std::is_same_v<T, bool>) return "boolean";
   else if constexpr (std::is_integral_v<T>) return "integer";
   else if constexpr (std::is_floating_point_v<T>) return "number";
-  else if constexpr (std::is_same_v<T, std::string>) return "string";
+  else if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>) return "string";
   else return "list of strings";
 }
 
 // An option bound to the field that `field(config)` returns by reference.
+// Enum fields take their choices from the enum's name table (models/model_options.h).
 template <class F>
 ConfigOption option(std::string key, F field, std::string help, std::vector<std::string> choices = {}) {
   using T = std::remove_reference_t<decltype(field(std::declval<Config&>()))>;
@@ -22,14 +25,24 @@ ConfigOption option(std::string key, F field, std::string help, std::vector<std:
   o.key = std::move(key);
   o.type = type_name<T>();
   o.help = std::move(help);
+  if constexpr (std::is_enum_v<T>) choices = option_names<T>();
   o.choices = std::move(choices);
   o.set = [field](Config& c, const YAML::Node& v) {
-    if constexpr (std::is_same_v<T, std::string>) {
+    if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>) {
       if (!v.IsScalar()) throw YAML::BadConversion(v.Mark());
     }
-    field(c) = v.as<T>();
+    if constexpr (std::is_enum_v<T>) {
+      const std::optional<T> e = parse_option<T>(v.Scalar());
+      if (!e) throw YAML::BadConversion(v.Mark());  // the loader checks choices first and names them
+      field(c) = *e;
+    } else {
+      field(c) = v.as<T>();
+    }
   };
-  o.get = [field](const Config& c) { return YAML::Node(field(const_cast<Config&>(c))); };
+  o.get = [field](const Config& c) {
+    if constexpr (std::is_enum_v<T>) return YAML::Node(std::string(option_name(field(const_cast<Config&>(c)))));
+    else return YAML::Node(field(const_cast<Config&>(c)));
+  };
   return o;
 }
 
@@ -53,28 +66,24 @@ std::vector<ConfigOption> build() {
       OPT("model.d_ff", model.d_ff, "Hidden width of the MLP"),
       OPT("model.dropout", model.dropout, "Dropout on embeddings, residual branches and the pooled vector"),
       OPT("model.attention_dropout", model.attention_dropout, "Dropout on attention probabilities"),
-      OPT("model.norm", model.norm, "Layer norm before (pre) or after (post, BERT/RoFormer) each residual",
-          {"pre", "post"}),
-      OPT("model.pooling", model.pooling, "Sequence pooling for the classifier", {"mean", "cls", "max"}),
-      OPT("model.attention", model.attention, "softmax, or linear attention with the elu(x)+1 feature map",
-          {"softmax", "linear"}),
-      OPT("model.activation", model.activation, "MLP activation", {"gelu", "gelu_tanh", "relu"}),
+      OPT("model.norm", model.norm,
+          "Layer norm before (pre, with a final norm) or after (post, BERT/RoFormer: no final norm) each residual"),
+      OPT("model.pooling", model.pooling, "Sequence pooling for the classifier"),
+      OPT("model.attention", model.attention, "softmax, or linear attention with the elu(x)+1 feature map"),
+      OPT("model.activation", model.activation, "MLP activation"),
       OPT("model.norm_eps", model.norm_eps, "Layer-norm epsilon"),
       OPT("model.init_std", model.init_std, "Standard deviation of the normal weight initialisation"),
       OPT("model.num_classes", model.num_classes, "Output classes; set automatically from the training labels"),
-      OPT("model.position.type", model.position.type, "Position encoding",
-          {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "none"}),
+      OPT("model.position.type", model.position.type, "Position encoding", position_encoding_names()),
       OPT("model.position.layout", model.position.layout,
-          "rope pairs: interleaved (2i, 2i+1) as in RoFormer, or half (i, i+r/2) as in GPT-NeoX/LLaMA",
-          {"interleaved", "half"}),
+          "rope pairs: interleaved (2i, 2i+1) as in RoFormer, or half (i, i+r/2) as in GPT-NeoX/LLaMA"),
       OPT("model.position.base", model.position.base, "rope: theta_i = base^(-2i/r)"),
       OPT("model.position.fraction", model.position.fraction, "rope: share of each head's dims that rotate"),
       OPT("model.position.rotary_value", model.position.rotary_value, "rope: also rotate the values"),
-      OPT("model.position.scaling", model.position.scaling, "rope: frequency scaling for lengths beyond training",
-          {"none", "linear", "ntk", "yarn"}),
+      OPT("model.position.scaling", model.position.scaling, "rope: frequency scaling for lengths beyond training"),
       OPT("model.position.scaling_factor", model.position.scaling_factor, "rope scaling: target / training length"),
       OPT("model.position.original_max_len", model.position.original_max_len, "rope yarn: the training length"),
-      OPT("model.position.max_len", model.position.max_len, "learned: rows of the position table"),
+      OPT("model.position.max_len", model.position.max_len, "learned: rows of the position table (max_len + 1 with cls pooling)"),
       OPT("model.position.num_buckets", model.position.num_buckets, "t5_bias: relative-position buckets"),
       OPT("model.position.max_distance", model.position.max_distance, "t5_bias: distance of the last bucket"),
       OPT("model.position.per_layer", model.position.per_layer, "t5_bias: one table per layer instead of shared"),

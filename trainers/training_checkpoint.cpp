@@ -26,7 +26,7 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Enc
   c.texts["labels"] = data.labels.save();
   const std::string tok = data.tokenizer->save();
   c.blobs["tokenizer"] = std::vector<uint8_t>(tok.begin(), tok.end());
-  c.texts["rope/layout"] = config.model.position.type == "rope" ? config.model.position.layout : "";
+  c.texts["rope/layout"] = config.model.position.type == "rope" ? option_name(config.model.position.layout) : "";
   c.reals["rope/base"] = config.model.position.base;
 
   const ParameterStore& params = model.parameters();

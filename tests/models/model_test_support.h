@@ -4,6 +4,8 @@
 // tasks and a small Adam training loop.
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,10 +55,18 @@ inline std::vector<double> row(const std::vector<double>& x, int64_t d, int64_t 
   return {x.begin() + k * d, x.begin() + (k + 1) * d};
 }
 
+// The enum value named `name` (tests name options as the YAML does).
+template <class E>
+E option(const std::string& name) {
+  const std::optional<E> e = parse_option<E>(name);
+  if (!e) throw std::invalid_argument("no option named " + name);
+  return *e;
+}
+
 inline PositionConfig rope_position(const std::string& layout = "interleaved", double fraction = 1.0) {
   PositionConfig p;
   p.type = "rope";
-  p.layout = layout;
+  p.layout = option<RotaryLayout>(layout);
   p.fraction = fraction;
   return p;
 }

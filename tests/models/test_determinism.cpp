@@ -20,7 +20,7 @@ TEST_CASE("determinism: the same seed gives bit-identical logits for every varia
                                        "t5_bias", "alibi", "none", "linear+rope");
   const DType dtype = GENERATE(DType::F32, DType::F64);
   ModelConfig c = tiny_config(variant == "linear+rope" ? "rope-interleaved" : variant);
-  if (variant == "linear+rope") c.attention = "linear";
+  if (variant == "linear+rope") c.attention = AttentionKind::linear;
   c.layers = 2;
   const ToyBatch b = make_toy_batch(ToyTask::contains, 4, 9, c.vocab_size, 3, 0);
   EncoderClassifier m1(c, dtype), m2(c, dtype), m3(c, dtype);
@@ -37,7 +37,7 @@ TEST_CASE("determinism: the same seed gives bit-identical logits for every varia
 TEST_CASE("determinism: a parameter's initial value depends only on seed and name", "[determinism][model]") {
   ModelConfig one = tiny_config("rope-half"), three = one;
   three.layers = 3;
-  three.pooling = "cls";  // declares an extra parameter before the layers
+  three.pooling = Pooling::cls;  // declares an extra parameter before the layers
   EncoderClassifier a(one), b(three);
   a.initialize(9);
   b.initialize(9);
@@ -51,7 +51,7 @@ TEST_CASE("determinism: dropout masks are a function of (seed, step)", "[determi
   c.layers = 2;
   c.dropout = 0.3;
   c.attention_dropout = 0.2;
-  c.pooling = pooling;
+  c.pooling = option<Pooling>(pooling);
   EncoderClassifier model(c);
   model.initialize(5);
   const ToyBatch b = make_toy_batch(ToyTask::contains, 4, 9, c.vocab_size, 3, 0);

@@ -6,10 +6,11 @@
 #include <cmath>
 
 #include "golden_file.h"
-#include "models/encoder_classifier.h"
+#include "model_test_support.h"
 #include "models/t5_relative_bias.h"
 
 using namespace rotor;
+using rotor::model_test::option;
 
 namespace {
 
@@ -23,13 +24,13 @@ ModelConfig config_from(const test::GoldenFile& f) {
   c.layers = f.attr_int("layers");
   c.d_ff = f.attr_int("d_ff");
   c.num_classes = f.attr_int("classes");
-  c.norm = f.attr_string("norm");
-  c.pooling = f.attr_string("pooling");
-  c.attention = f.attr_string("attention");
+  c.norm = option<NormPlacement>(f.attr_string("norm"));
+  c.pooling = option<Pooling>(f.attr_string("pooling"));
+  c.attention = option<AttentionKind>(f.attr_string("attention"));
   c.norm_eps = f.attr_double("ln_eps");
   c.dropout = c.attention_dropout = 0.0;
   c.position.type = f.attr_string("position_type");
-  if (c.position.type == "rope") c.position.layout = f.attr_string("rope_layout");
+  if (c.position.type == "rope") c.position.layout = option<RotaryLayout>(f.attr_string("rope_layout"));
   c.position.base = f.attr_double("rope_base");
   c.position.fraction = f.attr_double("rope_fraction");
   c.position.max_len = f.attr_int("max_len");

@@ -7,6 +7,7 @@
 
 #include "model_test_support.h"
 #include "models/alibi.h"
+#include "models/attention.h"
 #include "models/sinusoidal_encoding.h"
 #include "models/t5_relative_bias.h"
 
@@ -73,14 +74,20 @@ TEST_CASE("t5 bucket: spot values (32 buckets, max distance 128)", "[t5]") {
   for (int b = 0; b < 32; ++b) CHECK(used[b] == (b == 16 ? 0 : 1));
 }
 
-TEST_CASE("t5 bias: bias[h, i, j] = table[bucket(j - i), h] and gradients reach the table", "[t5]") {
+TEST_CASE("t5 bias: per-offset [H, 2N-1], expanded bias[h, i, j] = table[bucket(j - i), h], gradients reach the table",
+          "[t5]") {
   const int64_t buckets = 32, heads = 3, N = 40;
   std::vector<double> table(buckets * heads);
   for (int64_t b = 0; b < buckets; ++b)
     for (int64_t h = 0; h < heads; ++h) table[b * heads + h] = 10.0 * b + h;
   Var t(Tensor::from_doubles({buckets, heads}, DType::F64, table), true);
-  T5RelativeBias bias(buckets, 128);
-  const Var out = bias.bias(t, N);
+  const Var per_offset = t5_relative_bias(t, N, buckets, 128);
+  REQUIRE(per_offset.shape() == Shape{heads, 2 * N - 1});
+  const std::vector<double> po = per_offset.value().to_doubles();
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t k = 0; k < 2 * N - 1; ++k)  // k = (i - j) + (N - 1): key - query = N - 1 - k
+      CHECK(po[h * (2 * N - 1) + k] == 10.0 * t5_bucket(N - 1 - k, 32, 128) + h);
+  const Var out = expand_relative_bias(per_offset, N);
   REQUIRE(out.shape() == Shape{heads, N, N});
   const std::vector<double> v = out.value().to_doubles();
   for (int64_t h = 0; h < heads; ++h)
@@ -95,8 +102,10 @@ TEST_CASE("t5 bias: bias[h, i, j] = table[bucket(j - i), h] and gradients reach 
       for (int64_t j = 0; j < N; ++j) count += t5_bucket(j - i, 32, 128) == b;
     for (int64_t h = 0; h < heads; ++h) CHECK(g[b * heads + h] == static_cast<double>(count));
   }
-  // a second call at the same length reuses the cached buckets and gives the same bias
-  CHECK(bias.bias(t, N).value().to_doubles() == v);
+  // the prefix property dynamic padding relies on: a shorter length is the centre of a longer table
+  const std::vector<double> shorter = t5_relative_bias(t, 5, buckets, 128).value().to_doubles();
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t k = 0; k < 9; ++k) CHECK(shorter[h * 9 + k] == po[h * (2 * N - 1) + k + (N - 5)]);
 }
 
 TEST_CASE("t5 bias: one shared table by default, one per layer on request", "[t5][model]") {
@@ -139,10 +148,12 @@ TEST_CASE("alibi slopes: non-powers of two take the closest power, then every ot
   CHECK(alibi_slopes(5)[4] == 1.0 / 2);
 }
 
-TEST_CASE("alibi bias: -m_h |i - j|, symmetric, in the requested dtype", "[alibi]") {
+TEST_CASE("alibi bias: per offset [H, 2N-1], expanded -m_h |i - j|, symmetric, in the requested dtype", "[alibi]") {
   const DType dtype = GENERATE(DType::F32, DType::F64);
   const int64_t H = 6, N = 9;
-  const Tensor b = alibi_bias(H, N, dtype);
+  const Tensor per_offset = alibi_bias(H, N, dtype);
+  REQUIRE(per_offset.shape() == Shape{H, 2 * N - 1});
+  const Tensor b = expand_relative_bias(Var(per_offset), N).value();
   REQUIRE(b.shape() == Shape{H, N, N});
   CHECK(b.dtype() == dtype);
   const std::vector<double> m = alibi_slopes(H), v = b.to_doubles();

@@ -69,7 +69,7 @@ TEST_CASE("rope layouts: a rope-half model equals a rope-interleaved model with 
   c.layers = 2;
   c.position.fraction = fraction;
   ModelConfig ci = c;
-  ci.position.layout = "interleaved";
+  ci.position.layout = RotaryLayout::interleaved;
   EncoderClassifier half(c, DType::F64), inter(ci, DType::F64);
   half.initialize(3);
   inter.initialize(4);

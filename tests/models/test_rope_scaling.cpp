@@ -13,7 +13,7 @@ namespace {
 
 PositionConfig scaled(const std::string& scaling, double factor) {
   PositionConfig p = rope_position();
-  p.scaling = scaling;
+  p.scaling = option<RopeScaling>(scaling);
   p.scaling_factor = factor;
   return p;
 }
@@ -73,16 +73,16 @@ TEST_CASE("rope scaling yarn: HF ramp between the beta_fast and beta_slow correc
   // hand values: theta_8 = 1e4^(-1/4) = 0.1; theta'_8 = 0.1 * (8/13 + 5/52) = 0.0711538...
   CHECK(f[8] == Approx(0.07115384615384615).epsilon(1e-14));
 
-  // attention factor 0.1 ln(s) + 1 multiplies cos and sin
+  // attention factor 0.1 ln(s) + 1: a logit temperature (test_yarn_attention.cpp), so the tables stay pure rotations
   const double af = 0.1 * std::log(s) + 1.0;
   CHECK(RotaryEmbedding::attention_factor(p) == Approx(1.1386294361119891).epsilon(1e-15));
   CHECK(RotaryEmbedding::attention_factor(p) == Approx(af).epsilon(1e-15));
   const RotaryEmbedding rope(64, p);
   const RotaryTables t = rope.tables_at({0, 3, 4096});
   const std::vector<double> c = t.cos.to_doubles(), sn = t.sin.to_doubles();
-  CHECK(c[0] == Approx(af).epsilon(1e-15));
-  for (size_t i = 0; i < c.size(); ++i) CHECK(c[i] * c[i] + sn[i] * sn[i] == Approx(af * af).epsilon(1e-13));
-  CHECK(sn[32 + 8] == Approx(af * std::sin(3 * 0.07115384615384615)).epsilon(1e-12));
+  CHECK(c[0] == 1.0);
+  for (size_t i = 0; i < c.size(); ++i) CHECK(c[i] * c[i] + sn[i] * sn[i] == Approx(1.0).epsilon(1e-13));
+  CHECK(sn[32 + 8] == Approx(std::sin(3 * 0.07115384615384615)).epsilon(1e-12));
 }
 
 TEST_CASE("rope scaling yarn: the correction range follows original_max_len and clamps", "[rope][scaling]") {

@@ -20,9 +20,9 @@ struct Variant {
 
 ModelConfig config_of(const Variant& v) {
   ModelConfig c = tiny_config(v.name);
-  c.attention = v.attention;
-  c.norm = v.norm;
-  c.pooling = v.pooling;
+  c.attention = option<AttentionKind>(v.attention);
+  c.norm = option<NormPlacement>(v.norm);
+  c.pooling = option<Pooling>(v.pooling);
   return c;
 }
 

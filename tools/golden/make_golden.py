@@ -91,8 +91,9 @@ def param_specs(cfg):
                   (p + "mlp.fc2.weight", (d, f), "w"), (p + "mlp.fc2.bias", (d,), "b")]
     if cfg["position_type"] == "t5_bias":
         specs.append(("position.t5_bias.weight", (cfg["t5_num_buckets"], cfg["heads"]), "embed"))
-    specs += [("final_norm.weight", (d,), "ln_w"), ("final_norm.bias", (d,), "ln_b"),
-              ("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
+    if cfg["norm"] == "pre":  # post-LN blocks end normalised: no final norm (BERT, RoFormer)
+        specs += [("final_norm.weight", (d,), "ln_w"), ("final_norm.bias", (d,), "ln_b")]
+    specs += [("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
     return specs
 
 
@@ -337,7 +338,8 @@ def model(P, cfg, tokens, lengths, labels):
     key_valid = torch.arange(N)[None, :] < lengths[:, None]  # [B,N]
     for i in range(cfg["layers"]):
         x = block(x, P, i, cfg, key_valid)
-    x = layer_norm(x, P["final_norm.weight"], P["final_norm.bias"], cfg["ln_eps"])
+    if cfg["norm"] == "pre":
+        x = layer_norm(x, P["final_norm.weight"], P["final_norm.bias"], cfg["ln_eps"])
     if cfg["pooling"] == "mean":
         m = key_valid.to(x.dtype)[..., None]
         pooled = (x * m).sum(dim=1) / lengths.to(x.dtype)[:, None]
@@ -596,7 +598,8 @@ def nn_reference(P, cfg, tokens, lengths, labels):
             layer.norm1.weight.copy_(P[p + "attn_norm.weight"]); layer.norm1.bias.copy_(P[p + "attn_norm.bias"])
             layer.norm2.weight.copy_(P[p + "mlp_norm.weight"]); layer.norm2.bias.copy_(P[p + "mlp_norm.bias"])
             x = layer(x, src_mask=attn_mask, src_key_padding_mask=pad)
-        x = F.layer_norm(x, (d,), P["final_norm.weight"], P["final_norm.bias"], cfg["ln_eps"])
+        if cfg["norm"] == "pre":
+            x = F.layer_norm(x, (d,), P["final_norm.weight"], P["final_norm.bias"], cfg["ln_eps"])
         valid = (~pad)[..., None]
         if cfg["pooling"] == "mean":
             pooled = (x * valid).sum(1) / lengths[:, None]

@@ -1,0 +1,47 @@
+// Learned absolute positions (BERT): a [max_len, d_model] table
+// ("embed.positions.weight") whose first N rows are added to the embeddings.
+// With CLS pooling the CLS vector takes position 0, so windows of max_len - 1
+// tokens fit; the config check at load names the rows a run needs.
+#include "models/position_encoding.h"
+
+namespace rotor {
+namespace {
+
+class LearnedEncoding : public PositionEncoding {
+ public:
+  LearnedEncoding(ParameterStore& store, const ModelConfig& c)
+      : max_len_(c.position.max_len),
+        table_(store.declare("embed.positions.weight", {max_len_, c.d_model}, ParameterInit::normal(c.init_std))) {}
+
+  Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
+    const int64_t n = x.size(1);
+    if (n > max_len_)
+      throw ModelConfigError("input of " + std::to_string(n) + " positions is longer than model.position.max_len = " +
+                             std::to_string(max_len_) + " of the learned position table");
+    std::vector<int32_t> positions(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) positions[i] = static_cast<int32_t>(i);
+    return add(x, embedding(store.var(table_), positions, {n}));
+  }
+
+ private:
+  int64_t max_len_;
+  ParameterId table_;
+};
+
+}  // namespace
+
+PositionEncodingSpec learned_encoding_spec() {
+  PositionEncodingSpec s;
+  s.name = "learned";
+  s.validate = [](const ModelConfig& c) {
+    if (c.position.max_len <= 0)
+      throw ModelConfigError("model.position.max_len: must be a positive integer, got " +
+                             std::to_string(c.position.max_len));
+  };
+  s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<LearnedEncoding>(store, c); };
+  s.max_positions = [](const ModelConfig& c) { return c.position.max_len; };
+  s.own_keys = {"max_len"};
+  return s;
+}
+
+}  // namespace rotor

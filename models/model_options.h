@@ -1,0 +1,78 @@
+#pragma once
+// The model options with a fixed set of values, as enums. Each enum has one
+// name table (OptionNames<E>::table); the config layer parses YAML strings with
+// parse_option() and lists the allowed values with option_names(), so the
+// names are written once and nothing past the config boundary compares strings.
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/ops.h"  // RotaryLayout
+
+namespace rotor {
+
+enum class NormPlacement { pre, post };            // layer norm before (pre-LN) or after (post-LN) each residual
+enum class Pooling { mean, cls, max };
+enum class AttentionKind { softmax, linear };      // linear: elu(x)+1 feature map
+enum class Activation { gelu, gelu_tanh, relu };
+enum class RopeScaling { none, linear, ntk, yarn };
+
+template <class E>
+struct OptionNames;
+
+template <>
+struct OptionNames<NormPlacement> {
+  static constexpr std::array<std::pair<NormPlacement, const char*>, 2> table{
+      {{NormPlacement::pre, "pre"}, {NormPlacement::post, "post"}}};
+};
+template <>
+struct OptionNames<Pooling> {
+  static constexpr std::array<std::pair<Pooling, const char*>, 3> table{
+      {{Pooling::mean, "mean"}, {Pooling::cls, "cls"}, {Pooling::max, "max"}}};
+};
+template <>
+struct OptionNames<AttentionKind> {
+  static constexpr std::array<std::pair<AttentionKind, const char*>, 2> table{
+      {{AttentionKind::softmax, "softmax"}, {AttentionKind::linear, "linear"}}};
+};
+template <>
+struct OptionNames<Activation> {
+  static constexpr std::array<std::pair<Activation, const char*>, 3> table{
+      {{Activation::gelu, "gelu"}, {Activation::gelu_tanh, "gelu_tanh"}, {Activation::relu, "relu"}}};
+};
+template <>
+struct OptionNames<RopeScaling> {
+  static constexpr std::array<std::pair<RopeScaling, const char*>, 4> table{
+      {{RopeScaling::none, "none"}, {RopeScaling::linear, "linear"}, {RopeScaling::ntk, "ntk"},
+       {RopeScaling::yarn, "yarn"}}};
+};
+template <>
+struct OptionNames<RotaryLayout> {
+  static constexpr std::array<std::pair<RotaryLayout, const char*>, 2> table{
+      {{RotaryLayout::interleaved, "interleaved"}, {RotaryLayout::half, "half"}}};
+};
+
+template <class E>
+const char* option_name(E value) {
+  for (const auto& [e, name] : OptionNames<E>::table)
+    if (e == value) return name;
+  return "?";  // unreachable: every enumerator has a row
+}
+
+template <class E>
+std::optional<E> parse_option(const std::string& name) {
+  for (const auto& [e, n] : OptionNames<E>::table)
+    if (name == n) return e;
+  return std::nullopt;
+}
+
+template <class E>
+std::vector<std::string> option_names() {
+  std::vector<std::string> names;
+  for (const auto& row : OptionNames<E>::table) names.emplace_back(row.second);
+  return names;
+}
+
+}  // namespace rotor

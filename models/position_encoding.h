@@ -1,0 +1,71 @@
+#pragma once
+// How a position encoding enters the encoder: every encoding implements the
+// hooks it needs and inherits no-ops for the others. The encoder, the blocks
+// and attention call the hooks and know no encoding by name; encodings are
+// built from the name -> factory table below (position.type is a row name).
+//
+// Adding an encoding: one .cpp file with a PositionEncoding subclass and a
+// PositionEncodingSpec, plus one row in position_encoding_table.cpp (or, from
+// a test or plugin, register_position_encoding()). README.md has the steps.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/ops.h"
+#include "engine/parameters.h"
+#include "models/model_config.h"
+
+namespace rotor {
+
+class PositionEncoding {
+ public:
+  virtual ~PositionEncoding() = default;
+
+  // Multiplier of the token embeddings before add_to_embeddings().
+  virtual double token_scale() const { return 1.0; }
+  // x: [B, N, d_model] embeddings (CLS at position 0 if pooled) -> x + positions.
+  virtual Var add_to_embeddings(const ParameterStore& /*store*/, const Var& x) const { return x; }
+
+  // Rotation after the q/k projections: x [B, H, N, head_dim] for positions 0..N-1.
+  virtual bool rotates() const { return false; }
+  virtual Var rotate(const Var& x) const { return x; }
+  virtual bool rotates_values() const { return false; }  // rotate v too (RoFormer's rotary_value)
+  // Temperature on the softmax logits (YaRN); 1 for every other encoding.
+  virtual double logit_scale() const { return 1.0; }
+
+  // Additive logit bias that depends only on the query-key offset, for
+  // `layer` at length N: [H, 2N-1] with element [h][(i - j) + (N - 1)] added
+  // to the logit of query i and key j. Undefined: no bias.
+  virtual Var relative_bias(const ParameterStore& /*store*/, int64_t /*layer*/, int64_t /*length*/) const {
+    return Var();
+  }
+};
+
+// One row of the factory table.
+struct PositionEncodingSpec {
+  std::string name;  // the value of model.position.type
+  // Checks the keys this encoding reads; throws ModelConfigError naming the key.
+  std::function<void(const ModelConfig&)> validate;
+  // Declares the encoding's parameters in `store` and returns it.
+  std::function<std::unique_ptr<PositionEncoding>(ParameterStore&, const ModelConfig&)> make;
+  // Longest input in positions (0: any length).
+  std::function<int64_t(const ModelConfig&)> max_positions = [](const ModelConfig&) { return int64_t{0}; };
+  // model.position.* keys only this encoding reads (others reject them when set).
+  std::vector<std::string> own_keys;
+  // Needs softmax logits (an additive bias): not available with linear attention.
+  bool needs_logits = false;
+};
+
+// Rows in table order; the names are the allowed values of model.position.type.
+const std::vector<PositionEncodingSpec>& position_encodings();
+std::vector<std::string> position_encoding_names();
+// The row named `name`; throws ModelConfigError naming model.position.type.
+const PositionEncodingSpec& position_encoding(const std::string& name);
+// Adds a row (a new name); throws ModelConfigError if the name is taken.
+void register_position_encoding(PositionEncodingSpec spec);
+
+std::unique_ptr<PositionEncoding> make_position_encoding(ParameterStore& store, const ModelConfig& config);
+
+}  // namespace rotor

@@ -1,0 +1,66 @@
+// RoPE as a position encoding: q and k (and v with rotary_value) rotated per
+// head after projection; YaRN's attention factor as a logit temperature.
+#include <cmath>
+
+#include "models/position_encoding.h"
+#include "models/rotary_embedding.h"
+
+namespace rotor {
+namespace {
+
+[[noreturn]] void fail(const std::string& key, const std::string& what) {
+  throw ModelConfigError("model.position." + key + ": " + what);
+}
+
+class RopeEncoding : public PositionEncoding {
+ public:
+  explicit RopeEncoding(const ModelConfig& c)
+      : rope_(c.head_dim(), c.position),
+        rotary_value_(c.position.rotary_value),
+        logit_scale_(std::pow(RotaryEmbedding::attention_factor(c.position), 2)) {}
+
+  bool rotates() const override { return true; }
+  Var rotate(const Var& x) const override { return rope_.apply(x); }
+  bool rotates_values() const override { return rotary_value_; }
+  // YaRN (arXiv 2309.00071, eq. 22): softmax(q.k / (t sqrt(d))) with
+  // sqrt(1/t) = 0.1 ln(s) + 1, whatever share of the dims rotates.
+  double logit_scale() const override { return logit_scale_; }
+
+ private:
+  RotaryEmbedding rope_;
+  bool rotary_value_;
+  double logit_scale_;
+};
+
+void validate(const ModelConfig& c) {
+  const PositionConfig& p = c.position;
+  if (c.head_dim() % 2 != 0)
+    throw ModelConfigError("model.position.type: rope needs an even head dimension, but d_model/heads = " +
+                           std::to_string(c.head_dim()));
+  if (!(p.fraction > 0 && p.fraction <= 1)) fail("fraction", "must be in (0, 1], got " + std::to_string(p.fraction));
+  const double dims = p.fraction * static_cast<double>(c.head_dim());
+  if (std::abs(dims - std::round(dims)) > 1e-9 || c.rotary_dims() % 2 != 0 || c.rotary_dims() == 0)
+    fail("fraction", std::to_string(p.fraction) + " of head dim " + std::to_string(c.head_dim()) +
+                         " is not an even whole number of dims");
+  if (!(p.base > 1)) fail("base", "must be > 1, got " + std::to_string(p.base));
+  if (p.scaling != RopeScaling::none && !(p.scaling_factor >= 1))
+    fail("scaling_factor", "must be >= 1, got " + std::to_string(p.scaling_factor));
+  if (p.scaling == RopeScaling::ntk && c.rotary_dims() <= 2) fail("scaling", "ntk needs more than 2 rotated dims");
+  if (p.scaling == RopeScaling::yarn && c.attention == AttentionKind::linear)
+    fail("scaling", "yarn's attention factor is a softmax temperature; linear attention has no softmax");
+  if (p.scaling == RopeScaling::yarn && p.original_max_len <= 0)
+    fail("original_max_len", "must be a positive integer, got " + std::to_string(p.original_max_len));
+}
+
+}  // namespace
+
+PositionEncodingSpec rope_encoding_spec() {
+  PositionEncodingSpec s;
+  s.name = "rope";
+  s.validate = validate;
+  s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<RopeEncoding>(c); };
+  s.own_keys = {"layout", "base", "fraction", "rotary_value", "scaling", "scaling_factor", "original_max_len"};
+  return s;
+}
+
+}  // namespace rotor
