@@ -8,9 +8,11 @@ namespace rotor {
 EncoderClassifier::EncoderClassifier(const ModelConfig& config, DType dtype)
     : config_(config), dtype_(dtype), params_(dtype) {
   const ModelConfig& c = config_;
-  token_embedding_ = params_.declare("embed.tokens.weight", {c.vocab_size, c.d_model}, ParameterInit::normal(c.init_std));
-  if (c.pooling == Pooling::cls) cls_ = params_.declare("embed.cls", {c.d_model}, ParameterInit::normal(c.init_std));
+  // Initial values depend on seed and name only, so the position parameters may be declared first.
   position_ = make_position_encoding(params_, c);
+  token_embedding_ = params_.declare("embed.tokens.weight", {c.vocab_size, c.d_model},
+                                     ParameterInit::normal(position_->token_init_std(c.init_std)));
+  if (c.pooling == Pooling::cls) cls_ = params_.declare("embed.cls", {c.d_model}, ParameterInit::normal(c.init_std));
   for (int64_t i = 0; i < c.layers; ++i) blocks_.emplace_back(params_, "layers." + std::to_string(i), c);
   if (c.norm == NormPlacement::pre) final_norm_ = LayerNorm::declare(params_, "final_norm", c.d_model, c.norm_eps);
   head_ = Linear::declare(params_, "head", c.d_model, c.num_classes, c.init_std);

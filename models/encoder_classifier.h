@@ -6,7 +6,8 @@
 //   normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over
 //   valid tokens) -> dropout -> linear classifier.
 // Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
-// 0, layer-norm gains 1. Parameter names are documented in README.md and are
+// 0, layer-norm gains 1; token embeddings as the position encoding asks
+// (sinusoidal: Vaswani's N(0, d^-1/2) times sqrt(d)). Parameter names are documented in README.md and are
 // what checkpoints and the golden tests use.
 #include <cstdint>
 #include <memory>

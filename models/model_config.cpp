@@ -15,6 +15,45 @@ void require_positive(const std::string& key, int64_t v) {
   if (v <= 0) fail(key, "must be a positive integer, got " + std::to_string(v));
 }
 
+// The model.position.* keys an encoding can own, and whether a config moves one from its default.
+struct PositionKey {
+  const char* key;
+  bool (*is_set)(const PositionConfig&);
+};
+
+const PositionKey kPositionKeys[] = {
+    {"layout", [](const PositionConfig& p) { return p.layout != PositionConfig{}.layout; }},
+    {"base", [](const PositionConfig& p) { return p.base != PositionConfig{}.base; }},
+    {"fraction", [](const PositionConfig& p) { return p.fraction != PositionConfig{}.fraction; }},
+    {"rotary_value", [](const PositionConfig& p) { return p.rotary_value != PositionConfig{}.rotary_value; }},
+    {"scaling", [](const PositionConfig& p) { return p.scaling != PositionConfig{}.scaling; }},
+    {"scaling_factor", [](const PositionConfig& p) { return p.scaling_factor != PositionConfig{}.scaling_factor; }},
+    {"original_max_len",
+     [](const PositionConfig& p) { return p.original_max_len != PositionConfig{}.original_max_len; }},
+    {"max_len", [](const PositionConfig& p) { return p.max_len != PositionConfig{}.max_len; }},
+    {"num_buckets", [](const PositionConfig& p) { return p.num_buckets != PositionConfig{}.num_buckets; }},
+    {"max_distance", [](const PositionConfig& p) { return p.max_distance != PositionConfig{}.max_distance; }},
+    {"per_layer", [](const PositionConfig& p) { return p.per_layer != PositionConfig{}.per_layer; }},
+};
+
+bool owns(const PositionEncodingSpec& spec, const std::string& key) {
+  for (const std::string& k : spec.own_keys)
+    if (k == key) return true;
+  return false;
+}
+
+// A key another encoding owns, set away from its default, would be silently ignored: reject it.
+void reject_foreign_keys(const PositionConfig& p, const PositionEncodingSpec& encoding) {
+  for (const PositionKey& k : kPositionKeys) {
+    if (!k.is_set(p) || owns(encoding, k.key)) continue;
+    std::string owners;
+    for (const PositionEncodingSpec& s : position_encodings())
+      if (owns(s, k.key)) owners += (owners.empty() ? "" : " or ") + s.name;
+    fail(std::string("position.") + k.key, "applies to position.type " + owners + ", not " + encoding.name +
+                                               "; remove it or set it back to its default");
+  }
+}
+
 }  // namespace
 
 int64_t ModelConfig::rotary_dims() const {
@@ -38,6 +77,7 @@ void ModelConfig::validate() const {
   if (!(init_std > 0)) fail("init_std", "must be > 0");
 
   const PositionEncodingSpec& encoding = position_encoding(position.type);
+  reject_foreign_keys(position, encoding);
   encoding.validate(*this);
   if (attention == AttentionKind::linear && encoding.needs_logits)
     fail("attention", "linear attention has no logits to add a " + position.type + " bias to");

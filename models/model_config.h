@@ -18,6 +18,8 @@ struct ModelConfigError : Error {
   using Error::Error;
 };
 
+// Keys under one encoding's heading are that encoding's alone: validate()
+// rejects them, set away from their defaults, under another position.type.
 struct PositionConfig {
   // A name in position_encoding_names(): rope | sinusoidal | learned | t5_bias | alibi | none
   std::string type = "rope";
@@ -29,7 +31,7 @@ struct PositionConfig {
   bool rotary_value = false;           // also rotate v (HF RoFormer option)
   RopeScaling scaling = RopeScaling::none;  // evaluation beyond the training length
   double scaling_factor = 1.0;         // target length / original length
-  int64_t original_max_len = 512;      // training length (yarn's correction range)
+  int64_t original_max_len = 512;      // training length (yarn's correction range); the config loader sets data.max_len unless given
 
   // --- learned
   int64_t max_len = 512;  // rows of the learned table; longer inputs are an error

@@ -24,7 +24,11 @@ class SinusoidalEncoding : public PositionEncoding {
  public:
   explicit SinusoidalEncoding(int64_t d_model) : d_model_(d_model) {}
 
-  double token_scale() const override { return std::sqrt(static_cast<double>(d_model_)); }  // Vaswani
+  // Vaswani et al. (section 3.4) multiply embeddings drawn N(0, d^-1/2) (the
+  // tensor2tensor recipe) by sqrt(d): unit-scale tokens next to a table of RMS
+  // 1/sqrt(2). BERT's N(0, 0.02) times sqrt(d) would let positions swamp tokens.
+  double token_init_std(double) const override { return 1.0 / std::sqrt(static_cast<double>(d_model_)); }
+  double token_scale() const override { return std::sqrt(static_cast<double>(d_model_)); }
 
   Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
     const int64_t n = x.size(1);

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/position_encoding.h"
 #include "trainers/config_schema.h"
 
 namespace rotor {
@@ -143,6 +144,11 @@ Config build(const FlatConfig& flat, const std::string& origin) {
                         ", got " + scalar_text(leaf.value));
     }
   }
+  // YaRN's training length is the run's unless given (a stored config always gives it).
+  const std::vector<std::string>& own = position_encoding(config.model.position.type).own_keys;
+  if (!flat.count("model.position.original_max_len") &&
+      std::find(own.begin(), own.end(), "original_max_len") != own.end())
+    config.model.position.original_max_len = config.data.max_len;
   try {
     validate(config);
   } catch (const Error& e) {

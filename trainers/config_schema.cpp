@@ -82,7 +82,7 @@ std::vector<ConfigOption> build() {
       OPT("model.position.rotary_value", model.position.rotary_value, "rope: also rotate the values"),
       OPT("model.position.scaling", model.position.scaling, "rope: frequency scaling for lengths beyond training"),
       OPT("model.position.scaling_factor", model.position.scaling_factor, "rope scaling: target / training length"),
-      OPT("model.position.original_max_len", model.position.original_max_len, "rope yarn: the training length"),
+      OPT("model.position.original_max_len", model.position.original_max_len, "rope yarn: the training length (unset: data.max_len)"),
       OPT("model.position.max_len", model.position.max_len, "learned: rows of the position table (max_len + 1 with cls pooling)"),
       OPT("model.position.num_buckets", model.position.num_buckets, "t5_bias: relative-position buckets"),
       OPT("model.position.max_distance", model.position.max_distance, "t5_bias: distance of the last bucket"),

@@ -33,7 +33,7 @@ ModelConfig config_from(const test::GoldenFile& f) {
   if (c.position.type == "rope") c.position.layout = option<RotaryLayout>(f.attr_string("rope_layout"));
   c.position.base = f.attr_double("rope_base");
   c.position.fraction = f.attr_double("rope_fraction");
-  c.position.max_len = f.attr_int("max_len");
+  if (c.position.type == "learned") c.position.max_len = f.attr_int("max_len");
   c.position.num_buckets = f.attr_int("t5_num_buckets");
   c.position.max_distance = f.attr_int("t5_max_distance");
   return c;

@@ -171,3 +171,21 @@ TEST_CASE("model: malformed inputs are a ShapeError", "[model]") {
   ForwardContext ctx;
   CHECK_THROWS_AS(model.logits(ModelInput{tokens, lengths, 2, 3}, ctx), ShapeError);
 }
+
+TEST_CASE("model config: a key of another encoding set away from its default is rejected", "[config]") {
+  const std::vector<BadConfig> cases{
+      {"model.position.scaling", "rope, not sinusoidal",
+       [](ModelConfig& c) { c.position.type = "sinusoidal"; c.position.scaling = RopeScaling::ntk; }},
+      {"model.position.base", "rope, not alibi", [](ModelConfig& c) { c.position.type = "alibi"; c.position.base = 500; }},
+      {"model.position.per_layer", "t5_bias, not rope", [](ModelConfig& c) { c.position.per_layer = true; }},
+      {"model.position.max_len", "learned, not t5_bias",
+       [](ModelConfig& c) { c.position.type = "t5_bias"; c.position.max_len = 2001; }},
+  };
+  check_rejected(cases);
+  for (const char* type : {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "none"}) {
+    ModelConfig c = good();
+    c.position = PositionConfig{};  // every key at its default
+    c.position.type = type;
+    CHECK_NOTHROW(c.validate());
+  }
+}

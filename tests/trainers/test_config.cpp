@@ -114,3 +114,42 @@ TEST_CASE("every schema key appears in the reference and at its nested place in 
     CHECK(node.IsDefined());
   }
 }
+
+TEST_CASE("position keys: another encoding's keys are rejected naming the key and its encoding") {
+  const auto dir = test::fresh_dir("config-position-keys");
+  const auto sinusoidal = write(dir, "s.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    type: sinusoidal\n");
+  CHECK(error_of(sinusoidal).empty());
+  const std::string ntk = error_of(sinusoidal, {"model.position.scaling=ntk"});
+  CHECK_THAT(ntk, Catch::Contains("model.position.scaling") && Catch::Contains("position.type rope, not sinusoidal"));
+  CHECK_THAT(error_of(sinusoidal, {"model.position.num_buckets=64"}), Catch::Contains("position.type t5_bias"));
+  const auto rope = write(dir, "r.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    max_len: 1025\n");
+  CHECK_THAT(error_of(rope), Catch::Contains(rope + ":5") && Catch::Contains("position.type learned, not rope"));
+  // a resolved config (every key at its default or the run's value) loads again
+  const Config c = load_config(sinusoidal);
+  CHECK_NOTHROW(parse_config_text(dump_config(c), "dump"));
+}
+
+TEST_CASE("position keys: yarn's original_max_len defaults to the run's data.max_len") {
+  const auto dir = test::fresh_dir("config-original-max-len");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: 10\ndata:\n  max_len: 2048\n");
+  CHECK(load_config(path).model.position.original_max_len == 2048);
+  CHECK(load_config(path, {"model.position.original_max_len=300"}).model.position.original_max_len == 300);
+  const Config c = load_config(path, {"model.position.scaling=yarn", "model.position.scaling_factor=4"});
+  // the stored config keeps the training length when evaluation changes data.max_len
+  CHECK(parse_config_text(dump_config(c), "dump", {"data.max_len=8192"}).model.position.original_max_len == 2048);
+  const auto alibi = write(dir, "b.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    type: alibi\n");
+  CHECK(load_config(alibi).model.position.original_max_len == 512);  // not rope's: left at its default
+}
+
+TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked at load") {
+  const auto dir = test::fresh_dir("config-learned-cls");
+  const auto path = write(dir, "a.yaml",
+                          "train:\n  max_steps: 10\ndata:\n  max_len: 512\nmodel:\n  pooling: cls\n  position:\n"
+                          "    type: learned\n    max_len: 512\n");
+  const std::string msg = error_of(path);
+  CHECK_THAT(msg, Catch::Contains(path + ":9") && Catch::Contains("model.position.max_len") &&
+                      Catch::Contains("needs 513"));
+  CHECK(error_of(path, {"model.position.max_len=513"}).empty());
+  CHECK_THAT(error_of(path, {"model.position.max_len=513", "data.eval_max_len=1024"}),
+             Catch::Contains("data.eval_max_len = 1024") && Catch::Contains("needs 1025"));
+}
