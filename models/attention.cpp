@@ -46,8 +46,17 @@ Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var&
   // Scale q (N x dh) rather than the logits (N x N): one fewer N^2 buffer per layer.
   const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
   Var logits = matmul(mul_scalar(qr, scale), kr, false, true);
-  if (in.relative_bias.defined()) logits = add(logits, expand_relative_bias(in.relative_bias, q.size(2)));
-  Var p = ctx.dropout(softmax(logits, in.logit_mask), attention_dropout_);
+  Tensor mask = in.logit_mask;
+  if (in.relative_bias.defined()) {
+    const Var bias = expand_relative_bias(in.relative_bias, q.size(2));
+    if (bias.requires_grad()) {
+      logits = add(logits, bias);
+    } else {  // a constant (ALiBi) joins the mask: no [B, H, N, N] graph node kept until backward
+      NoGradGuard constant;
+      mask = add(Var(mask), bias).value();
+    }
+  }
+  Var p = ctx.dropout(softmax(logits, mask), attention_dropout_);
   return matmul(p, v);  // [B, H, N, dh]
 }
 
