@@ -64,6 +64,19 @@ Var cross_entropy(const Var& logits, const std::vector<int32_t>& labels, CrossEn
 // so backward recomputes it instead of storing it.
 Var dropout(const Var& x, double p, const RandomKey& key, bool training);
 
+// --- fused softmax attention (ops/attention.cpp)
+struct AttentionOptions {
+  double scale = 1.0;                // logits = scale * q k^T (+ bias)
+  std::vector<int32_t> key_lengths;  // [B]: keys j < key_lengths[b] are attended; empty: all
+  Var bias;                          // [H, 2N - 1] or undefined: bias[h][i - j + N - 1] joins logit (i, j)
+  double dropout = 0.0;              // on the attention weights, in [0, 1); 0 in evaluation
+  RandomKey dropout_key;             // element ((b*H + h)*N + i)*N + j uses dropout()'s mask for this key
+};
+// q, k, v: [B, H, N, dh] -> softmax(logits) v, [B, H, N, dh], in O(N) memory:
+// equal to matmul(dropout(softmax(scale q k^T + bias, key mask)), v) without
+// the N x N tensors. A batch row with key length 0 gives zeros.
+Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& opt = {});
+
 // --- shape (ops/shape.cpp)
 Var reshape(const Var& x, const Shape& shape);
 Var permute(const Var& x, const std::vector<int>& dims);

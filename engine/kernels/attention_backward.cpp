@@ -1,0 +1,127 @@
+// Fused attention backward (FlashAttention-2): one task per (batch, head)
+// walks key blocks (outer: dK, dV stay in the tile) and query blocks (inner),
+// recomputing P = exp(S - lse) and the dropout mask tile by tile.
+//   dP = drop(dO V^T),  dS = P (dP - D),  D_i = dO_i . O_i
+// The bias gradient of each (batch, head) goes to its own row of partials,
+// then rows are summed over the batch in order: deterministic.
+#include <cmath>
+#include <vector>
+
+#include "engine/kernels/attention.h"
+#include "engine/kernels/attention_tile.h"
+#include "engine/kernels/attention_tiles.h"
+#include "engine/parallel.h"
+
+namespace rotor::kernels {
+namespace {
+
+using namespace attention_tiles;
+
+template <class T>
+struct BackwardScratch {
+  BackwardScratch(int64_t N, int64_t dh)
+      : kt(dh * kBlock), vt(dh * kBlock), s(kBlock * kBlock), dp(kBlock * kBlock), pt(kBlock * kBlock),
+        dst(kBlock * kBlock), dk(kBlock * dh), dv(kBlock * dh), f(kBlock), D(N) {}
+  std::vector<T> kt, vt, s, dp, pt, dst, dk, dv, f, D;
+};
+
+// Where a tile sits: head index b * H + h, query rows i0 .. i0 + m, keys j0 .. j0 + n.
+struct TilePosition {
+  int64_t head, i0, m, j0, n;
+};
+
+// Turns the score tile into scaled dS (kept in s for dQ) and fills P^T
+// (dropped out, for dV) and dS^T (for dK); adds dS to the bias partials.
+template <class T>
+void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bias_h, const T* lse,
+                   BackwardScratch<T>& w, T* dbias_part) {
+  const int64_t N = c.N;
+  const T scale = static_cast<T>(c.scale);
+  const bool dropout = c.dropout > 0.0;
+  const DropoutFactors<T> drop(c.dropout, c.dropout_key);
+  for (int64_t r = 0; r < at.m; ++r) {
+    const int64_t i = at.i0 + r;
+    T* s = w.s.data() + r * kBlock;
+    const T* dp = w.dp.data() + r * kBlock;
+    score_row(s, at.n, scale, bias_h, i, at.j0, N);
+    if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), at.n, w.f.data());
+    const T row_lse = lse[at.head * N + i], Di = w.D[i];
+    T* part = dbias_part ? dbias_part + (i - at.j0 + N - 1) : nullptr;  // column c adds to part[-c]
+    for (int64_t col = 0; col < at.n; ++col) {
+      const T p = std::exp(s[col] - row_lse);
+      const T f = dropout ? w.f[col] : T(1);
+      const T ds = p * (dp[col] * f - Di);
+      w.pt[col * kBlock + r] = p * f;
+      w.dst[col * kBlock + r] = ds * scale;
+      s[col] = ds * scale;
+      if (part) part[-col] += ds;
+    }
+  }
+}
+
+template <class T>
+void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* k, const T* v, const T* bias,
+                   const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias_part,
+                   BackwardScratch<T>& w) {
+  const int64_t N = c.N, dh = c.dh, len = valid_keys(c, head / c.H);
+  if (len == 0) return;  // no valid key: the outputs were constant zeros
+  const int64_t base = head * N * dh;
+  const T *Q = q + base, *K = k + base, *V = v + base, *O = out + base, *dO = dout + base;
+  const T* bias_h = bias ? bias + (head % c.H) * (2 * N - 1) : nullptr;
+  for (int64_t i = 0; i < N; ++i) {
+    T d = T(0);
+    for (int64_t e = 0; e < dh; ++e) d += dO[i * dh + e] * O[i * dh + e];
+    w.D[i] = d;
+  }
+  for (int64_t j0 = 0; j0 < len; j0 += kBlock) {
+    const int64_t n = std::min(kBlock, len - j0);
+    transpose(K + j0 * dh, n, dh, dh, w.kt.data(), kBlock);
+    transpose(V + j0 * dh, n, dh, dh, w.vt.data(), kBlock);
+    std::fill(w.dk.begin(), w.dk.end(), T(0));
+    std::fill(w.dv.begin(), w.dv.end(), T(0));
+    for (int64_t i0 = 0; i0 < N; i0 += kBlock) {
+      const int64_t m = std::min(kBlock, N - i0);
+      tile_matmul<T>(m, n, dh, Q + i0 * dh, dh, w.kt.data(), kBlock, w.s.data(), kBlock, false);
+      tile_matmul<T>(m, n, dh, dO + i0 * dh, dh, w.vt.data(), kBlock, w.dp.data(), kBlock, false);
+      gradient_tile(c, TilePosition{head, i0, m, j0, n}, bias_h, lse, w, dbias_part);
+      tile_matmul<T>(n, dh, m, w.pt.data(), kBlock, dO + i0 * dh, dh, w.dv.data(), dh, true);
+      tile_matmul<T>(n, dh, m, w.dst.data(), kBlock, Q + i0 * dh, dh, w.dk.data(), dh, true);
+      if (dq) tile_matmul<T>(m, dh, n, w.s.data(), kBlock, K + j0 * dh, dh, dq + base + i0 * dh, dh, true);
+    }
+    for (int64_t e = 0; e < n * dh; ++e) {
+      if (dk) dk[base + j0 * dh + e] += w.dk[e];
+      if (dv) dv[base + j0 * dh + e] += w.dv[e];
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void attention_backward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, const T* out,
+                        const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias) {
+  const int64_t N = c.N, heads = c.B * c.H, width = 2 * N - 1;
+  if (heads == 0 || N == 0) return;
+  std::vector<T> dbias_part(dbias ? static_cast<size_t>(heads * width) : 0, T(0));
+  parallel_for(heads, 1, [&](int64_t hb, int64_t he) {
+    BackwardScratch<T> scratch(N, c.dh);
+    for (int64_t h = hb; h < he; ++h)
+      backward_head(c, h, q, k, v, bias, out, lse, dout, dq, dk, dv,
+                    dbias ? dbias_part.data() + h * width : nullptr, scratch);
+  });
+  if (!dbias) return;
+  for (int64_t h = 0; h < c.H; ++h)
+    for (int64_t b = 0; b < c.B; ++b) {  // batch order: fixed for any thread count
+      const T* part = dbias_part.data() + (b * c.H + h) * width;
+      for (int64_t d = 0; d < width; ++d) dbias[h * width + d] += part[d];
+    }
+}
+
+template void attention_backward<float>(const AttentionConfig&, const float*, const float*, const float*,
+                                        const float*, const float*, const float*, const float*, float*, float*,
+                                        float*, float*);
+template void attention_backward<double>(const AttentionConfig&, const double*, const double*, const double*,
+                                         const double*, const double*, const double*, const double*, double*,
+                                         double*, double*, double*);
+
+}  // namespace rotor::kernels

@@ -1,0 +1,59 @@
+#pragma once
+// Pieces shared by the fused attention forward and backward (internal to
+// engine/kernels/attention_*.cpp): tile size, score rows, dropout factors.
+#include <algorithm>
+#include <cstdint>
+
+#include "engine/kernels/attention.h"
+
+namespace rotor::kernels::attention_tiles {
+
+constexpr int64_t kBlock = 64;  // query rows and keys per tile
+
+inline int64_t valid_keys(const AttentionConfig& c, int64_t b) {
+  return c.key_lengths ? std::clamp<int64_t>(c.key_lengths[b], 0, c.N) : c.N;
+}
+
+// A row of n raw products q_i . k_j (j = j0 ..) becomes scores: scale * s + bias.
+template <class T>
+void score_row(T* s, int64_t n, T scale, const T* bias_h, int64_t i, int64_t j0, int64_t N) {
+  if (!bias_h) {
+    for (int64_t c = 0; c < n; ++c) s[c] *= scale;
+    return;
+  }
+  const T* b = bias_h + (i - j0 + N - 1);  // column c reads b[-c]
+  for (int64_t c = 0; c < n; ++c) s[c] = s[c] * scale + b[-c];
+}
+
+// The dropout of kernels::dropout_apply for one tile row: f[c] = 1/(1-p) when
+// element first + c is kept, else 0. Same counter (index / 4), same word
+// (index % 4) and same test on its top 24 bits.
+template <class T>
+class DropoutFactors {
+ public:
+  DropoutFactors(double p, const RandomKey& key)
+      : key_(key), threshold_(static_cast<uint32_t>(p * 16777216.0)), keep_scale_(static_cast<T>(1.0 / (1.0 - p))) {}
+
+  void row(uint64_t first, int64_t n, T* f) const {
+    uint64_t index = first;
+    for (int64_t c = 0; c < n;) {
+      const auto bits = key_.bits(index / 4);
+      for (uint64_t w = index % 4; w < 4 && c < n; ++w, ++c, ++index)
+        f[c] = (bits[w] >> 8) >= threshold_ ? keep_scale_ : T(0);
+    }
+  }
+
+ private:
+  RandomKey key_;
+  uint32_t threshold_;
+  T keep_scale_;
+};
+
+// dst[c * ldd + r] = src[r * lds + c] for r < rows, c < cols.
+template <class T>
+void transpose(const T* src, int64_t rows, int64_t cols, int64_t lds, T* dst, int64_t ldd) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) dst[c * ldd + r] = src[r * lds + c];
+}
+
+}  // namespace rotor::kernels::attention_tiles

@@ -1,0 +1,149 @@
+// The fused attention op against the composed engine ops (forward and every
+// gradient), its thread-count independence, and its no-NaN masked rows.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "attention_reference.h"
+#include "engine/ops.h"
+#include "gradcheck.h"
+#include "optim_fixtures.h"
+
+using namespace rotor;
+using Vars = std::vector<Var>;
+
+namespace {
+
+struct Case {
+  int64_t B, H, N, dh;
+  std::vector<int32_t> lengths;  // empty: no padding
+  bool bias;
+  double dropout;
+};
+
+std::string describe(const Case& c) {
+  std::string s = "B" + std::to_string(c.B) + " H" + std::to_string(c.H) + " N" + std::to_string(c.N) + " dh" +
+                  std::to_string(c.dh) + " lengths";
+  for (int32_t l : c.lengths) s += " " + std::to_string(l);
+  return s + (c.bias ? " bias" : "") + " dropout " + std::to_string(c.dropout);
+}
+
+AttentionOptions options_for(const Case& c, const Var& bias) {
+  AttentionOptions opt;
+  opt.scale = 1.0 / std::sqrt(static_cast<double>(c.dh));
+  opt.key_lengths = c.lengths;
+  opt.bias = bias;
+  opt.dropout = c.dropout;
+  opt.dropout_key = RandomKey{11, stream_id("attention-test"), 3};
+  return opt;
+}
+
+using AttentionFn = std::function<Var(const Var&, const Var&, const Var&, const AttentionOptions&)>;
+
+// Output, then gradients of q, k, v (and bias) of loss = sum(out * R).
+std::vector<Tensor> value_and_grads(const AttentionFn& f, const Case& c, DType dtype) {
+  const Shape shape{c.B, c.H, c.N, c.dh};
+  Vars in;
+  for (uint64_t s = 0; s < 3; ++s) in.emplace_back(test::randn(shape, 100 + s).to(dtype), true);
+  if (c.bias) in.emplace_back(test::randn({c.H, 2 * c.N - 1}, 200).to(dtype), true);
+  const Var out = f(in[0], in[1], in[2], options_for(c, c.bias ? in[3] : Var()));
+  backward(sum_all(out * Var(test::randn(shape, 300).to(dtype))));
+  std::vector<Tensor> result{out.value()};
+  for (const Var& x : in) result.push_back(x.grad());
+  return result;
+}
+
+// max over elements of |a - b| / max(1, |b|)
+double max_relative_error(const Tensor& a, const Tensor& b) {
+  const std::vector<double> x = a.to_doubles(), y = b.to_doubles();
+  double worst = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double e = std::abs(x[i] - y[i]) / std::max(1.0, std::abs(y[i]));
+    worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+  }
+  return worst;
+}
+
+void require_fused_matches_composed(const Case& c, DType dtype, double tolerance) {
+  INFO(describe(c) << " " << dtype_name(dtype));
+  const auto fused = value_and_grads(attention, c, dtype);
+  const auto composed = value_and_grads(test::composed_attention, c, dtype);
+  const char* names[] = {"output", "dq", "dk", "dv", "dbias"};
+  REQUIRE(fused.size() == composed.size());
+  for (size_t i = 0; i < fused.size(); ++i) {
+    INFO(names[i]);
+    REQUIRE(fused[i].shape() == composed[i].shape());
+    CHECK(max_relative_error(fused[i], composed[i]) < tolerance);
+  }
+}
+
+std::vector<Case> comparison_cases() {
+  std::vector<Case> cases;
+  for (int64_t N : {1, 7, 65, 130})
+    for (bool bias : {false, true})
+      for (double p : {0.0, 0.2}) {
+        const int32_t n = static_cast<int32_t>(N);
+        cases.push_back({2, 2, N, 20, {n, std::max(1, n / 2 + 1)}, bias, p});
+      }
+  cases.push_back({2, 3, 70, 16, {}, true, 0.1});          // no padding, full 16-wide vectors
+  cases.push_back({3, 2, 9, 5, {0, 9, 4}, true, 0.3});     // a batch row with no valid key
+  cases.push_back({1, 1, 129, 64, {100}, true, 0.5});      // several key tiles, the bench's head size
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("fused attention equals the composed ops in float64 (forward and every gradient)") {
+  for (const Case& c : comparison_cases()) require_fused_matches_composed(c, DType::F64, 1e-10);
+}
+
+TEST_CASE("fused attention equals the composed ops in float32 (forward and every gradient)") {
+  for (const Case& c : comparison_cases()) require_fused_matches_composed(c, DType::F32, 1e-5);
+}
+
+TEST_CASE("fused attention gives the same bits on one and two threads") {
+  const Case c{2, 3, 150, 24, {150, 77}, true, 0.1};
+  std::vector<Tensor> one, two;
+  {
+    test::ThreadCountGuard threads(1);
+    one = value_and_grads(attention, c, DType::F32);
+  }
+  {
+    test::ThreadCountGuard threads(2);
+    two = value_and_grads(attention, c, DType::F32);
+  }
+  REQUIRE(one.size() == 5);
+  for (size_t i = 0; i < one.size(); ++i) {
+    INFO("output " << i);
+    CHECK(test::same_bits(one[i], two[i]));
+  }
+}
+
+TEST_CASE("fused attention: a batch row without valid keys gives zeros and zero gradients, no NaN") {
+  const Case c{2, 2, 7, 4, {0, 7}, true, 0.2};
+  const auto r = value_and_grads(attention, c, DType::F64);
+  const int64_t per_batch = c.H * c.N * c.dh;
+  for (size_t t = 0; t < 4; ++t) {  // output, dq, dk, dv: batch 0 all zero, batch 1 finite
+    const std::vector<double> x = r[t].to_doubles();
+    for (int64_t e = 0; e < per_batch; ++e) CHECK(x[e] == 0.0);
+    for (int64_t e = per_batch; e < 2 * per_batch; ++e) CHECK(std::isfinite(x[e]));
+  }
+}
+
+TEST_CASE("fused attention rejects inputs it cannot attend") {
+  const Var q(test::randn({1, 2, 4, 3}, 1));
+  AttentionOptions opt;
+  opt.bias = Var(test::randn({2, 4}, 2));  // needs [2, 7]
+  CHECK_THROWS_AS(attention(q, q, q, opt), ShapeError);
+  opt = AttentionOptions{};
+  opt.key_lengths = {5};
+  CHECK_THROWS_AS(attention(q, q, q, opt), ValueError);
+  opt.key_lengths = {2, 2};
+  CHECK_THROWS_AS(attention(q, q, q, opt), ShapeError);
+  opt = AttentionOptions{};
+  opt.dropout = 1.0;
+  CHECK_THROWS_AS(attention(q, q, q, opt), ValueError);
+  CHECK_THROWS_AS(attention(q, Var(test::randn({1, 2, 5, 3}, 3)), q), ShapeError);
+}
