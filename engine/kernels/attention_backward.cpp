@@ -47,8 +47,9 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), at.n, w.f.data());
     const T row_lse = lse[at.head * N + i], Di = w.D[i];
     T* part = dbias_part ? dbias_part + (i - at.j0 + N - 1) : nullptr;  // column c adds to part[-c]
+    exp_shifted(s, at.n, row_lse);  // s = P
     for (int64_t col = 0; col < at.n; ++col) {
-      const T p = std::exp(s[col] - row_lse);
+      const T p = s[col];
       const T f = dropout ? w.f[col] : T(1);
       const T ds = p * (dp[col] * f - Di);
       w.pt[col * kBlock + r] = p * f;

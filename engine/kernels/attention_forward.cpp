@@ -24,19 +24,16 @@ struct ForwardScratch {
 // Folds one tile row of scores into the running softmax of its query row and
 // turns the scores into (dropped-out) unnormalised probabilities.
 template <class T>
-void online_softmax_row(T* s, int64_t n, T& row_max, T& row_sum, T* o, int64_t dh) {
+void online_softmax_row(T* s, int64_t n, T& running_max, T& running_sum, T* o, int64_t dh) {
   constexpr T kNegInf = -std::numeric_limits<T>::infinity();
-  T m = row_max;
-  for (int64_t c = 0; c < n; ++c) m = std::max(m, s[c]);
+  const T m = std::max(running_max, row_max(s, n));
   if (m == kNegInf) {  // every score so far is -inf (a -inf bias): no weight yet
     std::fill(s, s + n, T(0));
     return;
   }
-  const T correction = std::exp(row_max - m);  // 0 on the first finite tile
-  T sum = T(0);
-  for (int64_t c = 0; c < n; ++c) sum += (s[c] = std::exp(s[c] - m));
-  row_sum = row_sum * correction + sum;
-  row_max = m;
+  const T correction = std::exp(running_max - m);  // 0 on the first finite tile
+  running_sum = running_sum * correction + exp_shifted(s, n, m);
+  running_max = m;
   if (correction != T(1))
     for (int64_t d = 0; d < dh; ++d) o[d] *= correction;
 }

@@ -1,6 +1,8 @@
 #include "engine/kernels/attention_tile.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -22,8 +24,58 @@ void tile_matmul_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t l
   }
 }
 
+template <class T>
+T row_max_portable(const T* x, int64_t n) {
+  T m = -std::numeric_limits<T>::infinity();
+  for (int64_t c = 0; c < n; ++c) m = std::max(m, x[c]);
+  return m;
+}
+
+template <class T>
+T exp_shifted_portable(T* x, int64_t n, T shift) {
+  T sum = T(0);
+  for (int64_t c = 0; c < n; ++c) sum += (x[c] = std::exp(x[c] - shift));
+  return sum;
+}
+
 #if defined(__AVX512F__)
 namespace {
+
+constexpr __mmask16 kAll = 0xFFFF;
+
+inline __mmask16 first_lanes(int64_t count) {
+  return count >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << count) - 1u);
+}
+
+// Folds the 16 lanes left to right.
+template <class F>
+inline float lanes_in_order(__m512 v, F f) {
+  alignas(64) float lane[16];
+  _mm512_store_ps(lane, v);
+  float r = lane[0];
+  for (int i = 1; i < 16; ++i) r = f(r, lane[i]);
+  return r;
+}
+
+// exp on 16 lanes: x = k ln2 + r with |r| <= ln2 / 2, exp(r) by Cephes's expf
+// polynomial, times 2^k by scalef (which also flushes tiny results to 0).
+inline __m512 exp_avx512(__m512 x) {
+  // maskz_ forms throughout: GCC 12 warns on the plain forms' undefined-vector idiom.
+  x = _mm512_maskz_max_ps(kAll, _mm512_set1_ps(-104.0f), x);  // NaN stays NaN (second operand)
+  x = _mm512_maskz_min_ps(kAll, _mm512_set1_ps(88.7f), x);
+  const __m512 k = _mm512_maskz_roundscale_ps(kAll, _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  return _mm512_maskz_scalef_ps(kAll, p, k);
+}
 
 // R rows x V vectors of 16 columns held in registers across the whole K loop
 // (R = 6, V = 4: 24 accumulators + 4 B vectors + 1 broadcast of 32 zmm; 6 rows
@@ -89,7 +141,36 @@ void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t
     }
   }
 }
+template <>
+float row_max<float>(const float* x, int64_t n) {
+  __m512 m = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+  for (int64_t c = 0; c < n; c += 16) m = _mm512_maskz_max_ps(kAll, m, _mm512_mask_loadu_ps(m, first_lanes(n - c), x + c));
+  return lanes_in_order(m, [](float a, float b) { return std::max(a, b); });
+}
+
+template <>
+float exp_shifted<float>(float* x, int64_t n, float shift) {
+  const __m512 s = _mm512_set1_ps(shift);
+  __m512 sum = _mm512_setzero_ps();
+  for (int64_t c = 0; c < n; c += 16) {
+    const __mmask16 lanes = first_lanes(n - c);
+    const __m512 e = exp_avx512(_mm512_sub_ps(_mm512_maskz_loadu_ps(lanes, x + c), s));
+    _mm512_mask_storeu_ps(x + c, lanes, e);
+    sum = _mm512_mask_add_ps(sum, lanes, sum, e);
+  }
+  return lanes_in_order(sum, [](float a, float b) { return a + b; });
+}
 #else
+template <>
+float row_max<float>(const float* x, int64_t n) {
+  return row_max_portable(x, n);
+}
+
+template <>
+float exp_shifted<float>(float* x, int64_t n, float shift) {
+  return exp_shifted_portable(x, n, shift);
+}
+
 template <>
 void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
                         float* C, int64_t ldc, bool accumulate) {
@@ -101,6 +182,16 @@ template <>
 void tile_matmul<double>(int64_t M, int64_t N, int64_t K, const double* A, int64_t lda, const double* B,
                          int64_t ldb, double* C, int64_t ldc, bool accumulate) {
   tile_matmul_portable<double>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+template <>
+double row_max<double>(const double* x, int64_t n) {
+  return row_max_portable(x, n);
+}
+
+template <>
+double exp_shifted<double>(double* x, int64_t n, double shift) {
+  return exp_shifted_portable(x, n, shift);
 }
 
 template void tile_matmul_portable<float>(int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,

@@ -19,4 +19,14 @@ template <class T>
 void tile_matmul_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
                           int64_t ldc, bool accumulate);
 
+// Row pieces of the online softmax, vectorised with AVX-512 for float:
+// the largest of x[0..n) (-inf for n = 0), and x[c] = exp(x[c] - shift) in
+// place, returning the sum of the results. The float exp is a polynomial
+// (Cephes expf, within 2 ulp of std::exp), exactly 0 below -104 (including
+// -inf) and NaN-propagating; double uses std::exp.
+template <class T>
+T row_max(const T* x, int64_t n);
+template <class T>
+T exp_shifted(T* x, int64_t n, T shift);
+
 }  // namespace rotor::kernels

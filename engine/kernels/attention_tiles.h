@@ -34,13 +34,17 @@ class DropoutFactors {
   DropoutFactors(double p, const RandomKey& key)
       : key_(key), threshold_(static_cast<uint32_t>(p * 16777216.0)), keep_scale_(static_cast<T>(1.0 / (1.0 - p))) {}
 
+  // n <= kBlock. Words of the counters covering first .. first + n - 1, then
+  // one test per element (word index - 4 * first counter).
   void row(uint64_t first, int64_t n, T* f) const {
-    uint64_t index = first;
-    for (int64_t c = 0; c < n;) {
-      const auto bits = key_.bits(index / 4);
-      for (uint64_t w = index % 4; w < 4 && c < n; ++w, ++c, ++index)
-        f[c] = (bits[w] >> 8) >= threshold_ ? keep_scale_ : T(0);
+    uint32_t words[kBlock + 8];
+    const uint64_t counter = first / 4, counters = (first % 4 + static_cast<uint64_t>(n) + 3) / 4;
+    for (uint64_t i = 0; i < counters; ++i) {
+      const auto bits = key_.bits(counter + i);
+      for (int w = 0; w < 4; ++w) words[4 * i + w] = bits[w];
     }
+    const uint32_t* word = words + first % 4;
+    for (int64_t c = 0; c < n; ++c) f[c] = (word[c] >> 8) >= threshold_ ? keep_scale_ : T(0);
   }
 
  private:

@@ -1,7 +1,9 @@
-// The attention kernel's tile product against the portable loop, over sizes
-// that leave partial vectors, partial row blocks and padded leading dims.
+// The attention kernel's tile pieces: the product against the portable loop
+// (sizes that leave partial vectors, partial row blocks, padded leading dims),
+// and the vectorised row max and exp against std::max and std::exp.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "engine/kernels/attention_tile.h"
@@ -9,6 +11,8 @@
 
 using rotor::kernels::tile_matmul;
 using rotor::kernels::tile_matmul_portable;
+using rotor::kernels::exp_shifted;
+using rotor::kernels::row_max;
 
 namespace {
 
@@ -47,4 +51,35 @@ void check_against_portable(double tolerance) {
 TEST_CASE("attention tile product equals the portable loop (float and double)") {
   check_against_portable<float>(1e-4);
   check_against_portable<double>(0.0);
+}
+
+TEST_CASE("attention row max and shifted exp match std::max and std::exp") {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t n : {1, 5, 16, 17, 64}) {
+    INFO("n " << n);
+    std::vector<float> x = random_values<float>(n, 4);
+    for (int64_t c = 0; c < n; ++c) x[c] = 30.0f * x[c] - 20.0f;  // roughly [-110, 70]
+    x[0] = -inf;  // a masked score
+    if (n > 3) x[3] = -103.0f;  // near the flush-to-zero edge
+    float expected_max = -inf;
+    for (float v : x) expected_max = std::max(expected_max, v);
+    CHECK(row_max(x.data(), n) == expected_max);
+    const float shift = n > 1 ? expected_max : 0.0f;
+    std::vector<float> e = x;
+    const float sum = exp_shifted(e.data(), n, shift);
+    double expected_sum = 0.0;
+    for (int64_t c = 0; c < n; ++c) {
+      const double want = std::exp(double(x[c] - shift));  // the kernel subtracts in float too
+      expected_sum += want;
+      INFO("x " << x[c] << " shift " << shift);
+      if (want < 1e-37)  // below float's normal range: 0 or a tiny denormal
+        CHECK(e[c] < 1e-37f);
+      else
+        CHECK(std::abs(e[c] - want) <= 4e-7 * want);
+    }
+    CHECK(std::abs(sum - expected_sum) <= 1e-6 * expected_sum);
+  }
+  std::vector<float> nan{std::nanf("")};
+  CHECK(std::isnan(exp_shifted(nan.data(), 1, 0.0f)));
+  CHECK(std::isnan(nan[0]));
 }
