@@ -24,15 +24,23 @@ void tile_matmul_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t l
   }
 }
 
+// The primary templates are the portable code; float gets the AVX-512
+// specialisations below when the compiler targets AVX-512.
 template <class T>
-T row_max_portable(const T* x, int64_t n) {
+void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+                 int64_t ldc, bool accumulate) {
+  tile_matmul_portable<T>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+template <class T>
+T row_max(const T* x, int64_t n) {
   T m = -std::numeric_limits<T>::infinity();
   for (int64_t c = 0; c < n; ++c) m = std::max(m, x[c]);
   return m;
 }
 
 template <class T>
-T exp_shifted_portable(T* x, int64_t n, T shift) {
+T exp_shifted(T* x, int64_t n, T shift) {
   T sum = T(0);
   for (int64_t c = 0; c < n; ++c) sum += (x[c] = std::exp(x[c] - shift));
   return sum;
@@ -160,43 +168,17 @@ float exp_shifted<float>(float* x, int64_t n, float shift) {
   }
   return lanes_in_order(sum, [](float a, float b) { return a + b; });
 }
-#else
-template <>
-float row_max<float>(const float* x, int64_t n) {
-  return row_max_portable(x, n);
-}
-
-template <>
-float exp_shifted<float>(float* x, int64_t n, float shift) {
-  return exp_shifted_portable(x, n, shift);
-}
-
-template <>
-void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-                        float* C, int64_t ldc, bool accumulate) {
-  tile_matmul_portable<float>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
-}
 #endif
 
-template <>
-void tile_matmul<double>(int64_t M, int64_t N, int64_t K, const double* A, int64_t lda, const double* B,
-                         int64_t ldb, double* C, int64_t ldc, bool accumulate) {
-  tile_matmul_portable<double>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
-}
-
-template <>
-double row_max<double>(const double* x, int64_t n) {
-  return row_max_portable(x, n);
-}
-
-template <>
-double exp_shifted<double>(double* x, int64_t n, double shift) {
-  return exp_shifted_portable(x, n, shift);
-}
-
-template void tile_matmul_portable<float>(int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
-                                          float*, int64_t, bool);
-template void tile_matmul_portable<double>(int64_t, int64_t, int64_t, const double*, int64_t, const double*, int64_t,
-                                           double*, int64_t, bool);
+#define ROTOR_INSTANTIATE(T)                                                                                   \
+  template void tile_matmul_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*,    \
+                                        int64_t, bool);                                                         \
+  template void tile_matmul<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t,    \
+                               bool);                                                                           \
+  template T row_max<T>(const T*, int64_t);                                                                     \
+  template T exp_shifted<T>(T*, int64_t, T);
+ROTOR_INSTANTIATE(float)
+ROTOR_INSTANTIATE(double)
+#undef ROTOR_INSTANTIATE
 
 }  // namespace rotor::kernels
