@@ -9,13 +9,13 @@
 
 #include "engine/kernels/attention.h"
 #include "engine/kernels/attention_tile.h"
-#include "engine/kernels/attention_tiles.h"
+#include "engine/kernels/attention_tiling.h"
 #include "engine/parallel.h"
 
 namespace rotor::kernels {
 namespace {
 
-using namespace attention_tiles;
+using namespace attention_tiling;
 
 template <class T>
 struct BackwardScratch {

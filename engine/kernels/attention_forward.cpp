@@ -6,13 +6,13 @@
 
 #include "engine/kernels/attention.h"
 #include "engine/kernels/attention_tile.h"
-#include "engine/kernels/attention_tiles.h"
+#include "engine/kernels/attention_tiling.h"
 #include "engine/parallel.h"
 
 namespace rotor::kernels {
 namespace {
 
-using namespace attention_tiles;
+using namespace attention_tiling;
 
 template <class T>
 struct ForwardScratch {
@@ -84,7 +84,7 @@ void attention_forward(const AttentionConfig& c, const T* q, const T* k, const T
   // K^T per head, [dh, N]: score tiles then read contiguous key columns.
   std::vector<T> kt(static_cast<size_t>(heads * dh * N));
   parallel_for(heads, grain_for(N * dh), [&](int64_t hb, int64_t he) {
-    for (int64_t h = hb; h < he; ++h) attention_tiles::transpose(k + h * N * dh, N, dh, dh, kt.data() + h * dh * N, N);
+    for (int64_t h = hb; h < he; ++h) attention_tiling::transpose(k + h * N * dh, N, dh, dh, kt.data() + h * dh * N, N);
   });
   parallel_for(heads * blocks, 1, [&](int64_t tb, int64_t te) {
     ForwardScratch<T> scratch(dh);

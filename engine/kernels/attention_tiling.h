@@ -6,7 +6,7 @@
 
 #include "engine/kernels/attention.h"
 
-namespace rotor::kernels::attention_tiles {
+namespace rotor::kernels::attention_tiling {
 
 constexpr int64_t kBlock = 64;  // query rows and keys per tile
 
@@ -60,4 +60,4 @@ void transpose(const T* src, int64_t rows, int64_t cols, int64_t lds, T* dst, in
     for (int64_t c = 0; c < cols; ++c) dst[c * ldd + r] = src[r * lds + c];
 }
 
-}  // namespace rotor::kernels::attention_tiles
+}  // namespace rotor::kernels::attention_tiling
