@@ -5,6 +5,7 @@
 // The bias gradient of each (batch, head) goes to its own row of partials,
 // then rows are summed over the batch in order: deterministic.
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "engine/kernels/attention.h"
@@ -47,6 +48,10 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), at.n, w.f.data());
     const T row_lse = lse[at.head * N + i], Di = w.D[i];
     T* part = dbias_part ? dbias_part + (i - at.j0 + N - 1) : nullptr;  // column c adds to part[-c]
+    if (row_lse == -std::numeric_limits<T>::infinity()) {  // every logit -inf: zero weights, zero gradient
+      for (int64_t col = 0; col < at.n; ++col) w.pt[col * kBlock + r] = w.dst[col * kBlock + r] = s[col] = T(0);
+      continue;
+    }
     exp_shifted(s, at.n, row_lse);  // s = P
     for (int64_t col = 0; col < at.n; ++col) {
       const T p = s[col];

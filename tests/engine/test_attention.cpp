@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,32 @@ TEST_CASE("fused attention: a batch row without valid keys gives zeros and zero 
     const std::vector<double> x = r[t].to_doubles();
     for (int64_t e = 0; e < per_batch; ++e) CHECK(x[e] == 0.0);
     for (int64_t e = per_batch; e < 2 * per_batch; ++e) CHECK(std::isfinite(x[e]));
+  }
+}
+
+TEST_CASE("fused attention: a row whose bias is -inf everywhere gives zeros like the composed ops, no NaN") {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> table(2 * 3 - 1, -inf);  // head 0: every offset -inf
+  for (int d = 0; d < 5; ++d) table.push_back(0.1 * d);  // head 1: finite
+  AttentionOptions opt;
+  opt.bias = Var(Tensor::from_doubles({2, 5}, DType::F64, table), true);
+  const Shape shape{1, 2, 3, 4};
+  std::vector<std::vector<Tensor>> results;
+  for (const AttentionFn& f : std::vector<AttentionFn>{attention, test::composed_attention}) {
+    Var q(test::randn(shape, 1), true), k(test::randn(shape, 2), true), v(test::randn(shape, 3), true);
+    opt.bias = Var(opt.bias.value(), true);
+    const Var out = f(q, k, v, opt);
+    backward(sum_all(out * Var(test::randn(shape, 4))));
+    results.push_back({out.value(), q.grad(), k.grad(), v.grad(), opt.bias.grad()});
+  }
+  for (size_t t = 0; t < 5; ++t) {
+    INFO("tensor " << t);
+    const std::vector<double> fused = results[0][t].to_doubles(), composed = results[1][t].to_doubles();
+    for (size_t e = 0; e < fused.size(); ++e) {
+      CHECK(std::isfinite(fused[e]));
+      CHECK(fused[e] == Approx(composed[e]).margin(1e-12));
+    }
+    for (size_t e = 0; e < fused.size() / 2; ++e) CHECK(fused[e] == 0.0);  // head 0
   }
 }
 
