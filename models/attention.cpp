@@ -20,7 +20,8 @@ MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string&
       heads_(c.heads),
       head_dim_(c.head_dim()),
       attention_dropout_(c.attention_dropout),
-      kind_(c.attention) {}
+      kind_(c.attention),
+      kernel_(c.attention_kernel) {}
 
 Var MultiHeadAttention::split_heads(const Var& x) const {
   return permute(reshape(x, {x.size(0), x.size(1), heads_, head_dim_}), {0, 2, 1, 3});
@@ -43,9 +44,21 @@ Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var&
   const PositionEncoding& pos = *in.position;
   const Var qr = pos.rotates() ? pos.rotate(q) : q;
   const Var kr = pos.rotates() ? pos.rotate(k) : k;
-  // Scale q (N x dh) rather than the logits (N x N): one fewer N^2 buffer per layer.
   const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
-  Var logits = matmul(mul_scalar(qr, scale), kr, false, true);
+  if (kernel_ == AttentionKernel::composed) return composed_softmax(qr, kr, v, scale, in, ctx);
+  AttentionOptions opt;
+  opt.scale = scale;
+  opt.key_lengths = in.key_lengths;
+  opt.bias = in.relative_bias;
+  opt.dropout_key = ctx.next_dropout_key();  // the key the composed path's dropout site would take
+  opt.dropout = ctx.dropout_rate(attention_dropout_);
+  return attention(qr, kr, v, opt);  // [B, H, N, dh]
+}
+
+Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& v, double scale,
+                                         const AttentionInputs& in, ForwardContext& ctx) const {
+  // Scale q (N x dh) rather than the logits (N x N): one fewer N^2 buffer per layer.
+  Var logits = matmul(mul_scalar(q, scale), k, false, true);
   Tensor mask = in.logit_mask;
   if (in.relative_bias.defined()) {
     const Var bias = expand_relative_bias(in.relative_bias, q.size(2));

@@ -2,7 +2,10 @@
 // Multi-head self-attention, the one place the attention computation lives.
 // Position handling comes through the PositionEncoding hooks: rotation of q/k
 // (and v) after projection, a logit temperature, and an additive per-offset
-// logit bias [H, 2N-1] that the composed path expands to [H, N, N] here.
+// logit bias [H, 2N-1]. Softmax attention runs as the fused O(N)-memory op
+// (engine attention(), which takes the [H, 2N-1] table and the key lengths
+// as they are) or, with `attention_kernel: composed`, from matmul/softmax/
+// dropout ops: the reference, which expands the table to [H, N, N] here.
 // `attention: linear` replaces softmax by the elu(x)+1 feature map; with RoPE
 // it follows the RoFormer paper's eq. 19 (rotation in the numerator only).
 #include <string>
@@ -17,7 +20,8 @@ namespace rotor {
 // What one layer's attention reads besides its input.
 struct AttentionInputs {
   const PositionEncoding* position = nullptr;  // never null in a forward
-  Tensor logit_mask;  // softmax: constant added to the logits, broadcast to [B, H, N, N] (-inf = masked key)
+  std::vector<int32_t> key_lengths;  // [B]: keys j < key_lengths[b] are valid (fused softmax)
+  Tensor logit_mask;  // composed softmax: constant added to the logits, broadcast to [B, H, N, N] (-inf = masked key)
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding
   Var relative_bias;  // softmax: [H, 2N-1] per-offset bias of this layer, or undefined
 };
@@ -36,12 +40,15 @@ class MultiHeadAttention {
   Var merge_heads(const Var& x) const;  // [B, H, N, dh] -> [B, N, d]
   Var softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
                         ForwardContext& ctx) const;
+  Var composed_softmax(const Var& q, const Var& k, const Var& v, double scale, const AttentionInputs& in,
+                       ForwardContext& ctx) const;
   Var linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const;
 
   Linear q_, k_, v_, out_;
   int64_t heads_, head_dim_;
   double attention_dropout_;
   AttentionKind kind_;
+  AttentionKernel kernel_;
 };
 
 }  // namespace rotor

@@ -31,19 +31,22 @@ Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths
 }
 
 AttentionInputs EncoderClassifier::attention_inputs(const std::vector<int32_t>& lengths, int64_t n) const {
-  const int64_t B = static_cast<int64_t>(lengths.size());
   AttentionInputs in;
   in.position = position_.get();
-  std::vector<double> keep(static_cast<size_t>(B * n));
+  in.key_lengths = lengths;
+  const bool linear = config_.attention == AttentionKind::linear;
+  if (!linear && config_.attention_kernel == AttentionKernel::fused) return in;  // the op takes the lengths
+  // Linear attention zeroes padding keys; composed softmax adds -inf to their logits.
+  const double pad = linear ? 0.0 : -std::numeric_limits<double>::infinity();
+  const double valid = linear ? 1.0 : 0.0;
+  const int64_t B = static_cast<int64_t>(lengths.size());
+  std::vector<double> v(static_cast<size_t>(B * n));
   for (int64_t b = 0; b < B; ++b)
-    for (int64_t j = 0; j < n; ++j) keep[b * n + j] = j < lengths[b] ? 1.0 : 0.0;
-  if (config_.attention == AttentionKind::linear) {
-    in.key_keep = Tensor::from_doubles({B, 1, n, 1}, dtype_, keep);
-    return in;
-  }
-  std::vector<double> mask(keep.size());
-  for (size_t i = 0; i < keep.size(); ++i) mask[i] = keep[i] > 0 ? 0.0 : -std::numeric_limits<double>::infinity();
-  in.logit_mask = Tensor::from_doubles({B, 1, 1, n}, dtype_, mask);
+    for (int64_t j = 0; j < n; ++j) v[b * n + j] = j < lengths[b] ? valid : pad;
+  if (linear)
+    in.key_keep = Tensor::from_doubles({B, 1, n, 1}, dtype_, v);
+  else
+    in.logit_mask = Tensor::from_doubles({B, 1, 1, n}, dtype_, v);
   return in;
 }
 

@@ -14,10 +14,15 @@ struct ForwardContext {
   uint64_t step = 0;
   uint64_t next_site = 0;
 
+  // The key of the next dropout site; every site takes a number, dropping or not.
+  RandomKey next_dropout_key() { return RandomKey{seed, stream_id("dropout") + next_site++, step}; }
+  // The dropout rate a site applies: p in training, 0 in evaluation.
+  double dropout_rate(double p) const { return training ? p : 0.0; }
+
   Var dropout(const Var& x, double p) {
-    const uint64_t site = next_site++;
-    if (!training || p == 0.0) return x;
-    return rotor::dropout(x, p, RandomKey{seed, stream_id("dropout") + site, step}, true);
+    const RandomKey key = next_dropout_key();
+    if (dropout_rate(p) == 0.0) return x;
+    return rotor::dropout(x, p, key, true);
   }
 };
 

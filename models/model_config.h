@@ -53,6 +53,7 @@ struct ModelConfig {
   NormPlacement norm = NormPlacement::pre;  // BERT and the original RoFormer are post-LN (no final norm)
   Pooling pooling = Pooling::mean;
   AttentionKind attention = AttentionKind::softmax;
+  AttentionKernel attention_kernel = AttentionKernel::fused;
   Activation activation = Activation::gelu;
   double norm_eps = 1e-5;
   double init_std = 0.02;

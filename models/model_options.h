@@ -16,6 +16,9 @@ namespace rotor {
 enum class NormPlacement { pre, post };            // layer norm before (pre-LN) or after (post-LN) each residual
 enum class Pooling { mean, cls, max };
 enum class AttentionKind { softmax, linear };      // linear: elu(x)+1 feature map
+// How softmax attention is computed: the fused O(N)-memory op, or composed
+// from matmul/softmax/dropout ops (the reference; holds B x H x N x N buffers).
+enum class AttentionKernel { fused, composed };
 enum class Activation { gelu, gelu_tanh, relu };
 enum class RopeScaling { none, linear, ntk, yarn };
 
@@ -36,6 +39,11 @@ template <>
 struct OptionNames<AttentionKind> {
   static constexpr std::array<std::pair<AttentionKind, const char*>, 2> table{
       {{AttentionKind::softmax, "softmax"}, {AttentionKind::linear, "linear"}}};
+};
+template <>
+struct OptionNames<AttentionKernel> {
+  static constexpr std::array<std::pair<AttentionKernel, const char*>, 2> table{
+      {{AttentionKernel::fused, "fused"}, {AttentionKernel::composed, "composed"}}};
 };
 template <>
 struct OptionNames<Activation> {

@@ -70,6 +70,9 @@ std::vector<ConfigOption> build() {
           "Layer norm before (pre, with a final norm) or after (post, BERT/RoFormer: no final norm) each residual"),
       OPT("model.pooling", model.pooling, "Sequence pooling for the classifier"),
       OPT("model.attention", model.attention, "softmax, or linear attention with the elu(x)+1 feature map"),
+      OPT("model.attention_kernel", model.attention_kernel,
+          "softmax attention: fused (O(N) memory, tiles recomputed in the backward) or composed (the reference "
+          "built from matmul/softmax/dropout ops, O(N^2) memory)"),
       OPT("model.activation", model.activation, "MLP activation"),
       OPT("model.norm_eps", model.norm_eps, "Layer-norm epsilon"),
       OPT("model.init_std", model.init_std, "Standard deviation of the normal weight initialisation"),
