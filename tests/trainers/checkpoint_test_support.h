@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "trainers/checkpoint.h"
+#include "trainers/checkpoint/checkpoint.h"
 
 namespace rotor::test {
 

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "run_fixture.h"
-#include "trainers/config_loader.h"
-#include "trainers/config_schema.h"
+#include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
 
 using namespace rotor;
 

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "trainers/config_loader.h"
+#include "trainers/config/config_loader.h"
 
 TEST_CASE("README's configuration reference matches the schema") {
   std::ifstream in(std::string(ROTOR_SOURCE_DIR) + "/README.md");

@@ -4,9 +4,9 @@
 #include <cstring>
 
 #include "run_fixture.h"
-#include "trainers/checkpoint.h"
-#include "trainers/config.h"
-#include "trainers/trainer.h"
+#include "trainers/checkpoint/checkpoint.h"
+#include "trainers/config/config.h"
+#include "trainers/training/trainer.h"
 
 using namespace rotor;
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "run_fixture.h"
-#include "trainers/trainer.h"
+#include "trainers/training/trainer.h"
 
 using namespace rotor;
 

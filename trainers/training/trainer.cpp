@@ -1,4 +1,4 @@
-#include "trainers/trainer.h"
+#include "trainers/training/trainer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -14,16 +14,16 @@
 #include "engine/optim/clip.h"
 #include "engine/parallel.h"
 #include "models/encoder_classifier.h"
-#include "trainers/checkpoint_directory.h"
-#include "trainers/config_loader.h"
-#include "trainers/config_schema.h"
-#include "trainers/evaluator.h"
-#include "trainers/metrics_log.h"
-#include "trainers/optimizer_factory.h"
-#include "trainers/progress.h"
-#include "trainers/run_lock.h"
-#include "trainers/signals.h"
-#include "trainers/training_checkpoint.h"
+#include "trainers/checkpoint/checkpoint_directory.h"
+#include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
+#include "trainers/training/evaluator.h"
+#include "trainers/training/metrics_log.h"
+#include "trainers/training/optimizer_factory.h"
+#include "trainers/training/progress.h"
+#include "trainers/training/run_lock.h"
+#include "trainers/training/signals.h"
+#include "trainers/training/training_checkpoint.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

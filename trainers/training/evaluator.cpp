@@ -1,4 +1,4 @@
-#include "trainers/evaluator.h"
+#include "trainers/training/evaluator.h"
 
 #include <algorithm>
 #include <cmath>

@@ -10,8 +10,8 @@
 #include <exception>
 
 #include "engine/error.h"
-#include "trainers/commands.h"
-#include "trainers/trainer.h"
+#include "trainers/cli/commands.h"
+#include "trainers/training/trainer.h"
 
 int main(int argc, char** argv) {
   // Idle OpenMP threads sleep instead of spinning: on a few shared cores a

@@ -1,4 +1,4 @@
-#include "trainers/checkpoint.h"
+#include "trainers/checkpoint/checkpoint.h"
 
 #include <sys/stat.h>
 
@@ -9,8 +9,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "trainers/checkpoint_fs.h"
-#include "trainers/hdf5_file.h"
+#include "trainers/checkpoint/checkpoint_fs.h"
+#include "trainers/checkpoint/hdf5_file.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "content_checksum hashes in-memory bytes and assumes a little-endian host"

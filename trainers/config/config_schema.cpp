@@ -1,4 +1,4 @@
-#include "trainers/config_schema.h"
+#include "trainers/config/config_schema.h"
 
 #include <type_traits>
 

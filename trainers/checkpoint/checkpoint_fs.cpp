@@ -1,4 +1,4 @@
-#include "trainers/checkpoint_fs.h"
+#include "trainers/checkpoint/checkpoint_fs.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "trainers/checkpoint_error.h"
+#include "trainers/checkpoint/checkpoint_error.h"
 
 namespace rotor::checkpoint_fs {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "trainers/config.h"
+#include "trainers/config/config.h"
 
 namespace rotor {
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "engine/tensor.h"
-#include "trainers/checkpoint_error.h"
+#include "trainers/checkpoint/checkpoint_error.h"
 
 namespace rotor {
 

@@ -1,9 +1,9 @@
-#include "trainers/training_checkpoint.h"
+#include "trainers/training/training_checkpoint.h"
 
 #include <sstream>
 
 #include "engine/parallel.h"
-#include "trainers/config_loader.h"
+#include "trainers/config/config_loader.h"
 
 namespace rotor {
 namespace {

@@ -1,9 +1,9 @@
-#include "trainers/metrics_log.h"
+#include "trainers/training/metrics_log.h"
 
 #include <sstream>
 #include <vector>
 
-#include "trainers/config.h"
+#include "trainers/config/config.h"
 
 namespace rotor {
 namespace {

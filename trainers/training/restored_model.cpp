@@ -1,6 +1,6 @@
-#include "trainers/restored_model.h"
+#include "trainers/training/restored_model.h"
 
-#include "trainers/config_loader.h"
+#include "trainers/config/config_loader.h"
 
 namespace rotor {
 

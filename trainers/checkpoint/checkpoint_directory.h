@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "trainers/checkpoint.h"
+#include "trainers/checkpoint/checkpoint.h"
 
 namespace rotor {
 

@@ -1,4 +1,4 @@
-#include "trainers/config_loader.h"
+#include "trainers/config/config_loader.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "models/position_encoding.h"
-#include "trainers/config_schema.h"
+#include "trainers/config/config_schema.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

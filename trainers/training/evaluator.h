@@ -8,7 +8,7 @@
 
 #include "datasets/sampler.h"
 #include "models/encoder_classifier.h"
-#include "trainers/classification_metrics.h"
+#include "trainers/training/classification_metrics.h"
 
 namespace rotor {
 

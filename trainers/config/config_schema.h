@@ -8,7 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "trainers/config.h"
+#include "trainers/config/config.h"
 
 namespace rotor {
 

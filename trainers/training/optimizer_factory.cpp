@@ -1,4 +1,4 @@
-#include "trainers/optimizer_factory.h"
+#include "trainers/training/optimizer_factory.h"
 
 #include <algorithm>
 

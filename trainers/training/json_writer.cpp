@@ -1,4 +1,4 @@
-#include "trainers/json_writer.h"
+#include "trainers/training/json_writer.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "trainers/progress.h"
+#include "trainers/training/progress.h"
 
 #include <unistd.h>
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "trainers/json_writer.h"
+#include "trainers/training/json_writer.h"
 
 namespace rotor {
 

@@ -5,7 +5,7 @@
 #include "engine/optim/lr_schedule.h"
 #include "engine/optim/optimizer.h"
 #include "engine/parameters.h"
-#include "trainers/config.h"
+#include "trainers/config/config.h"
 
 namespace rotor {
 

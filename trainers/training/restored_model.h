@@ -9,7 +9,7 @@
 #include "datasets/tokenized_split.h"
 #include "datasets/tokenizer.h"
 #include "models/encoder_classifier.h"
-#include "trainers/training_checkpoint.h"
+#include "trainers/training/training_checkpoint.h"
 
 namespace rotor {
 

@@ -1,4 +1,4 @@
-#include "trainers/checkpoint_directory.h"
+#include "trainers/checkpoint/checkpoint_directory.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "trainers/checkpoint_fs.h"
+#include "trainers/checkpoint/checkpoint_fs.h"
 
 namespace rotor {
 namespace {

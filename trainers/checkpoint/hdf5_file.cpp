@@ -1,4 +1,4 @@
-#include "trainers/hdf5_file.h"
+#include "trainers/checkpoint/hdf5_file.h"
 
 #include <algorithm>
 #include <mutex>

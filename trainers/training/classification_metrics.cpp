@@ -1,4 +1,4 @@
-#include "trainers/classification_metrics.h"
+#include "trainers/training/classification_metrics.h"
 
 namespace rotor {
 

@@ -1,4 +1,4 @@
-#include "trainers/commands.h"
+#include "trainers/cli/commands.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -10,11 +10,11 @@
 #include "datasets/dataset.h"
 #include "datasets/json_line.h"
 #include "datasets/jsonl_reader.h"
-#include "trainers/config_loader.h"
-#include "trainers/evaluator.h"
-#include "trainers/json_writer.h"
-#include "trainers/progress.h"
-#include "trainers/restored_model.h"
+#include "trainers/config/config_loader.h"
+#include "trainers/training/evaluator.h"
+#include "trainers/training/json_writer.h"
+#include "trainers/training/progress.h"
+#include "trainers/training/restored_model.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

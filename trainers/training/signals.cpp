@@ -1,4 +1,4 @@
-#include "trainers/signals.h"
+#include "trainers/training/signals.h"
 
 #include <unistd.h>
 

@@ -8,9 +8,9 @@
 #include "datasets/dataset.h"
 #include "engine/optim/optimizer.h"
 #include "models/encoder_classifier.h"
-#include "trainers/checkpoint.h"
-#include "trainers/config.h"
-#include "trainers/training_state.h"
+#include "trainers/checkpoint/checkpoint.h"
+#include "trainers/config/config.h"
+#include "trainers/training/training_state.h"
 
 namespace rotor {
 
