@@ -121,7 +121,7 @@ std::vector<Document> read_csv(const std::string& path, char delimiter, const Fi
     }
     int64_t replaced = 0;
     std::string text = repair_utf8((*row)[text_col], replaced);
-    std::string label = repair_utf8((*row)[label_col], replaced);
+    std::string label = label_col >= 0 ? repair_utf8((*row)[label_col], replaced) : std::string();
     std::string key = key_col >= 0 ? repair_utf8((*row)[key_col], replaced) : std::string();
     repairs.add(replaced, where);
     docs.push_back(make_document(std::move(text), std::move(label), std::move(key), where, fields));

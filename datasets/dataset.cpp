@@ -33,8 +33,9 @@ std::string source_format(const std::string& path, const std::string& format) {
                   "' from its extension (set format to jsonl, csv, tsv or folder)");
 }
 
-std::vector<Document> read_source(const std::string& path, const DataConfig& c, Utf8Repairs& repairs) {
-  const FieldNames fields{c.text_field, c.label_field, c.key_field};
+std::vector<Document> read_source(const std::string& path, const DataConfig& c, Utf8Repairs& repairs,
+                                  Labelled labelled = Labelled::yes) {
+  const FieldNames fields{c.text_field, labelled == Labelled::yes ? c.label_field : "", c.key_field};
   const std::string format = source_format(path, c.format);
   if (format == "jsonl") return read_jsonl(path, fields, repairs);
   if (format == "csv") return read_csv(path, ',', fields, repairs);
@@ -133,12 +134,13 @@ std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadO
   return key.hex();
 }
 
-TokenizedSplit tokenize(const DocumentSplit& split, const std::vector<int32_t>& labels, const Tokenizer& tokenizer) {
+TokenizedSplit tokenize(const std::string& name, const std::vector<Document>& docs, const std::vector<int32_t>& labels,
+                        const Tokenizer& tokenizer) {
   TokenizedSplit out;
-  out.name = split.name;
-  for (size_t i = 0; i < split.docs.size(); ++i) {
-    const std::vector<int32_t> ids = tokenizer.encode(split.docs[i].text);
-    if (ids.empty()) throw DataError(split.docs[i].where + ": the text encodes to no tokens");
+  out.name = name;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    const std::vector<int32_t> ids = tokenizer.encode(docs[i].text);
+    if (ids.empty()) throw DataError(docs[i].where + ": the text encodes to no tokens");
     out.add(ids, labels[i]);
   }
   return out;
@@ -175,8 +177,15 @@ CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOpti
   }
   out.tokenizer = tokenizer->save();
   out.labels = labels.names();
-  for (size_t i = 0; i < splits.size(); ++i) out.splits.push_back(tokenize(splits[i], label_ids[i], *tokenizer));
+  for (size_t i = 0; i < splits.size(); ++i) out.splits.push_back(tokenize(splits[i].name, splits[i].docs, label_ids[i], *tokenizer));
   return out;
+}
+
+void warn_repairs(int64_t count, const std::string& first_at, const std::string& source,
+                  const std::function<void(const std::string&)>& warn) {
+  if (count > 0 && warn) {
+    warn(first_at + ": invalid UTF-8 replaced by U+FFFD (" + std::to_string(count) + " sequences in " + source + ")");
+  }
 }
 
 std::string source_name(const DataConfig& c) {
@@ -196,7 +205,7 @@ std::string resolve_data_dir(const DataConfig& config) {
 WindowConfig window_config(const DataConfig& config, std::string_view name) {
   const bool train = name == "train";
   WindowConfig w;
-  w.max_len = !train && config.eval_max_len > 0 ? config.eval_max_len : config.max_len;
+  w.max_len = train ? config.max_len : eval_max_len(config);
   if (w.max_len < 1) throw DataError("max_len: expected at least 1, got " + std::to_string(w.max_len));
   w.truncation = parse_truncation(config.truncation, "truncation");
   w.random_train_windows = config.random_train_windows;
@@ -256,17 +265,35 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
     const int64_t windows = s.name == "train" ? s.num_docs() : static_cast<int64_t>(eval_windows(s, w).size());
     stats.splits.push_back(split_stats(s, data.labels.size(), w.max_len, windows));
   }
-  if (tokens.invalid_utf8 > 0 && options.warn) {
-    options.warn(tokens.invalid_utf8_at + ": invalid UTF-8 replaced by U+FFFD (" + std::to_string(tokens.invalid_utf8) +
-                 " sequences in " + stats.source + ")");
-  }
+  warn_repairs(tokens.invalid_utf8, tokens.invalid_utf8_at, stats.source, options.warn);
   return data;
 }
 
 Sampler make_sampler(const Dataset& data, const DataConfig& config, std::string_view name) {
-  const bool train = name == "train";
-  return Sampler(data.split(name), window_config(config, name), batch_config(config), config.seed,
-                 train ? SamplerMode::train : SamplerMode::eval);
+  if (name != "train") return make_eval_sampler(data.split(name), config);
+  return Sampler(data.split(name), window_config(config, name), batch_config(config), config.seed, SamplerMode::train);
+}
+
+Sampler make_eval_sampler(const TokenizedSplit& split, const DataConfig& config) {
+  return Sampler(split, window_config(config, "test"), batch_config(config), config.seed, SamplerMode::eval);
+}
+
+int64_t eval_max_len(const DataConfig& config) {
+  return config.eval_max_len > 0 ? config.eval_max_len : config.max_len;
+}
+
+std::vector<Document> read_documents(const std::string& path, const DataConfig& config, Labelled labelled,
+                                     const std::function<void(const std::string&)>& warn) {
+  Utf8Repairs repairs;
+  std::vector<Document> docs = read_source(path, config, repairs, labelled);
+  warn_repairs(repairs.count, repairs.first_at, path, warn);
+  return docs;
+}
+
+TokenizedSplit tokenize_documents(const std::string& name, const std::vector<Document>& docs,
+                                  const Tokenizer& tokenizer, const LabelVocab* labels) {
+  const std::vector<int32_t> ids = labels ? labels->encode(docs, name) : std::vector<int32_t>(docs.size(), 0);
+  return tokenize(name, docs, ids, tokenizer);
 }
 
 }  // namespace rotor

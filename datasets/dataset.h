@@ -55,10 +55,31 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options = {});
 // evaluation windows (eval_max_len, eval_windows) for every other split.
 // The dataset must outlive the sampler.
 Sampler make_sampler(const Dataset& data, const DataConfig& config, std::string_view name);
+// An evaluation sampler over any tokenized split (e.g. a file given to
+// `rotor eval --data`); the split must outlive the sampler.
+Sampler make_eval_sampler(const TokenizedSplit& split, const DataConfig& config);
 
 // The window and batch settings a sampler over split `name` uses.
 WindowConfig window_config(const DataConfig& config, std::string_view name);
 BatchConfig batch_config(const DataConfig& config);
+// Tokens per evaluation window: eval_max_len, or max_len when it is 0.
+int64_t eval_max_len(const DataConfig& config);
+
+// Whether a source must carry a label field (eval) or needs only the text (predict).
+enum class Labelled { yes, no };
+
+// The documents of one file or folder read in data.format (empty: from the
+// extension) with data.text_field, label_field and key_field. Unlabelled
+// documents have an empty label. Invalid UTF-8 is repaired and reported once
+// through `warn`. Throws DataError naming the file and line.
+std::vector<Document> read_documents(const std::string& path, const DataConfig& config, Labelled labelled,
+                                     const std::function<void(const std::string&)>& warn = {});
+
+// Tokenizes documents into a split called `name`; labels are encoded with
+// `labels` (nullptr: unlabelled, every label 0). A document whose text encodes
+// to no tokens throws DataError naming its file and line.
+TokenizedSplit tokenize_documents(const std::string& name, const std::vector<Document>& docs,
+                                  const Tokenizer& tokenizer, const LabelVocab* labels);
 
 // data_dir, else $ROTOR_DATA, else "data".
 std::string resolve_data_dir(const DataConfig& config);

@@ -18,7 +18,7 @@ Document make_document(std::string text, std::string label, std::string key, con
   if (is_blank(text)) {
     throw DataError(where + ": empty text" + (fields.text.empty() ? "" : " in field '" + fields.text + "'"));
   }
-  if (label.empty()) throw DataError(where + ": empty label in field '" + fields.label + "'");
+  if (label.empty() && !fields.label.empty()) throw DataError(where + ": empty label in field '" + fields.label + "'");
   if (key.empty()) key = text;
   return Document{std::move(text), std::move(label), std::move(key), where};
 }

@@ -22,12 +22,12 @@ struct DocumentSplit {
 // Which field (JSONL) or column (CSV/TSV) holds what.
 struct FieldNames {
   std::string text = "text";
-  std::string label = "label";
+  std::string label = "label";  // empty: unlabelled documents (label left empty)
   std::string key;  // empty: the text itself is the key
 };
 
 // Checks a record and assembles the Document: the text must not be blank and
-// the label not empty (DataError naming `where` and, if not empty, the field). An
+// the label not empty unless the source is unlabelled (DataError naming `where` and, if not empty, the field). An
 // empty `key` means the text itself is the key.
 Document make_document(std::string text, std::string label, std::string key, const std::string& where,
                        const FieldNames& fields);

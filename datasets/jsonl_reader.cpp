@@ -34,11 +34,15 @@ std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fiel
     if (text.kind != JsonValue::Kind::string) {
       throw DataError(where + ": field '" + fields.text + "' must be a string, found " + describe(text.kind));
     }
-    const JsonValue& label = required_field(object, fields.label, where);
-    const bool integer = label.kind == JsonValue::Kind::number && is_integer_literal(label.text);
-    if (label.kind != JsonValue::Kind::string && !integer) {
-      throw DataError(where + ": field '" + fields.label + "' must be a string or an integer, found " +
-                      (label.kind == JsonValue::Kind::number ? label.text : describe(label.kind)));
+    std::string label;
+    if (!fields.label.empty()) {
+      const JsonValue& l = required_field(object, fields.label, where);
+      const bool integer = l.kind == JsonValue::Kind::number && is_integer_literal(l.text);
+      if (l.kind != JsonValue::Kind::string && !integer) {
+        throw DataError(where + ": field '" + fields.label + "' must be a string or an integer, found " +
+                        (l.kind == JsonValue::Kind::number ? l.text : describe(l.kind)));
+      }
+      label = l.text;
     }
     std::string key;
     if (!fields.key.empty()) {
@@ -48,7 +52,7 @@ std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fiel
       }
       key = k.text;
     }
-    docs.push_back(make_document(text.text, label.text, std::move(key), where, fields));
+    docs.push_back(make_document(text.text, std::move(label), std::move(key), where, fields));
   }
   if (in.bad()) throw DataError("error while reading '" + path + "'");
   if (docs.empty()) throw DataError(path + ": no documents (expected one JSON object per line)");

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   libeigen3-dev libopenblas-openmp-dev libyaml-cpp-dev libhdf5-dev catch2 libcli11-dev
-  libsentencepiece-dev
+  libsentencepiece-dev libfmt-dev nlohmann-json3-dev
 )
 
 missing=()

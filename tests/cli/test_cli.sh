@@ -71,6 +71,20 @@ check "eval --split val --max-len 16" grep -q "windows of 16 tokens" "$dir/eval-
 "$rotor" predict "$ckpt" --input "$dir/few.jsonl" --output "$dir/pred.jsonl" > /dev/null 2>&1
 check "predict writes one line per document" test "$(wc -l < "$dir/pred.jsonl")" -eq 2
 check "predict gives a label and probabilities" grep -q '"label": ".*"probabilities": {"0": ' "$dir/pred.jsonl"
+"$rotor" predict "$ckpt" --input "$dir/few.jsonl" --set model.position.scaling=ntk \
+  --set model.position.scaling_factor=2 > "$dir/pred-set.jsonl" 2> "$dir/pred-set.log"
+check "predict accepts --set" test "$(wc -l < "$dir/pred-set.jsonl")" -eq 2
+printf '{"text": "[MAX 1 7 ]"}\n{"text": ""}\n' > "$dir/empty-text.jsonl"
+"$rotor" predict "$ckpt" --input "$dir/empty-text.jsonl" > /dev/null 2> "$dir/empty-text.log"
+check "predict with an empty text exits 1" test $? -eq 1
+check "predict names the line of the empty text" grep -q "empty-text.jsonl:2: empty text in field 'text'" "$dir/empty-text.log"
+check "predict gives no internal message" bash -c "! grep -q 'masked_mean_pool\|unexpected' '$dir/empty-text.log'"
+# A checkpoint may be named by the latest pointer or by its run directory.
+check "inspect RUN/checkpoints/latest" bash -c "'$rotor' inspect '$dir/run-INT/checkpoints/latest' | grep -q '^checkpoint .*step-'"
+check "inspect RUN" bash -c "'$rotor' inspect '$dir/run-INT' | grep -q '^checkpoint .*step-'"
+"$rotor" eval "$dir/run-INT" --data "$dir/few.jsonl" > "$dir/eval-run.log" 2>&1
+check "eval RUN exits 0" test $? -eq 0
+check "eval RUN writes next to the run" test -f "$dir/run-INT/eval-few.json"
 printf '{"text": "[MAX 1 7 ]", "label": "11"}\n' > "$dir/unseen.jsonl"
 "$rotor" eval "$ckpt" --data "$dir/unseen.jsonl" > "$dir/unseen.log" 2>&1
 check "eval with an unseen label exits 1" test $? -eq 1

@@ -167,3 +167,47 @@ TEST_CASE("corpus tasks name the fetch script when the data is missing", "[datas
   c.task = "sotu";
   CHECK_THAT(test::data_error_of([&] { load_dataset(c); }), Contains("run tools/fetch/sotu.sh"));
 }
+
+TEST_CASE("read_documents honours data.format and reads unlabelled sources", "[datasets][dataset]") {
+  test::TempDir tmp;
+  DataConfig c = uncached();
+  // A .txt extension says nothing: data.format decides.
+  const std::string csv = tmp.write("docs.txt", "text,label\nthe cat,animals\nthe bank,finance\n");
+  CHECK_THAT(test::data_error_of([&] { read_documents(csv, c, Labelled::yes); }), Contains("cannot tell the format"));
+  c.format = "csv";
+  const std::vector<Document> labelled = read_documents(csv, c, Labelled::yes);
+  REQUIRE(labelled.size() == 2);
+  CHECK(labelled[1].label == "finance");
+
+  const std::string jsonl = tmp.write("texts.jsonl", "{\"text\": \"a b\"}\n\n{\"text\": \"c\xff\"}\n");
+  c.format = "";
+  CHECK_THAT(test::data_error_of([&] { read_documents(jsonl, c, Labelled::yes); }), Contains("missing field 'label'"));
+  std::vector<std::string> warnings;
+  const std::vector<Document> texts =
+      read_documents(jsonl, c, Labelled::no, [&](const std::string& w) { warnings.push_back(w); });
+  REQUIRE(texts.size() == 2);
+  CHECK(texts[0].label.empty());
+  CHECK(texts[1].text == "c\xEF\xBF\xBD");
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Contains("texts.jsonl:3: invalid UTF-8 replaced by U+FFFD (1 sequences"));
+
+  const std::string empty = tmp.write("empty.jsonl", "{\"text\": \"a\"}\n{\"text\": \" \"}\n");
+  CHECK_THAT(test::data_error_of([&] { read_documents(empty, c, Labelled::no); }),
+             Contains("empty.jsonl:2: empty text in field 'text'"));
+}
+
+TEST_CASE("evaluation samplers use the effective evaluation length", "[datasets][dataset]") {
+  DataConfig c = uncached();
+  c.max_len = 8;
+  CHECK(eval_max_len(c) == 8);
+  c.eval_max_len = 3;
+  CHECK(eval_max_len(c) == 3);
+  const std::unique_ptr<Tokenizer> bytes = train_tokenizer(TokenizerConfig{}, {});
+  const std::vector<Document> docs = {{"abcdefgh", "", "k", "f:1"}};
+  const TokenizedSplit split = tokenize_documents("train", docs, *bytes, nullptr);
+  CHECK(split.labels == std::vector<int32_t>{0});
+  Sampler sampler = make_eval_sampler(split, c);  // a split called "train" is still evaluated
+  Batch batch;
+  REQUIRE(sampler.next(batch));
+  CHECK(batch.seq_len == 3);
+}

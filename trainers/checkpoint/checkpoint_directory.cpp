@@ -42,6 +42,14 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
+// The file name a `latest` pointer holds, without its newline.
+std::string read_pointer(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return trim(text.str());
+}
+
 bool process_is_gone(long pid) { return pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH); }
 
 }  // namespace
@@ -99,6 +107,23 @@ std::vector<std::pair<int64_t, std::string>> CheckpointDirectory::list() const {
   return out;
 }
 
+std::string resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings) {
+  const fs::path p(path);
+  std::error_code ec;
+  if (p.filename() == kLatest && fs::is_regular_file(p, ec)) {
+    const std::string name = read_pointer(path);
+    if (!step_of(name)) {
+      throw CheckpointError(path + ": '" + name + "' is not a checkpoint file name (expected step-NNNNNNNN.h5)");
+    }
+    return (p.parent_path() / name).string();
+  }
+  if (!fs::is_directory(p, ec)) return path;
+  const fs::path run_dir = p.filename() == "checkpoints" ? p.parent_path() : p;
+  const CheckpointDirectory dir(run_dir.string());
+  if (const std::optional<std::string> newest = dir.newest_valid(warnings)) return *newest;
+  throw CheckpointError(path + ": no valid checkpoint in " + dir.dir());
+}
+
 std::optional<std::string> CheckpointDirectory::newest_valid(std::vector<std::string>* warnings) const {
   auto warn = [&](const std::string& what) {
     if (warnings != nullptr) warnings->push_back(what);
@@ -106,11 +131,9 @@ std::optional<std::string> CheckpointDirectory::newest_valid(std::vector<std::st
   std::string why;
   std::string tried;
   const std::string latest_path = dir_ + "/" + kLatest;
-  std::ifstream latest(latest_path);
-  if (latest) {
-    std::stringstream text;
-    text << latest.rdbuf();
-    const std::string name = trim(text.str());
+  std::error_code ec;
+  if (fs::is_regular_file(latest_path, ec)) {
+    const std::string name = read_pointer(latest_path);
     if (!step_of(name)) {
       warn("skipping " + latest_path + ": '" + name + "' is not a checkpoint file name (expected step-NNNNNNNN.h5)");
     } else {

@@ -43,4 +43,10 @@ class CheckpointDirectory {
   std::string dir_;
 };
 
+// What a user may name as a checkpoint: a checkpoint file; RUN/checkpoints/latest
+// (the file it names); a run directory or its checkpoints/ folder (the newest
+// valid checkpoint in it, each skipped file added to *warnings). Throws
+// CheckpointError when a pointer or folder leads to no checkpoint.
+std::string resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings);
+
 }  // namespace rotor

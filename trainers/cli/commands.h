@@ -6,6 +6,8 @@
 
 namespace rotor {
 
+// A checkpoint may be named as a file, as RUN/checkpoints/latest, or as a run
+// directory (its newest valid checkpoint).
 struct EvalRequest {
   std::string checkpoint;
   std::string split = "test";  // val | test | any extra split of the task
@@ -18,9 +20,10 @@ int eval_command(const EvalRequest& request);
 
 struct PredictRequest {
   std::string checkpoint;
-  std::string input;   // JSONL with the text field of the run's config
+  std::string input;   // JSONL/CSV/TSV (data.format) with the text field of the run's config
   std::string output;  // JSONL; empty: stdout
   int64_t max_len = 0;
+  std::vector<std::string> overrides;  // --set, as for eval (e.g. rope scaling at longer lengths)
 };
 int predict_command(const PredictRequest& request);
 

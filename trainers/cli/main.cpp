@@ -5,9 +5,10 @@
 // Exit codes: 0 ok, 1 error, 2 usage, 130/143 stopped by SIGINT/SIGTERM after
 // saving a checkpoint.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
+
+#include <fmt/core.h>
 
 #include "engine/error.h"
 #include "trainers/cli/commands.h"
@@ -32,7 +33,9 @@ int main(int argc, char** argv) {
 
   rotor::EvalRequest eval;
   auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
-  e->add_option("checkpoint", eval.checkpoint, "Checkpoint (.h5)")->required()->check(CLI::ExistingFile);
+  e->add_option("checkpoint", eval.checkpoint, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
+      ->required()
+      ->check(CLI::ExistingPath);
   e->add_option("--split", eval.split, "Split of the run's task: val, test, or an extra split (default test)");
   e->add_option("--data", eval.data, "A labelled JSONL/CSV/TSV file to evaluate instead")->check(CLI::ExistingFile);
   e->add_option("--max-len", eval.max_len, "Evaluation window length in tokens (length extrapolation)");
@@ -41,14 +44,21 @@ int main(int argc, char** argv) {
 
   rotor::PredictRequest predict;
   auto* p = app.add_subcommand("predict", "Label and class probabilities for every document of a JSONL file");
-  p->add_option("checkpoint", predict.checkpoint, "Checkpoint (.h5)")->required()->check(CLI::ExistingFile);
-  p->add_option("--input", predict.input, "JSONL file with the run's text field")->required()->check(CLI::ExistingFile);
+  p->add_option("checkpoint", predict.checkpoint, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
+      ->required()
+      ->check(CLI::ExistingPath);
+  p->add_option("--input", predict.input, "JSONL/CSV/TSV file with the run's text field")
+      ->required()
+      ->check(CLI::ExistingFile);
   p->add_option("--output", predict.output, "JSONL output (default: stdout)");
   p->add_option("--max-len", predict.max_len, "Window length in tokens");
+  p->add_option("--set", predict.overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
 
   std::string inspect_path;
   auto* i = app.add_subcommand("inspect", "Show a checkpoint: config, step, metrics and parameter table");
-  i->add_option("checkpoint", inspect_path, "Checkpoint (.h5)")->required()->check(CLI::ExistingFile);
+  i->add_option("checkpoint", inspect_path, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
+      ->required()
+      ->check(CLI::ExistingPath);
 
   std::string config_path;
   std::vector<std::string> config_overrides;
@@ -70,15 +80,15 @@ int main(int argc, char** argv) {
     if (p->parsed()) return rotor::predict_command(predict);
     if (i->parsed()) return rotor::inspect_command(inspect_path);
     if (!reference && config_path.empty()) {
-      std::fprintf(stderr, "rotor config: give a CONFIG file or --reference\n");
+      fmt::print(stderr, "rotor config: give a CONFIG file or --reference\n");
       return 2;
     }
     return rotor::config_command(config_path, config_overrides, reference, markdown);
   } catch (const rotor::Error& err) {
-    std::fprintf(stderr, "\nerror: %s\n", err.what());
+    fmt::print(stderr, "\nerror: {}\n", err.what());
     return 1;
   } catch (const std::exception& err) {
-    std::fprintf(stderr, "\nerror (unexpected): %s\n", err.what());
+    fmt::print(stderr, "\nerror (unexpected): {}\n", err.what());
     return 1;
   }
 }

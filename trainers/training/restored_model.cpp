@@ -18,12 +18,4 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   return r;
 }
 
-TokenizedSplit tokenize_texts(const std::string& name, const std::vector<std::string>& texts,
-                              const std::vector<int32_t>& labels, const Tokenizer& tokenizer) {
-  TokenizedSplit split;
-  split.name = name;
-  for (size_t i = 0; i < texts.size(); ++i) split.add(tokenizer.encode(texts[i]), labels[i]);
-  return split;
-}
-
 }  // namespace rotor

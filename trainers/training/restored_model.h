@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "datasets/label_vocab.h"
-#include "datasets/tokenized_split.h"
 #include "datasets/tokenizer.h"
 #include "models/encoder_classifier.h"
 #include "trainers/training/training_checkpoint.h"
@@ -23,9 +22,5 @@ struct RestoredModel {
 // overrides: `--set key=value` applied to the stored config (e.g. rope
 // scaling for evaluation beyond the training length).
 RestoredModel restore_model(const std::string& checkpoint, const std::vector<std::string>& overrides = {});
-
-// Tokenizes documents into a split; `labels` may be all 0 for unlabelled text.
-TokenizedSplit tokenize_texts(const std::string& name, const std::vector<std::string>& texts,
-                              const std::vector<int32_t>& labels, const Tokenizer& tokenizer);
 
 }  // namespace rotor
