@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "datasets/data_config.h"
+#include "datasets/data_error.h"
 #include "datasets/data_stats.h"
 #include "datasets/label_vocab.h"
 #include "datasets/sampler.h"

@@ -7,7 +7,6 @@
 
 #include <fmt/core.h>
 
-#include "datasets/data_error.h"
 #include "datasets/dataset.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "datasets/data_config.h"
+#include "datasets/dataset.h"
 #include "engine/error.h"
 #include "models/model_config.h"
 

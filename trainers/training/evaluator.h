@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "datasets/sampler.h"
+#include "datasets/dataset.h"
 #include "models/encoder_classifier.h"
 #include "trainers/training/classification_metrics.h"
 

@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/label_vocab.h"
-#include "datasets/tokenizer.h"
+#include "datasets/dataset.h"
 #include "models/encoder_classifier.h"
 #include "trainers/training/training_checkpoint.h"
 

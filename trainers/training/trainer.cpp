@@ -4,11 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
+
+#include <fmt/core.h>
 
 #include "datasets/dataset.h"
 #include "engine/optim/clip.h"
@@ -53,7 +54,10 @@ class TrainingSession {
   bool train_step();  // one optimizer update; returns true at the end of an epoch
   ClassificationMetrics evaluate(const std::string& split);
   void log_training(double lr, double grad_norm);
-  void save_checkpoint();
+  // Why a checkpoint is written; every save goes through save_checkpoint().
+  enum class SaveReason { signal, stop_after, best, evaluation, schedule };
+  std::optional<SaveReason> save_due(bool evaluated, bool better) const;
+  void save_checkpoint(SaveReason reason);
   bool finished() const;
   void test_best();
   double elapsed() const;
@@ -105,8 +109,8 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
                         "logging may change)");
     }
     if (header->threads != num_threads())
-      std::fprintf(stderr, "note: checkpoint was written with %lld threads, resuming with %d\n",
-                   static_cast<long long>(header->threads), num_threads());
+      fmt::print(stderr, "note: checkpoint was written with {} threads, resuming with {}\n", header->threads,
+                 num_threads());
   }
   model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);
   model_->initialize(config_.run.seed);
@@ -124,8 +128,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     state_ = header->state;
     train_sampler_->restore(state_.sampler);
     last_saved_step_ = state_.step;
-    std::fprintf(stderr, "resumed from %s at step %lld (epoch %lld)\n", resume_from->c_str(),
-                 static_cast<long long>(state_.step), static_cast<long long>(state_.sampler.epoch));
+    fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
   }
   write_text(run_dir_ / "config.yaml", dump_config(config_));
   log_.emplace((run_dir_ / "metrics.jsonl").string(), ckpt ? state_.step : -1);
@@ -137,9 +140,9 @@ void TrainingSession::load_data(const CheckpointHeader* header) {
     opt.tokenizer = header->tokenizer;
     opt.labels = header->labels;
   }
-  opt.warn = [](const std::string& w) { std::fprintf(stderr, "warning: %s\n", w.c_str()); };
+  opt.warn = [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); };
   data_ = load_dataset(config_.data, opt);
-  std::fprintf(stderr, "%s", data_.stats.report().c_str());
+  fmt::print(stderr, "{}", data_.stats.report());
   config_.model.vocab_size = data_.tokenizer->vocab_size();
   config_.model.num_classes = data_.labels.size();  // >= 2 and > 0 by the data layer; the rest was validated at load
 }
@@ -213,9 +216,7 @@ void TrainingSession::log_training(double lr, double grad_norm) {
                   .add("tokens", state_.tokens)
                   .add("tokens_per_s", rate)
                   .add("elapsed_s", elapsed()));
-  char info[96];
-  std::snprintf(info, sizeof info, "loss %.4f acc %.3f lr %.2e", loss, acc, lr);
-  if (progress_) progress_->update(state_.step, info, rate, "tok/s");
+  if (progress_) progress_->update(state_.step, fmt::format("loss {:.4f} acc {:.3f} lr {:.2e}", loss, acc, lr), rate, "tok/s");
   state_.loss_sum = 0;
   state_.seen = state_.correct = 0;
   tokens_since_log_ = 0;
@@ -229,14 +230,23 @@ ClassificationMetrics TrainingSession::evaluate(const std::string& split_name) {
   return metrics_of(scores, data_.labels.size());
 }
 
-void TrainingSession::save_checkpoint() {
+std::optional<TrainingSession::SaveReason> TrainingSession::save_due(bool evaluated, bool better) const {
+  const TrainConfig& t = config_.train;
+  if (evaluated && better) return SaveReason::best;
+  if (evaluated && t.checkpoint_every == 0) return SaveReason::evaluation;
+  if ((t.checkpoint_every > 0 && state_.step % t.checkpoint_every == 0) || finished()) return SaveReason::schedule;
+  return std::nullopt;
+}
+
+void TrainingSession::save_checkpoint(SaveReason reason) {
   if (last_saved_step_ == state_.step) return;
   TrainingState saved = state_;
   saved.elapsed_s = elapsed();
   const std::string path = checkpoints_.save(state_.step, snapshot(config_, data_, *model_, *optimizer_, saved),
                                              static_cast<int>(config_.train.keep_last), state_.best_step);
   last_saved_step_ = state_.step;
-  if (style_ == Progress::Style::lines) std::fprintf(stderr, "checkpoint %s\n", path.c_str());
+  static const char* const why[] = {"stop signal", "--stop-after", "best so far", "after evaluation", "scheduled"};
+  if (style_ == Progress::Style::lines) fmt::print(stderr, "checkpoint {} ({})\n", path, why[static_cast<int>(reason)]);
 }
 
 bool TrainingSession::finished() const {
@@ -249,31 +259,26 @@ bool TrainingSession::finished() const {
 int TrainingSession::run(int64_t stop_after) {
   install_stop_handlers();
   progress_ = std::make_unique<Progress>("train", total_steps_, style_);
-  std::fprintf(stderr, "model: %lld parameters, %s position encoding; training %lld steps into %s\n",
-               static_cast<long long>(model_->parameters().total_size()), config_.model.position.type.c_str(),
-               static_cast<long long>(total_steps_), run_dir_.string().c_str());
+  fmt::print(stderr, "model: {} parameters, {} position encoding; training {} steps into {}\n",
+             model_->parameters().total_size(), config_.model.position.type, total_steps_, run_dir_.string());
   while (!finished()) {
-    if (const int sig = stop_requested()) {
-      save_checkpoint();
-      progress_->note("stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
-                      std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto");
+    const int sig = stop_requested();
+    if (sig || (stop_after > 0 && state_.step >= stop_after)) {
+      save_checkpoint(sig ? SaveReason::signal : SaveReason::stop_after);
+      progress_->note(sig ? "stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
+                                std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto"
+                          : "stopped after step " + std::to_string(state_.step) + " as asked; resume with --resume auto");
       restore_default_handlers();
-      return 128 + sig;
-    }
-    if (stop_after > 0 && state_.step >= stop_after) {
-      save_checkpoint();
-      progress_->note("stopped after step " + std::to_string(state_.step) + " as asked; resume with --resume auto");
-      restore_default_handlers();
-      return 0;
+      return sig ? 128 + sig : 0;
     }
     const bool epoch_end = train_step();
     const TrainConfig& t = config_.train;
-    const bool last = finished();
-    const bool eval_now = (t.eval_every > 0 ? state_.step % t.eval_every == 0 : epoch_end) || last;
-    if (eval_now) {
+    const bool evaluated = (t.eval_every > 0 ? state_.step % t.eval_every == 0 : epoch_end) || finished();
+    bool better = false;
+    if (evaluated) {
       const ClassificationMetrics m = evaluate("val");
       const double value = m.get(t.best_metric);
-      const bool better = std::isnan(state_.best_metric) || improves(t.best_metric, value, state_.best_metric);
+      better = std::isnan(state_.best_metric) || improves(t.best_metric, value, state_.best_metric);
       if (better) {
         state_.best_metric = value;
         state_.best_step = state_.step;
@@ -286,13 +291,10 @@ int TrainingSession::run(int64_t stop_after) {
                                "", m)
                       .add("best", better)
                       .add("elapsed_s", elapsed()));
-      char info[128];
-      std::snprintf(info, sizeof info, "val step %lld: loss %.4f accuracy %.4f macro-F1 %.4f%s",
-                    static_cast<long long>(state_.step), m.loss, m.accuracy, m.macro_f1, better ? " (best)" : "");
-      progress_->note(info);
-      if (better || t.checkpoint_every == 0) save_checkpoint();
+      progress_->note(fmt::format("val step {}: loss {:.4f} accuracy {:.4f} macro-F1 {:.4f}{}", state_.step, m.loss,
+                                  m.accuracy, m.macro_f1, better ? " (best)" : ""));
     }
-    if ((t.checkpoint_every > 0 && state_.step % t.checkpoint_every == 0) || finished()) save_checkpoint();
+    if (const std::optional<SaveReason> reason = save_due(evaluated, better)) save_checkpoint(*reason);
   }
   progress_->finish("done: " + std::to_string(state_.step) + " steps in " + format_duration(elapsed()));
   restore_default_handlers();
@@ -324,14 +326,11 @@ void TrainingSession::test_best() {
     log_->write(metrics_json(JsonBuilder().add("event", "final").add("split", split.name).add("step", state_.best_step),
                              "", m));
     summary = metrics_json(summary, split.name + "_", m);
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-10s accuracy %.4f  macro-F1 %.4f  loss %.4f  (%lld documents)\n",
-                  split.name.c_str(), m.accuracy, m.macro_f1, m.loss, static_cast<long long>(m.count));
-    report += line;
+    report += fmt::format("  {:<10} accuracy {:.4f}  macro-F1 {:.4f}  loss {:.4f}  ({} documents)\n", split.name,
+                          m.accuracy, m.macro_f1, m.loss, m.count);
   }
   write_text(run_dir_ / "summary.json", summary.str() + "\n");
-  std::fprintf(stderr, "%s", report.c_str());
-  std::fprintf(stderr, "summary: %s\n", (run_dir_ / "summary.json").string().c_str());
+  fmt::print(stderr, "{}summary: {}\n", report, (run_dir_ / "summary.json").string());
 }
 
 }  // namespace
@@ -346,8 +345,8 @@ int train(const TrainRequest& request) {
   if (request.resume == "auto") {
     std::vector<std::string> warnings;
     resume_from = dir.newest_valid(&warnings);
-    for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    if (!resume_from) std::fprintf(stderr, "no checkpoint in %s: starting a new run\n", run_dir.string().c_str());
+    for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+    if (!resume_from) fmt::print(stderr, "no checkpoint in {}: starting a new run\n", run_dir.string());
   } else if (!request.resume.empty()) {
     resume_from = request.resume;
   } else if (!dir.list().empty()) {

@@ -17,6 +17,30 @@ const typename Map::mapped_type& need(const Map& map, const std::string& key, co
   return it->second;
 }
 
+// The training state's fields and their checkpoint keys: snapshot() writes and
+// read_header() reads exactly these. Randomness has no entry: dropout and the
+// data order are keyed by the config's seeds and state/step, state/epoch.
+template <class T>
+struct StateField {
+  const char* key;
+  T& (*member)(TrainingState&);
+};
+const StateField<int64_t> kIntegerFields[] = {
+    {"state/step", [](TrainingState& s) -> int64_t& { return s.step; }},
+    {"state/epoch", [](TrainingState& s) -> int64_t& { return s.sampler.epoch; }},
+    {"state/cursor", [](TrainingState& s) -> int64_t& { return s.sampler.cursor; }},
+    {"state/best_step", [](TrainingState& s) -> int64_t& { return s.best_step; }},
+    {"state/stale_evals", [](TrainingState& s) -> int64_t& { return s.stale_evals; }},
+    {"state/seen", [](TrainingState& s) -> int64_t& { return s.seen; }},
+    {"state/correct", [](TrainingState& s) -> int64_t& { return s.correct; }},
+    {"state/tokens", [](TrainingState& s) -> int64_t& { return s.tokens; }},
+};
+const StateField<double> kRealFields[] = {
+    {"state/best_metric", [](TrainingState& s) -> double& { return s.best_metric; }},
+    {"state/loss_sum", [](TrainingState& s) -> double& { return s.loss_sum; }},
+    {"state/elapsed_s", [](TrainingState& s) -> double& { return s.elapsed_s; }},
+};
+
 }  // namespace
 
 CheckpointContents snapshot(const Config& config, const Dataset& data, const EncoderClassifier& model,
@@ -26,8 +50,6 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Enc
   c.texts["labels"] = data.labels.save();
   const std::string tok = data.tokenizer->save();
   c.blobs["tokenizer"] = std::vector<uint8_t>(tok.begin(), tok.end());
-  c.texts["rope/layout"] = config.model.position.type == "rope" ? option_name(config.model.position.layout) : "";
-  c.reals["rope/base"] = config.model.position.base;
 
   const ParameterStore& params = model.parameters();
   for (const ParameterInfo& p : params.infos()) c.tensors[kModel + p.name] = params.value(params.id(p.name)).clone();
@@ -35,21 +57,9 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Enc
   for (const auto& [k, t] : opt.tensors) c.tensors[kOptimizer + k] = t;
   for (const auto& [k, v] : opt.scalars) c.reals[kOptimizer + k] = v;
 
-  c.integers["state/step"] = s.step;
-  c.integers["state/epoch"] = s.sampler.epoch;
-  c.integers["state/cursor"] = s.sampler.cursor;
-  c.reals["state/best_metric"] = s.best_metric;
-  c.integers["state/best_step"] = s.best_step;
-  c.integers["state/stale_evals"] = s.stale_evals;
-  c.reals["state/loss_sum"] = s.loss_sum;
-  c.integers["state/seen"] = s.seen;
-  c.integers["state/correct"] = s.correct;
-  c.integers["state/tokens"] = s.tokens;
-  c.reals["state/elapsed_s"] = s.elapsed_s;
-  // The random streams are counter-based: their whole state is the seeds and the step.
-  c.integers["rng/seed"] = static_cast<int64_t>(config.run.seed);
-  c.integers["rng/data_seed"] = static_cast<int64_t>(config.data.seed);
-  c.integers["rng/dropout_step"] = s.step;
+  TrainingState state = s;
+  for (const auto& f : kIntegerFields) c.integers[f.key] = f.member(state);
+  for (const auto& f : kRealFields) c.reals[f.key] = f.member(state);
   c.integers["run/threads"] = num_threads();
   return c;
 }
@@ -66,18 +76,8 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   std::istringstream labels(need(c.texts, "labels", path));
   for (std::string line; std::getline(labels, line);)
     if (!line.empty()) h.labels.push_back(line);
-  TrainingState& s = h.state;
-  s.step = need(c.integers, "state/step", path);
-  s.sampler.epoch = need(c.integers, "state/epoch", path);
-  s.sampler.cursor = need(c.integers, "state/cursor", path);
-  s.best_metric = need(c.reals, "state/best_metric", path);
-  s.best_step = need(c.integers, "state/best_step", path);
-  s.stale_evals = need(c.integers, "state/stale_evals", path);
-  s.loss_sum = need(c.reals, "state/loss_sum", path);
-  s.seen = need(c.integers, "state/seen", path);
-  s.correct = need(c.integers, "state/correct", path);
-  s.tokens = need(c.integers, "state/tokens", path);
-  s.elapsed_s = need(c.reals, "state/elapsed_s", path);
+  for (const auto& f : kIntegerFields) f.member(h.state) = need(c.integers, f.key, path);
+  for (const auto& f : kRealFields) f.member(h.state) = need(c.reals, f.key, path);
   h.threads = need(c.integers, "run/threads", path);
   return h;
 }

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "datasets/sampler.h"
+#include "datasets/dataset.h"
 
 namespace rotor {
 
