@@ -1,7 +1,8 @@
 #include "datasets/data_stats.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 
 namespace rotor {
@@ -45,32 +46,21 @@ SplitStats split_stats(const TokenizedSplit& split, int32_t num_classes, int64_t
 }
 
 std::string DataStats::report() const {
-  std::string out;
-  char line[256];
-  std::snprintf(line, sizeof line, "data %s: tokenizer %s (%d ids), %zu classes%s\n", source.c_str(), tokenizer.c_str(),
-                vocab_size, classes.size(), from_cache ? ", from cache" : "");
-  out += line;
+  std::string out = fmt::format("data {}: tokenizer {} ({} ids), {} classes{}\n", source, tokenizer, vocab_size,
+                                classes.size(), from_cache ? ", from cache" : "");
   if (generated_attempts > 0) {
     int64_t docs = 0;
     for (const SplitStats& s : splits) docs += s.docs;
-    std::snprintf(line, sizeof line, "  generated %lld samples from %lld draws (acceptance %.2f%%)\n",
-                  static_cast<long long>(docs), static_cast<long long>(generated_attempts),
-                  100.0 * static_cast<double>(docs) / static_cast<double>(generated_attempts));
-    out += line;
+    out += fmt::format("  generated {} samples from {} draws (acceptance {:.2f}%)\n", docs, generated_attempts,
+                       100.0 * static_cast<double>(docs) / static_cast<double>(generated_attempts));
   }
   if (invalid_utf8 > 0) {
-    std::snprintf(line, sizeof line, "  %lld invalid UTF-8 sequences replaced by U+FFFD\n",
-                  static_cast<long long>(invalid_utf8));
-    out += line;
+    out += fmt::format("  {} invalid UTF-8 sequences replaced by U+FFFD\n", invalid_utf8);
   }
   out += "  split      docs  windows    min    p10 median    p90    max  >max_len\n";
   for (const SplitStats& s : splits) {
-    std::snprintf(line, sizeof line, "  %-8s %6lld %8lld %6lld %6lld %6lld %6lld %6lld %9lld\n", s.name.c_str(),
-                  static_cast<long long>(s.docs), static_cast<long long>(s.windows),
-                  static_cast<long long>(s.tokens.min), static_cast<long long>(s.tokens.p10),
-                  static_cast<long long>(s.tokens.median), static_cast<long long>(s.tokens.p90),
-                  static_cast<long long>(s.tokens.max), static_cast<long long>(s.longer_than_max_len));
-    out += line;
+    out += fmt::format("  {:<8} {:>6} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9}\n", s.name, s.docs, s.windows,
+                       s.tokens.min, s.tokens.p10, s.tokens.median, s.tokens.p90, s.tokens.max, s.longer_than_max_len);
   }
   out += "  docs per class (";
   for (size_t i = 0; i < splits.size(); ++i) out += (i ? "/" : "") + splits[i].name;

@@ -1,9 +1,10 @@
 #include "trainers/checkpoint/checkpoint.h"
 
+#include <fmt/core.h>
+
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -269,10 +270,8 @@ CheckpointContents read_contents(const std::string& path) {
     for (const std::string& key : hdf5::dataset_paths(root)) read_entry(root, key, file_size, c);
     const uint64_t computed = content_checksum(c);
     if (computed != stored) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "stored %016llx, computed %016llx", static_cast<unsigned long long>(stored),
-                    static_cast<unsigned long long>(computed));
-      throw Invalid(std::string("content checksum mismatch (file corrupt or edited): ") + buf);
+      throw Invalid(fmt::format("content checksum mismatch (file corrupt or edited): stored {:016x}, computed {:016x}",
+                                stored, computed));
     }
     return c;
   } catch (const hdf5::Hdf5Error& e) {

@@ -1,11 +1,12 @@
 #include "trainers/checkpoint/checkpoint_directory.h"
 
+#include <fmt/core.h>
+
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,9 +21,7 @@ namespace fs = std::filesystem;
 constexpr const char* kLatest = "latest";
 
 std::string file_name_for_step(int64_t step) {
-  char name[40];
-  std::snprintf(name, sizeof name, "step-%08lld.h5", static_cast<long long>(step));
-  return name;
+  return fmt::format("step-{:08}.h5", step);
 }
 
 // "step-00001234.h5" -> 1234; anything else (temporaries included) -> nullopt.

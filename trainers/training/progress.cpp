@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include <fmt/core.h>
+
 namespace rotor {
 
 Progress::Style Progress::parse(const std::string& mode) {
@@ -22,15 +24,10 @@ Progress::Progress(std::string label, int64_t total, Style style, double line_in
       last_line_(start_) {}
 
 std::string format_duration(double s) {
-  char buf[32];
   const long t = static_cast<long>(s + 0.5);
-  if (t >= 3600)
-    std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
-  else if (t >= 60)
-    std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%lds", t);
-  return buf;
+  if (t >= 3600) return fmt::format("{}h{:02}m", t / 3600, (t % 3600) / 60);
+  if (t >= 60) return fmt::format("{}m{:02}s", t / 60, t % 60);
+  return fmt::format("{}s", t);
 }
 
 void Progress::update(int64_t done, const std::string& info, double rate, const std::string& unit) {
@@ -39,38 +36,34 @@ void Progress::update(int64_t done, const std::string& info, double rate, const 
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double frac = total_ > 0 ? static_cast<double>(done) / static_cast<double>(total_) : 0.0;
   const std::string eta = frac > 0 ? format_duration(elapsed * (1 - frac) / frac) : "?";
-  char rate_text[48];
-  std::snprintf(rate_text, sizeof rate_text, "%.0f %s", rate, unit.c_str());
+  const std::string rate_text = fmt::format("{:.0f} {}", rate, unit);
   if (style_ == Style::bar) {
     constexpr int kWidth = 24;
     const int filled = static_cast<int>(frac * kWidth);
     std::string bar(static_cast<size_t>(filled), '#');
     bar += std::string(static_cast<size_t>(kWidth - filled), '.');
-    std::fprintf(stderr, "\r\033[K%s [%s] %lld/%lld %s | %s | %s | ETA %s", label_.c_str(), bar.c_str(),
-                 static_cast<long long>(done), static_cast<long long>(total_), info.c_str(), rate_text,
-                 format_duration(elapsed).c_str(), eta.c_str());
+    fmt::print(stderr, "\r\033[K{} [{}] {}/{} {} | {} | {} | ETA {}", label_, bar, done, total_, info, rate_text,
+               format_duration(elapsed), eta);
     std::fflush(stderr);
     drawn_ = true;
     return;
   }
   if (std::chrono::duration<double>(now - last_line_).count() < interval_ && done < total_) return;
   last_line_ = now;
-  std::fprintf(stderr, "%s %lld/%lld (%.0f%%) %s | %s | elapsed %s | ETA %s\n", label_.c_str(),
-               static_cast<long long>(done), static_cast<long long>(total_), 100 * frac, info.c_str(), rate_text,
-               format_duration(elapsed).c_str(), eta.c_str());
+  fmt::print(stderr, "{} {}/{} ({:.0f}%) {} | {} | elapsed {} | ETA {}\n", label_, done, total_, 100 * frac, info,
+             rate_text, format_duration(elapsed), eta);
 }
 
 void Progress::note(const std::string& line) {
-  if (drawn_) std::fprintf(stderr, "\r\033[K");
-  std::fprintf(stderr, "%s\n", line.c_str());
+  fmt::print(stderr, "{}{}\n", drawn_ ? "\r\033[K" : "", line);
   drawn_ = false;
 }
 
 void Progress::finish(const std::string& info) {
   if (style_ == Style::none) return;
-  if (drawn_) std::fprintf(stderr, "\n");
+  if (drawn_) fmt::print(stderr, "\n");
   drawn_ = false;
-  if (!info.empty()) std::fprintf(stderr, "%s %s\n", label_.c_str(), info.c_str());
+  if (!info.empty()) fmt::print(stderr, "{} {}\n", label_, info);
 }
 
 }  // namespace rotor
