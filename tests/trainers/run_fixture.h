@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace rotor::test {
 
 inline std::filesystem::path fresh_dir(const std::string& name) {
@@ -34,13 +36,10 @@ inline std::vector<std::string> deterministic_metrics(const std::filesystem::pat
   std::vector<std::string> lines;
   std::ifstream in(run_dir / "metrics.jsonl");
   for (std::string line; std::getline(in, line);) {
-    for (const char* key : {", \"tokens_per_s\": ", ", \"elapsed_s\": "}) {
-      const size_t at = line.find(key);
-      if (at == std::string::npos) continue;
-      const size_t end = line.find_first_of(",}", at + std::string(key).size());
-      line.erase(at, end - at);
-    }
-    lines.push_back(line);
+    nlohmann::ordered_json event = nlohmann::ordered_json::parse(line);
+    event.erase("tokens_per_s");
+    event.erase("elapsed_s");
+    lines.push_back(event.dump());
   }
   return lines;
 }

@@ -27,9 +27,9 @@ TEST_CASE("early stopping ends the run after `patience` evaluations without impr
                  (dir / "run").string()};
   REQUIRE(train(r) == 0);
   const std::string summary = read(dir / "run" / "summary.json");
-  CHECK_THAT(summary, Catch::Contains("\"steps\": 8,"));
-  CHECK_THAT(summary, Catch::Contains("\"best_step\": 4,"));
-  CHECK_THAT(summary, Catch::Contains("\"test_accuracy\": "));
+  CHECK_THAT(summary, Catch::Contains("\"steps\":8,"));
+  CHECK_THAT(summary, Catch::Contains("\"best_step\":4,"));
+  CHECK_THAT(summary, Catch::Contains("\"test_accuracy\":"));
   // The best checkpoint survives keep_last.
   CHECK(std::filesystem::exists(dir / "run" / "checkpoints" / "step-00000004.h5"));
   CHECK_THAT(read(dir / "run" / "config.yaml"), Catch::Contains("early_stopping_patience: 1"));
@@ -45,9 +45,9 @@ TEST_CASE("a run by epochs stops at the epoch boundary and logs every event as J
   for (const std::string& line : lines) {
     CHECK(line.front() == '{');
     CHECK(line.back() == '}');
-    if (line.find("\"event\": \"eval\"") != std::string::npos) ++evals;
+    if (line.find("\"event\":\"eval\"") != std::string::npos) ++evals;
   }
   CHECK(evals == 2);  // one per epoch
   // 160 training windows in batches of 16 with accumulation 2: 5 updates per epoch.
-  CHECK_THAT(read(dir / "run" / "summary.json"), Catch::Contains("\"steps\": 10,"));
+  CHECK_THAT(read(dir / "run" / "summary.json"), Catch::Contains("\"steps\":10,"));
 }

@@ -11,7 +11,7 @@
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/training/evaluator.h"
-#include "trainers/training/json_writer.h"
+#include "trainers/training/json_output.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/restored_model.h"
 
@@ -79,16 +79,14 @@ int eval_command(const EvalRequest& req) {
   const std::string out =
       req.output.empty() ? (run_dir_of(checkpoint) / ("eval-" + name + ".json")).string() : req.output;
   std::ofstream f(out, std::ios::trunc);
-  f << JsonBuilder()
-           .add("checkpoint", checkpoint)
-           .add("split", name)
-           .add("step", r.header.state.step)
-           .add("eval_max_len", window)
-           .add("documents", m.count)
-           .add("accuracy", m.accuracy)
-           .add("macro_f1", m.macro_f1)
-           .add("loss", m.loss)
-           .str()
+  f << json_line({{"checkpoint", checkpoint},
+                  {"split", name},
+                  {"step", r.header.state.step},
+                  {"eval_max_len", window},
+                  {"documents", m.count},
+                  {"accuracy", m.accuracy},
+                  {"macro_f1", m.macro_f1},
+                  {"loss", m.loss}})
     << "\n";
   if (!f) throw ConfigError(out + ": cannot write the metrics file");
   fmt::print("metrics written to {}\n", out);
@@ -111,16 +109,12 @@ int predict_command(const PredictRequest& req) {
   for (size_t d = 0; d < docs.size(); ++d) {
     const std::vector<double> p = probabilities(s.logits[d]);
     size_t best = 0;
-    JsonBuilder probs;
+    JsonFields probs = JsonFields::object();
     for (size_t c = 0; c < p.size(); ++c) {
-      probs.add(r.labels.name(static_cast<int32_t>(c)), p[c], 6);
+      probs[r.labels.name(static_cast<int32_t>(c))] = round_to_significant(p[c], 6);
       if (p[c] > p[best]) best = c;
     }
-    out << JsonBuilder()
-               .add("index", static_cast<int64_t>(d))
-               .add("label", r.labels.name(static_cast<int32_t>(best)))
-               .add_raw("probabilities", probs.str())
-               .str()
+    out << json_line({{"index", d}, {"label", r.labels.name(static_cast<int32_t>(best))}, {"probabilities", probs}})
         << "\n";
   }
   if (!req.output.empty()) fmt::print(stderr, "{} predictions written to {}\n", docs.size(), req.output);

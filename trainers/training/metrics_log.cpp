@@ -8,10 +8,11 @@
 namespace rotor {
 namespace {
 
-// The "step" field of a metrics line, or -1.
+// The "step" field of a metrics line, or -1 (also for a line cut short by a crash).
 int64_t step_of(const std::string& line) {
-  const size_t at = line.find("\"step\": ");
-  return at == std::string::npos ? -1 : std::stoll(line.substr(at + 8));
+  const JsonFields event = JsonFields::parse(line, nullptr, /*allow_exceptions=*/false);
+  const auto step = event.is_object() ? event.find("step") : event.end();
+  return step != event.end() && step->is_number_integer() ? step->get<int64_t>() : -1;
 }
 
 }  // namespace
@@ -29,8 +30,8 @@ MetricsLog::MetricsLog(const std::string& path, int64_t keep_through_step) : pat
   out_.flush();
 }
 
-void MetricsLog::write(const JsonBuilder& event) {
-  out_ << event.str() << '\n';
+void MetricsLog::write(const JsonFields& event) {
+  out_ << json_line(event) << '\n';
   out_.flush();
 }
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "trainers/training/json_writer.h"
+#include "trainers/training/json_output.h"
 
 namespace rotor {
 
@@ -14,7 +14,7 @@ class MetricsLog {
  public:
   // keep_through_step < 0: start a new file.
   MetricsLog(const std::string& path, int64_t keep_through_step);
-  void write(const JsonBuilder& event);
+  void write(const JsonFields& event);
   const std::string& path() const { return path_; }
 
  private:

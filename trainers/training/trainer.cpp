@@ -40,8 +40,10 @@ void write_text(const fs::path& path, const std::string& text) {
   if (!out) throw ConfigError(path.string() + ": cannot write");
 }
 
-JsonBuilder metrics_json(JsonBuilder o, const std::string& prefix, const ClassificationMetrics& m) {
-  return o.add(prefix + "loss", m.loss).add(prefix + "accuracy", m.accuracy).add(prefix + "macro_f1", m.macro_f1);
+void add_metrics(JsonFields& o, const std::string& prefix, const ClassificationMetrics& m) {
+  o[prefix + "loss"] = m.loss;
+  o[prefix + "accuracy"] = m.accuracy;
+  o[prefix + "macro_f1"] = m.macro_f1;
 }
 
 class TrainingSession {
@@ -205,17 +207,16 @@ void TrainingSession::log_training(double lr, double grad_norm) {
   const double rate = dt > 0 ? static_cast<double>(tokens_since_log_) / dt : 0.0;
   const double loss = state_.seen ? state_.loss_sum / static_cast<double>(state_.seen) : 0.0;
   const double acc = state_.seen ? static_cast<double>(state_.correct) / static_cast<double>(state_.seen) : 0.0;
-  log_->write(JsonBuilder()
-                  .add("event", "train")
-                  .add("step", state_.step)
-                  .add("epoch", state_.sampler.epoch)
-                  .add("lr", lr)
-                  .add("loss", loss)
-                  .add("accuracy", acc)
-                  .add("grad_norm", grad_norm)
-                  .add("tokens", state_.tokens)
-                  .add("tokens_per_s", rate)
-                  .add("elapsed_s", elapsed()));
+  log_->write({{"event", "train"},
+               {"step", state_.step},
+               {"epoch", state_.sampler.epoch},
+               {"lr", lr},
+               {"loss", loss},
+               {"accuracy", acc},
+               {"grad_norm", grad_norm},
+               {"tokens", state_.tokens},
+               {"tokens_per_s", rate},
+               {"elapsed_s", elapsed()}});
   if (progress_) progress_->update(state_.step, fmt::format("loss {:.4f} acc {:.3f} lr {:.2e}", loss, acc, lr), rate, "tok/s");
   state_.loss_sum = 0;
   state_.seen = state_.correct = 0;
@@ -286,11 +287,11 @@ int TrainingSession::run(int64_t stop_after) {
       } else {
         ++state_.stale_evals;
       }
-      log_->write(metrics_json(JsonBuilder().add("event", "eval").add("split", "val").add("step", state_.step).add(
-                                   "epoch", state_.sampler.epoch),
-                               "", m)
-                      .add("best", better)
-                      .add("elapsed_s", elapsed()));
+      JsonFields event = {{"event", "eval"}, {"split", "val"}, {"step", state_.step}, {"epoch", state_.sampler.epoch}};
+      add_metrics(event, "", m);
+      event["best"] = better;
+      event["elapsed_s"] = elapsed();
+      log_->write(event);
       progress_->note(fmt::format("val step {}: loss {:.4f} accuracy {:.4f} macro-F1 {:.4f}{}", state_.step, m.loss,
                                   m.accuracy, m.macro_f1, better ? " (best)" : ""));
     }
@@ -308,28 +309,28 @@ void TrainingSession::test_best() {
     const CheckpointContents best = read_checkpoint(checkpoints_.path_for_step(state_.best_step));
     load_parameters(best, checkpoints_.path_for_step(state_.best_step), *model_);
   }
-  JsonBuilder summary;
-  summary.add("run", config_.run.name)
-      .add("steps", state_.step)
-      .add("epochs", state_.sampler.epoch)
-      .add("best_step", state_.best_step)
-      .add("best_metric", config_.train.best_metric)
-      .add("best_value", state_.best_metric)
-      .add("parameters", model_->parameters().total_size())
-      .add("position", config_.model.position.type)
-      .add("elapsed_s", elapsed())
-      .add("tokens_per_s", elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0);
+  JsonFields summary = {{"run", config_.run.name},
+                        {"steps", state_.step},
+                        {"epochs", state_.sampler.epoch},
+                        {"best_step", state_.best_step},
+                        {"best_metric", config_.train.best_metric},
+                        {"best_value", state_.best_metric},
+                        {"parameters", model_->parameters().total_size()},
+                        {"position", config_.model.position.type},
+                        {"elapsed_s", elapsed()},
+                        {"tokens_per_s", elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0}};
   std::string report = "best checkpoint: step " + std::to_string(state_.best_step) + "\n";
   for (const TokenizedSplit& split : data_.splits) {
     if (split.name == "train") continue;
     const ClassificationMetrics m = evaluate(split.name);
-    log_->write(metrics_json(JsonBuilder().add("event", "final").add("split", split.name).add("step", state_.best_step),
-                             "", m));
-    summary = metrics_json(summary, split.name + "_", m);
+    JsonFields event = {{"event", "final"}, {"split", split.name}, {"step", state_.best_step}};
+    add_metrics(event, "", m);
+    log_->write(event);
+    add_metrics(summary, split.name + "_", m);
     report += fmt::format("  {:<10} accuracy {:.4f}  macro-F1 {:.4f}  loss {:.4f}  ({} documents)\n", split.name,
                           m.accuracy, m.macro_f1, m.loss, m.count);
   }
-  write_text(run_dir_ / "summary.json", summary.str() + "\n");
+  write_text(run_dir_ / "summary.json", json_line(summary) + "\n");
   fmt::print(stderr, "{}summary: {}\n", report, (run_dir_ / "summary.json").string());
 }
 
