@@ -1,275 +1,154 @@
 #include "datasets/json_line.h"
 
+#include <nlohmann/json.hpp>
+
 #include "datasets/data_error.h"
 #include "datasets/utf8.h"
 
 namespace rotor {
 namespace {
 
-// Deep nesting can only come from broken or hostile input; the cap keeps the
-// recursion of skip_value bounded.
-constexpr int kMaxNesting = 64;
+using nlohmann::json;
 
-class Parser {
- public:
-  Parser(std::string_view text, const std::string& where, int64_t& replaced)
-      : s_(text), where_(where), replaced_(replaced) {}
+// Deep nesting can only come from broken or hostile input.
+constexpr size_t kMaxNesting = 64;
 
-  JsonObject parse_object_line() {
-    skip_space();
-    expect('{', "'{' at the start of a JSON object");
-    JsonObject object;
-    skip_space();
-    if (peek() == '}') {
-      ++pos_;
-    } else {
-      while (true) {
-        skip_space();
-        if (peek() != '"') fail("expected a field name in double quotes");
-        const size_t name_pos = pos_;
-        std::string name = parse_string();
-        if (find_field(object, name) != nullptr) {
-          pos_ = name_pos;
-          fail("duplicate field '" + name + "'");
-        }
-        skip_space();
-        expect(':', "':' after the field name");
-        skip_space();
-        JsonValue value = parse_value(1);
-        object.emplace_back(std::move(name), std::move(value));
-        skip_space();
-        if (peek() == ',') {
-          ++pos_;
-        } else if (peek() == '}') {
-          ++pos_;
-          break;
-        } else {
-          fail("expected ',' or '}' after a field value");
-        }
-      }
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// The code unit of the \uXXXX escape at text[i] ('\\'), or -1 if there is none.
+long escape_at(std::string_view text, size_t i) {
+  if (i + 6 > text.size() || text[i] != '\\' || text[i + 1] != 'u') return -1;
+  for (size_t k = i + 2; k < i + 6; ++k)
+    if (!is_hex(text[k])) return -1;
+  return std::stol(std::string(text.substr(i + 2, 4)), nullptr, 16);
+}
+
+// nlohmann rejects lone UTF-16 surrogate escapes; users' files have them, so
+// each becomes \ufffd (U+FFFD) and is counted, like invalid UTF-8 bytes.
+std::string replace_lone_surrogates(std::string_view text, int64_t& replaced) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '\\' || i + 1 >= text.size()) {
+      out += text[i++];
+      continue;
     }
-    skip_space();
-    if (pos_ < s_.size()) fail("expected end of line after the JSON object");
-    return object;
+    const long unit = escape_at(text, i);
+    if (unit < 0xD800 || unit > 0xDFFF) {  // not a surrogate (or not \u): copy the escape as it is
+      out.append(text.substr(i, 2));
+      i += 2;
+      continue;
+    }
+    const long low = unit < 0xDC00 ? escape_at(text, i + 6) : -1;
+    if (low >= 0xDC00 && low <= 0xDFFF) {
+      out.append(text.substr(i, 12));
+      i += 12;
+    } else {
+      out += "\\ufffd";
+      ++replaced;
+      i += 6;
+    }
   }
+  return out;
+}
+
+// Collects the top-level scalar fields of one object; nested values are
+// checked by the parser and kept as Kind::nested.
+class ObjectReader : public json::json_sax_t {
+ public:
+  ObjectReader(std::string_view line, const std::string& where) : line_(line), where_(where) {}
+
+  bool null() override { return scalar(JsonValue::Kind::null, ""); }
+  bool boolean(bool v) override { return scalar(JsonValue::Kind::boolean, v ? "true" : "false"); }
+  bool number_integer(number_integer_t v) override { return scalar(JsonValue::Kind::number, std::to_string(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return scalar(JsonValue::Kind::number, std::to_string(v)); }
+  bool number_float(number_float_t, const string_t& literal) override {
+    return scalar(JsonValue::Kind::number, literal);
+  }
+  bool string(string_t& v) override { return scalar(JsonValue::Kind::string, v); }
+  bool binary(binary_t&) override { return scalar(JsonValue::Kind::nested, ""); }
+  bool start_object(std::size_t) override { return open(); }
+  bool start_array(std::size_t) override {
+    if (depth_ == 0) fail(line_.find_first_not_of(" \t\r") + 1, "expected '{' (one JSON object per line)");
+    return open();
+  }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& name) override {
+    if (depth_ == 1) {
+      if (find_field(object_, name) != nullptr) fail(column_of_second_key(name), "duplicate field '" + name + "'");
+      object_.emplace_back(name, JsonValue{});
+    }
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    // e.what(): "[json.exception.parse_error.101] parse error at line 1, column 6: syntax error ..."
+    std::string what = e.what();
+    const size_t at = what.find(": ", what.find("column "));
+    fail(position, at == std::string::npos ? what : what.substr(at + 2));
+  }
+
+  JsonObject take() { return std::move(object_); }
 
  private:
-  [[noreturn]] void fail(const std::string& message) const {
-    throw DataError(where_ + ":" + std::to_string(pos_ + 1) + ": " + message);
+  [[noreturn]] void fail(size_t column, const std::string& message) const {
+    throw DataError(where_ + ":" + std::to_string(column) + ": " + message);
+  }
+  bool scalar(JsonValue::Kind kind, std::string text) {
+    if (depth_ == 0) fail(line_.find_first_not_of(" \t\r") + 1, "expected '{' (one JSON object per line)");
+    if (depth_ == 1) object_.back().second = JsonValue{kind, std::move(text)};
+    return true;
+  }
+  bool open() {
+    if (depth_ == 1) object_.back().second.kind = JsonValue::Kind::nested;
+    if (++depth_ > kMaxNesting) fail(1, "values nested deeper than " + std::to_string(kMaxNesting) + " levels");
+    return true;
+  }
+  bool close() {
+    --depth_;
+    return true;
+  }
+  // 1-based column of the second `"name":` in the line (the parser does not
+  // report positions of keys).
+  size_t column_of_second_key(const std::string& name) const {
+    const std::string quoted = json(name).dump();
+    size_t seen = 0;
+    for (size_t at = line_.find(quoted); at != std::string::npos; at = line_.find(quoted, at + 1)) {
+      const size_t next = line_.find_first_not_of(" \t", at + quoted.size());
+      if (next != std::string::npos && line_[next] == ':' && ++seen == 2) return at + 1;
+    }
+    return 1;
   }
 
-  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
-  bool at_end() const { return pos_ >= s_.size(); }
-
-  void expect(char c, const char* what) {
-    if (at_end() || s_[pos_] != c) fail(std::string("expected ") + what);
-    ++pos_;
-  }
-
-  void skip_space() {
-    while (!at_end() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\r' || s_[pos_] == '\n')) {
-      ++pos_;
-    }
-  }
-
-  JsonValue parse_value(int depth) {
-    JsonValue v;
-    const char c = peek();
-    if (c == '"') {
-      v.kind = JsonValue::Kind::string;
-      v.text = parse_string();
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      v.kind = JsonValue::Kind::number;
-      v.text = parse_number();
-    } else if (c == 't' || c == 'f') {
-      v.kind = JsonValue::Kind::boolean;
-      v.text = c == 't' ? "true" : "false";
-      parse_literal(v.text);
-    } else if (c == 'n') {
-      v.kind = JsonValue::Kind::null;
-      parse_literal("null");
-    } else if (c == '[' || c == '{') {
-      v.kind = JsonValue::Kind::nested;
-      skip_nested(depth);
-    } else {
-      fail("expected a JSON value");
-    }
-    return v;
-  }
-
-  void parse_literal(std::string_view word) {
-    if (s_.substr(pos_, word.size()) != word) fail("expected a JSON value");
-    pos_ += word.size();
-  }
-
-  // Validates an array or object and discards it.
-  void skip_nested(int depth) {
-    if (depth > kMaxNesting) fail("JSON nested deeper than " + std::to_string(kMaxNesting) + " levels");
-    const char close = s_[pos_] == '[' ? ']' : '}';
-    ++pos_;
-    skip_space();
-    if (peek() == close) {
-      ++pos_;
-      return;
-    }
-    while (true) {
-      skip_space();
-      if (close == '}') {
-        if (peek() != '"') fail("expected a field name in double quotes");
-        parse_string();
-        skip_space();
-        expect(':', "':' after the field name");
-        skip_space();
-      }
-      parse_value(depth + 1);
-      skip_space();
-      if (peek() == ',') {
-        ++pos_;
-      } else if (peek() == close) {
-        ++pos_;
-        return;
-      } else {
-        fail(close == ']' ? "expected ',' or ']' in array" : "expected ',' or '}' in object");
-      }
-    }
-  }
-
-  std::string parse_number() {
-    const size_t start = pos_;
-    if (peek() == '-') ++pos_;
-    if (peek() == '0') {
-      ++pos_;
-    } else if (peek() >= '1' && peek() <= '9') {
-      skip_digits();
-    } else {
-      fail("expected a digit in number");
-    }
-    if (peek() == '.') {
-      ++pos_;
-      if (!is_digit(peek())) fail("expected a digit after '.' in number");
-      skip_digits();
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      ++pos_;
-      if (peek() == '+' || peek() == '-') ++pos_;
-      if (!is_digit(peek())) fail("expected a digit in the exponent of number");
-      skip_digits();
-    }
-    return std::string(s_.substr(start, pos_ - start));
-  }
-
-  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-  void skip_digits() {
-    while (is_digit(peek())) ++pos_;
-  }
-
-  uint32_t parse_hex4() {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i, ++pos_) {
-      const char c = peek();
-      v <<= 4;
-      if (c >= '0' && c <= '9') {
-        v |= static_cast<uint32_t>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        v |= static_cast<uint32_t>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        v |= static_cast<uint32_t>(c - 'A' + 10);
-      } else {
-        fail("expected four hex digits after \\u");
-      }
-    }
-    return v;
-  }
-
-  // \uXXXX, possibly the first half of a surrogate pair; pos_ is after "\u".
-  void parse_unicode_escape(std::string& out) {
-    const uint32_t unit = parse_hex4();
-    if (unit >= 0xD800 && unit <= 0xDBFF && s_.substr(pos_, 2) == "\\u") {
-      const size_t second_pos = pos_;
-      pos_ += 2;
-      const uint32_t low = parse_hex4();
-      if (low >= 0xDC00 && low <= 0xDFFF) {
-        append_utf8(out, 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00));
-        return;
-      }
-      pos_ = second_pos;  // not a pair: the second escape stands on its own
-    }
-    if (unit >= 0xD800 && unit <= 0xDFFF) {
-      append_utf8(out, 0xFFFD);
-      ++replaced_;
-      return;
-    }
-    append_utf8(out, unit);
-  }
-
-  std::string parse_string() {
-    ++pos_;  // opening quote
-    std::string out;
-    while (true) {
-      if (at_end()) fail("unterminated string (expected a closing '\"')");
-      const char c = s_[pos_];
-      if (c == '"') {
-        ++pos_;
-        break;
-      }
-      if (static_cast<unsigned char>(c) < 0x20) fail("control character in string (must be escaped)");
-      if (c != '\\') {
-        out += c;
-        ++pos_;
-        continue;
-      }
-      ++pos_;
-      const char e = peek();
-      ++pos_;
-      if (e == 'u') {
-        parse_unicode_escape(out);
-        continue;
-      }
-      constexpr std::string_view kEscaped = "\"\\/bfnrt", kMeaning = "\"\\/\b\f\n\r\t";
-      const size_t k = kEscaped.find(e);
-      if (k == std::string_view::npos) {
-        --pos_;
-        fail("invalid escape in string");
-      }
-      out += kMeaning[k];
-    }
-    // Escapes only produce valid UTF-8, so this repairs the raw bytes alone.
-    return repair_utf8(out, replaced_);
-  }
-
-  std::string_view s_;
+  std::string_view line_;
   const std::string& where_;
-  int64_t& replaced_;
-  size_t pos_ = 0;
+  size_t depth_ = 0;
+  JsonObject object_;
 };
 
 }  // namespace
 
 JsonObject parse_json_object(std::string_view line, const std::string& where, int64_t& replaced) {
-  return Parser(line, where, replaced).parse_object_line();
+  const std::string text = replace_lone_surrogates(repair_utf8(line, replaced), replaced);
+  ObjectReader reader(text, where);
+  json::sax_parse(text, &reader);
+  return reader.take();
 }
 
 const JsonValue* find_field(const JsonObject& object, std::string_view name) {
-  for (const auto& [field, value] : object) {
-    if (field == name) return &value;
-  }
+  for (const auto& [key, value] : object)
+    if (key == name) return &value;
   return nullptr;
 }
 
 const char* describe(JsonValue::Kind kind) {
   switch (kind) {
-    case JsonValue::Kind::string:
-      return "a string";
-    case JsonValue::Kind::number:
-      return "a number";
-    case JsonValue::Kind::boolean:
-      return "a boolean";
-    case JsonValue::Kind::null:
-      return "null";
-    case JsonValue::Kind::nested:
-      return "an array or object";
+    case JsonValue::Kind::string: return "a string";
+    case JsonValue::Kind::number: return "a number";
+    case JsonValue::Kind::boolean: return "a boolean";
+    case JsonValue::Kind::null: return "null";
+    case JsonValue::Kind::nested: return "an array or object";
   }
   return "a value";
 }
-
 }  // namespace rotor

@@ -1,7 +1,8 @@
 #pragma once
-// A small strict JSON parser for JSON Lines: each line is one object. Scalar
-// fields are kept; nested arrays and objects are validated and skipped, since
-// a classification record only needs a text, a label and maybe a key.
+// JSON Lines records: each line is one object, parsed by nlohmann::json's SAX
+// parser. Scalar fields are kept; nested arrays and objects are validated and
+// skipped, since a classification record only needs a text, a label and maybe
+// a key.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,9 +23,10 @@ struct JsonValue {
 using JsonObject = std::vector<std::pair<std::string, JsonValue>>;
 
 // Parses `line` as one JSON object (RFC 8259). Errors throw DataError
-// "<where>:<column>: <what was expected>", where `where` is "file:line".
-// Invalid UTF-8 and lone surrogate escapes in strings become U+FFFD and are
-// added to `replaced`.
+// "<where>:<column>: <what was expected>", where `where` is "file:line";
+// a field name that appears twice at the top level is an error. Invalid UTF-8
+// and lone surrogate escapes in strings become U+FFFD and are added to
+// `replaced` (the column of a syntax error counts the repaired text).
 JsonObject parse_json_object(std::string_view line, const std::string& where, int64_t& replaced);
 
 // The field called `name`, or nullptr.
