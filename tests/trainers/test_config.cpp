@@ -153,3 +153,40 @@ TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked
   CHECK_THAT(error_of(path, {"model.position.max_len=513", "data.eval_max_len=1024"}),
              Catch::Contains("data.eval_max_len = 1024") && Catch::Contains("needs 1025"));
 }
+
+TEST_CASE("paths in a config file are relative to its folder; --set paths to the working directory") {
+  const auto dir = test::fresh_dir("config-paths");
+  std::filesystem::create_directories(dir / "configs");
+  const std::string path = write(dir / "configs", "p.yaml",
+                                 std::string(kValid) + "data:\n  train_path: ../data/train.jsonl\n  cache_dir: /abs/cache\n");
+  const Config c = load_config(path, {"data.val_path=val.jsonl"});
+  CHECK(c.data.train_path == (std::filesystem::absolute(dir) / "data" / "train.jsonl").lexically_normal().string());
+  CHECK(c.data.cache_dir == "/abs/cache");
+  CHECK(c.data.val_path == "val.jsonl");
+  CHECK(c.data.test_path.empty());
+  // The dump is absolute, so a run's config.yaml reads the same from anywhere.
+  CHECK(parse_config_text(dump_config(c), "dump").data.train_path == c.data.train_path);
+}
+
+TEST_CASE("config numbers are dumped in their shortest round-trip form") {
+  const std::string text = dump_config(Config());
+  CHECK_THAT(text, Catch::Contains("norm_eps: 1e-05\n"));
+  CHECK_THAT(text, Catch::Contains("lr: 0.0003\n"));
+  CHECK_THAT(text, !Catch::Contains("00000000"));
+}
+
+TEST_CASE("ranges come from the schema rows; derived model keys cannot be set") {
+  const auto dir = test::fresh_dir("config-rows");
+  const std::string path = write(dir, "a.yaml", kValid);
+  CHECK_THAT(error_of(path, {"train.beta2=1"}), Catch::Contains("--set: train.beta2: must be in [0, 1)"));
+  CHECK_THAT(error_of(path, {"data.max_len=0"}), Catch::Contains("--set: data.max_len: must be >= 1"));
+  CHECK_THAT(error_of(path, {"model.vocab_size=100"}),
+             Catch::Contains("--set: model.vocab_size is derived from the data (the tokenizer's vocabulary)"));
+  CHECK_THAT(error_of(path, {"model.num_classes=3"}), Catch::Contains("derived from the data (the training labels)"));
+  CHECK(resumable_change("train.max_steps"));
+  CHECK_FALSE(resumable_change("train.lr"));
+  const ConfigOption* lr = find_option("train.lr");
+  REQUIRE(lr != nullptr);
+  CHECK(lr->range_violation(0.0) == "must be > 0");
+  CHECK(lr->range_violation(1e-3).empty());
+}

@@ -16,7 +16,8 @@ namespace {
 // A leaf value and where it was written.
 struct Leaf {
   YAML::Node value;
-  std::string where;  // "configs/a.yaml:12" or "--set"
+  std::string where;     // "configs/a.yaml:12" or "--set"
+  std::string base_dir;  // folder of the config file it was written in; empty: the working directory
 };
 using FlatConfig = std::map<std::string, Leaf>;
 
@@ -54,13 +55,15 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
   return " (did you mean '" + best + "'?)";
 }
 
-void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, FlatConfig& out) {
+// base_dir: the folder relative paths in this document are resolved against.
+void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, const std::string& base_dir,
+             FlatConfig& out) {
   for (const auto& kv : node) {
     const std::string key = prefix.empty() ? kv.first.as<std::string>() : prefix + "." + kv.first.as<std::string>();
     if (kv.second.IsMap() && !find_option(key))
-      flatten(kv.second, key, file, out);
+      flatten(kv.second, key, file, base_dir, out);
     else
-      out[key] = {kv.second, location(file, kv.first.Mark())};
+      out[key] = {kv.second, location(file, kv.first.Mark()), base_dir};
   }
 }
 
@@ -92,7 +95,7 @@ FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
     root.remove("extends");
   }
   FlatConfig own;
-  flatten(root, "", path, own);
+  flatten(root, "", path, fs::path(path).parent_path().string(), own);
   for (auto& [k, v] : own) flat[k] = v;  // the extending file wins
   chain.erase(canonical);
   return flat;
@@ -109,7 +112,7 @@ void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides
     } catch (const YAML::Exception& e) {
       throw ConfigError("--set " + o + ": invalid value: " + e.msg);
     }
-    flat[o.substr(0, eq)] = {value, "--set"};
+    flat[o.substr(0, eq)] = {value, "--set", ""};
   }
 }
 
@@ -126,6 +129,11 @@ Config build(const FlatConfig& flat, const std::string& origin) {
   Config config;
   for (const auto& [key, leaf] : flat) {
     const ConfigOption* opt = find_option(key);
+    if (key == "model.vocab_size" || key == "model.num_classes") {
+      throw ConfigError(leaf.where + ": " + key + " is derived from the data (" +
+                        (key == "model.vocab_size" ? "the tokenizer's vocabulary" : "the training labels") +
+                        "), not a key to set");
+    }
     if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + suggestion(key, keys));
     // Choices first: an enum option can only be set to one of them.
     if (!opt->choices.empty() && leaf.value.IsScalar()) {
@@ -143,12 +151,24 @@ Config build(const FlatConfig& flat, const std::string& origin) {
       throw ConfigError(leaf.where + ": " + key + " expects " + (opt->type == "integer" ? "an " : "a ") + opt->type +
                         ", got " + scalar_text(leaf.value));
     }
+    if (opt->is_path && !leaf.base_dir.empty()) {
+      const std::string v = leaf.value.as<std::string>();
+      // Absolute, so that the dumped config (run/config.yaml, checkpoints) means the same from anywhere.
+      if (!v.empty() && fs::path(v).is_relative())
+        opt->set(config, YAML::Node(fs::absolute(fs::path(leaf.base_dir) / v).lexically_normal().string()));
+    }
   }
   // YaRN's training length is the run's unless given (a stored config always gives it).
   const std::vector<std::string>& own = position_encoding(config.model.position.type).own_keys;
   if (!flat.count("model.position.original_max_len") &&
       std::find(own.begin(), own.end(), "original_max_len") != own.end())
     config.model.position.original_max_len = config.data.max_len;
+  for (const ConfigOption& o : config_options()) {
+    if (!o.min && !o.max) continue;
+    const std::string why = o.range_violation(o.get(config).as<double>());
+    const auto it = flat.find(o.key);
+    if (!why.empty()) throw ConfigError((it != flat.end() ? it->second.where : origin) + ": " + o.key + ": " + why);
+  }
   try {
     validate(config);
   } catch (const Error& e) {
@@ -167,47 +187,25 @@ void require(bool ok, const std::string& key, const std::string& what) {
 }  // namespace
 
 void validate(const Config& c) {
-  require(c.run.threads >= 0, "run.threads", "must be >= 0");
-  require(c.run.log_every >= 1, "run.log_every", "must be >= 1");
   require(!c.run.name.empty(), "run.name", "must not be empty");
   c.model.validate();
   // Windows of data.max_len / data.eval_max_len tokens must fit the position table.
   c.model.validate_length(c.data.max_len, "data.max_len");
   if (c.data.eval_max_len > 0) c.model.validate_length(c.data.eval_max_len, "data.eval_max_len");
   const TrainConfig& t = c.train;
-  require(t.lr > 0, "train.lr", "must be > 0");
-  require(t.weight_decay >= 0, "train.weight_decay", "must be >= 0");
-  require(t.beta1 >= 0 && t.beta1 < 1, "train.beta1", "must be in [0, 1)");
-  require(t.beta2 >= 0 && t.beta2 < 1, "train.beta2", "must be in [0, 1)");
-  require(t.eps > 0, "train.eps", "must be > 0");
-  require(t.max_steps >= 0, "train.max_steps", "must be >= 0");
-  require(t.max_epochs >= 0, "train.max_epochs", "must be >= 0");
   require(t.max_steps > 0 || t.max_epochs > 0, "train.max_steps", "set train.max_steps or train.max_epochs (> 0)");
-  require(t.grad_accumulation >= 1, "train.grad_accumulation", "must be >= 1");
-  require(t.clip_norm >= 0, "train.clip_norm", "must be >= 0 (0 disables clipping)");
-  require(t.label_smoothing >= 0 && t.label_smoothing < 1, "train.label_smoothing", "must be in [0, 1)");
-  require(t.eval_every >= 0, "train.eval_every", "must be >= 0");
-  require(t.checkpoint_every >= 0, "train.checkpoint_every", "must be >= 0");
-  require(t.keep_last >= 1, "train.keep_last", "must be >= 1");
-  require(t.early_stopping_patience >= 0, "train.early_stopping_patience", "must be >= 0");
-  require(t.warmup_steps >= 0, "train.warmup_steps", "must be >= 0");
-  require(t.min_lr >= 0 && t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
+  require(t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
   require(t.schedule != "inverse_sqrt" || t.warmup_steps >= 1, "train.warmup_steps",
           "inverse_sqrt needs warmup_steps >= 1");
   const DataConfig& d = c.data;
-  require(d.max_len >= 1, "data.max_len", "must be >= 1");
-  require(d.eval_max_len >= 0, "data.eval_max_len", "must be >= 0");
-  require(d.batch_size >= 1, "data.batch_size", "must be >= 1");
-  require(d.batch_tokens >= 0, "data.batch_tokens", "must be >= 0");
-  require(d.val_fraction >= 0 && d.test_fraction >= 0 && d.val_fraction + d.test_fraction < 1, "data.val_fraction",
-          "val_fraction + test_fraction must be in [0, 1)");
+  require(d.val_fraction + d.test_fraction < 1, "data.val_fraction", "val_fraction + test_fraction must be in [0, 1)");
 }
 
 Config parse_config_text(const std::string& yaml, const std::string& origin, const std::vector<std::string>& overrides) {
   YAML::Node root = parse_root([&] { return YAML::Load(yaml); }, origin);
   if (root["extends"]) throw ConfigError(origin + ": a resolved config cannot use `extends`");
   FlatConfig flat;
-  flatten(root, "", origin, flat);
+  flatten(root, "", origin, "", flat);
   apply_overrides(flat, overrides);
   return build(flat, origin);
 }
@@ -272,13 +270,17 @@ std::string config_reference(bool markdown) {
       for (const std::string& c : o.choices)
         type += (type.empty() ? "" : markdown ? " \\| " : " | ") + (c.empty() ? "\"\"" : c);
     }
+    if (o.min || o.max) type += ", " + o.range_text();
+    std::string help = o.help;
+    if (o.is_path) help += " (relative: to the config file's folder; with --set: to the working directory)";
+    if (o.may_change_on_resume) help += "; may change on resume";
     const std::string top = o.key.substr(0, o.key.find('.'));
     if (markdown) {
       if (top != section) out << (section.empty() ? "" : "\n") << "| `" << top << "` key | type | default | meaning |\n|---|---|---|---|\n";
-      out << "| `" << o.key << "` | " << type << " | `" << def << "` | " << o.help << " |\n";
+      out << "| `" << o.key << "` | " << type << " | `" << def << "` | " << help << " |\n";
     } else {
       if (top != section) out << (section.empty() ? "" : "\n") << top << ":\n";
-      out << "  " << o.key << " (" << type << ", default " << def << ")\n      " << o.help << "\n";
+      out << "  " << o.key << " (" << type << ", default " << def << ")\n      " << help << "\n";
     }
     section = top;
   }

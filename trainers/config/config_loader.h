@@ -16,8 +16,8 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 Config parse_config_text(const std::string& yaml, const std::string& origin,
                          const std::vector<std::string>& overrides = {});
 
-// Range and consistency checks of every section (the schema checks types).
-// Throws ConfigError "<key>: <what was expected>".
+// The rules that tie several keys together (single keys are checked against
+// their schema row while loading). Throws ConfigError "<key>: <what was expected>".
 void validate(const Config& config);
 
 // Every key with its value, as YAML that parse_config_text() reads back to

@@ -1,8 +1,11 @@
 #pragma once
-// Every configuration key, declared once: its dotted path, type, help text,
-// allowed values and how to read and write it in a Config. The loader, the
-// resolved-config dump and `rotor config --reference` are all driven by this.
+// Every configuration key, declared once: its dotted path, type, default (the
+// Config member initialiser), allowed values or range, help text, whether it
+// may change on resume, and how to read and write it in a Config. The loader,
+// its validation, the resolved-config dump, the resume check and
+// `rotor config --reference` are all driven by this table.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,21 +15,46 @@
 
 namespace rotor {
 
+// One row per key. Checks of a single key (allowed values, range) live in its
+// row and run once, when a config is loaded; rules that tie several keys
+// together are in validate() (config_loader.h).
 struct ConfigOption {
   std::string key;   // "model.position.base"
   std::string type;  // integer | number | boolean | string | list of strings
   std::string help;
-  std::vector<std::string> choices;  // non-empty for enumerations
+  // Allowed values of an enumeration; a layer that names its own values
+  // (e.g. models' position encodings) passes its list of names here.
+  std::vector<std::string> choices;
+  // Inclusive or exclusive bounds of a number; unset: unbounded.
+  std::optional<double> min, max;
+  bool min_exclusive = false, max_exclusive = false;
+  // A file or folder: relative values in a config file are resolved against
+  // that file's folder; values from --set against the working directory.
+  bool is_path = false;
+  // May differ when resuming a run (run length, frequencies, logging).
+  bool may_change_on_resume = false;
   // Sets the field from a YAML value; throws YAML::Exception when the value
   // is not of the option's type.
   std::function<void(Config&, const YAML::Node&)> set;
   std::function<YAML::Node(const Config&)> get;
+
+  ConfigOption& one_of(std::vector<std::string> values);
+  ConfigOption& at_least(double bound);
+  ConfigOption& above(double bound);
+  ConfigOption& below(double bound);
+  ConfigOption& path();
+  ConfigOption& on_resume();
+
+  // ">= 0", "in [0, 1)", ...; "" when unbounded.
+  std::string range_text() const;
+  // "" when `value` is within the range, else "must be >= 0" and the like.
+  std::string range_violation(double value) const;
 };
 
 const std::vector<ConfigOption>& config_options();
 const ConfigOption* find_option(const std::string& key);
 
-// Keys that may differ when resuming a run (run length and logging).
+// Whether `key` may differ when resuming a run.
 bool resumable_change(const std::string& key);
 
 }  // namespace rotor

@@ -8,8 +8,12 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   const CheckpointContents contents = read_checkpoint(checkpoint);
   RestoredModel r;
   r.header = read_header(contents, checkpoint);
-  if (!overrides.empty())
+  if (!overrides.empty()) {
+    const ModelConfig derived = r.header.config.model;
     r.header.config = parse_config_text(contents.texts.at("config"), checkpoint + " (stored config)", overrides);
+    r.header.config.model.vocab_size = derived.vocab_size;
+    r.header.config.model.num_classes = derived.num_classes;
+  }
   r.tokenizer = load_tokenizer(r.header.tokenizer);
   r.labels = LabelVocab(r.header.labels);
   r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);

@@ -76,6 +76,9 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   std::istringstream labels(need(c.texts, "labels", path));
   for (std::string line; std::getline(labels, line);)
     if (!line.empty()) h.labels.push_back(line);
+  // Derived from the data, not config keys: the tokenizer's vocabulary and the classes.
+  h.config.model.vocab_size = load_tokenizer(h.tokenizer)->vocab_size();
+  h.config.model.num_classes = static_cast<int64_t>(h.labels.size());
   for (const auto& f : kIntegerFields) f.member(h.state) = need(c.integers, f.key, path);
   for (const auto& f : kRealFields) f.member(h.state) = need(c.reals, f.key, path);
   h.threads = need(c.integers, "run/threads", path);
