@@ -5,6 +5,11 @@
 // the most specific line of its error stack. HDF5's own stack printing is
 // switched off the first time a File is made, so users never see it.
 //
+// Why not HDF5's C++ API (H5Cpp, Debian's libhdf5-cpp): its exceptions carry
+// only the failing function's name and it prints HDF5's error stack unless
+// every call is wrapped; users of a corrupt checkpoint need "which file, which
+// dataset, what is wrong", which this layer builds from the error stack.
+//
 // Not thread-safe (Debian's HDF5 is built without thread safety): use one
 // thread at a time.
 #include <hdf5.h>

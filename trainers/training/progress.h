@@ -1,6 +1,8 @@
 #pragma once
 // Progress display for long work: a redrawn bar with rate and ETA on a
 // terminal, plain periodic lines otherwise (logs, CI), or nothing.
+// Ours because Debian 12 packages no C++ progress-bar library (indicators,
+// tqdm.cpp, ... are not in its archive) and this is about 70 lines.
 #include <chrono>
 #include <cstdint>
 #include <string>
