@@ -177,7 +177,8 @@ CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOpti
   }
   out.tokenizer = tokenizer->save();
   out.labels = labels.names();
-  for (size_t i = 0; i < splits.size(); ++i) out.splits.push_back(tokenize(splits[i].name, splits[i].docs, label_ids[i], *tokenizer));
+  for (size_t i = 0; i < splits.size(); ++i)
+    out.splits.push_back(tokenize(splits[i].name, splits[i].docs, label_ids[i], *tokenizer));
   return out;
 }
 

@@ -23,7 +23,7 @@ struct DocumentSplit {
 struct FieldNames {
   std::string text = "text";
   std::string label = "label";  // empty: unlabelled documents (label left empty)
-  std::string key;  // empty: the text itself is the key
+  std::string key;              // empty: the text itself is the key
 };
 
 // Checks a record and assembles the Document: the text must not be blank and

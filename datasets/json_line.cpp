@@ -143,11 +143,16 @@ const JsonValue* find_field(const JsonObject& object, std::string_view name) {
 
 const char* describe(JsonValue::Kind kind) {
   switch (kind) {
-    case JsonValue::Kind::string: return "a string";
-    case JsonValue::Kind::number: return "a number";
-    case JsonValue::Kind::boolean: return "a boolean";
-    case JsonValue::Kind::null: return "null";
-    case JsonValue::Kind::nested: return "an array or object";
+    case JsonValue::Kind::string:
+      return "a string";
+    case JsonValue::Kind::number:
+      return "a number";
+    case JsonValue::Kind::boolean:
+      return "a boolean";
+    case JsonValue::Kind::null:
+      return "null";
+    case JsonValue::Kind::nested:
+      return "an array or object";
   }
   return "a value";
 }

@@ -70,7 +70,8 @@ TEST_CASE("bad input: missing field", "[datasets][bad]") {
 TEST_CASE("bad input: malformed JSON names line and column", "[datasets][bad]") {
   Utf8Repairs r;
   CHECK(data_error_of([&] { read_jsonl(fixture("bad/malformed.jsonl"), FieldNames{}, r); }) ==
-        fixture("bad/malformed.jsonl") + ":2:25: syntax error while parsing object - unexpected string literal; expected '}'");
+        fixture("bad/malformed.jsonl") +
+            ":2:25: syntax error while parsing object - unexpected string literal; expected '}'");
 }
 
 TEST_CASE("bad input: CSV with an unclosed quote names the line it opens on", "[datasets][bad]") {

@@ -84,18 +84,22 @@ TEST_CASE("parse_json_object errors name the line and column", "[datasets][json]
   };
   const Case cases[] = {
       // Messages are nlohmann's; the column is where the parser stopped.
-      {R"({"a" 1})", "f.jsonl:7:6: syntax error while parsing object separator - unexpected number literal; "
-                     "expected ':'"},
+      {R"({"a" 1})",
+       "f.jsonl:7:6: syntax error while parsing object separator - unexpected number literal; "
+       "expected ':'"},
       {R"({"a": 1,})", "f.jsonl:7:9: syntax error while parsing object key - unexpected '}'; expected string"},
       {R"({"a": "open)", "f.jsonl:7:12: syntax error while parsing value - invalid string: missing closing quote"},
-      {R"({"a": 1} x)", "f.jsonl:7:10: syntax error while parsing value - invalid literal; last read: '1} x'; "
-                        "expected end of input"},
+      {R"({"a": 1} x)",
+       "f.jsonl:7:10: syntax error while parsing value - invalid literal; last read: '1} x'; "
+       "expected end of input"},
       {R"({"a": 1, "a": 2})", "f.jsonl:7:10: duplicate field 'a'"},
       {R"({"a": {"b": 1}, "c": 2, "a": 3})", "f.jsonl:7:25: duplicate field 'a'"},
-      {R"({"a": "\q"})", "f.jsonl:7:9: syntax error while parsing value - invalid string: forbidden character after "
-                         "backslash"},
-      {R"({"a": "\u12g4"})", "f.jsonl:7:12: syntax error while parsing value - invalid string: '\\u' must be "
-                             "followed by 4 hex digits"},
+      {R"({"a": "\q"})",
+       "f.jsonl:7:9: syntax error while parsing value - invalid string: forbidden character after "
+       "backslash"},
+      {R"({"a": "\u12g4"})",
+       "f.jsonl:7:12: syntax error while parsing value - invalid string: '\\u' must be "
+       "followed by 4 hex digits"},
       {R"({"a": 01})", "f.jsonl:7:8: syntax error while parsing object - unexpected number literal; expected '}'"},
       {R"({"a": -})", "f.jsonl:7:8: syntax error while parsing value - invalid number; expected digit after '-'"},
       {R"({"a": 1.})", "f.jsonl:7:9: syntax error while parsing value - invalid number; expected digit after '.'"},
@@ -103,8 +107,9 @@ TEST_CASE("parse_json_object errors name the line and column", "[datasets][json]
       {R"({"a": [1 2]})", "f.jsonl:7:10: syntax error while parsing array - unexpected number literal; expected ']'"},
       {R"([1, 2])", "f.jsonl:7:1: expected '{'"},
       {R"(  "text")", "f.jsonl:7:3: expected '{'"},
-      {"{\"a\": \"tab\there\"}", "f.jsonl:7:11: syntax error while parsing value - invalid string: control "
-                                   "character U+0009 (HT) must be escaped"},
+      {"{\"a\": \"tab\there\"}",
+       "f.jsonl:7:11: syntax error while parsing value - invalid string: control "
+       "character U+0009 (HT) must be escaped"},
       {"{\"a\": " + std::string(70, '[') + std::string(70, ']') + "}", "nested deeper than 64"},
   };
   for (const Case& c : cases) {

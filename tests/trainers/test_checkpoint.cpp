@@ -238,9 +238,7 @@ TEST_CASE("checkpoint: truncated or empty or missing or foreign files give clear
     rotor::test::write_bytes(path, {});
     CHECK(read_error(path) == path + ": empty file (0 bytes; an interrupted copy?)");
   }
-  SECTION("missing") {
-    CHECK(read_error(path) == path + ": cannot open: No such file or directory");
-  }
+  SECTION("missing") { CHECK(read_error(path) == path + ": cannot open: No such file or directory"); }
   SECTION("a directory") {
     std::filesystem::create_directory(path);
     CHECK(read_error(path) == path + ": is a directory, not a checkpoint file");

@@ -24,9 +24,9 @@ const char* g_crash_stage = nullptr;
 std::string g_crash_suffix;
 
 void crash_here(const char* stage, const std::string& final_path) {
-  const bool match = std::strcmp(stage, g_crash_stage) == 0 && final_path.size() >= g_crash_suffix.size() &&
-                     final_path.compare(final_path.size() - g_crash_suffix.size(), g_crash_suffix.size(),
-                                        g_crash_suffix) == 0;
+  const bool match =
+      std::strcmp(stage, g_crash_stage) == 0 && final_path.size() >= g_crash_suffix.size() &&
+      final_path.compare(final_path.size() - g_crash_suffix.size(), g_crash_suffix.size(), g_crash_suffix) == 0;
   if (match) ::_exit(0);
 }
 

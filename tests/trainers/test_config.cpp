@@ -93,9 +93,8 @@ TEST_CASE("extends merges a base config, the extending file and --set win") {
 
 TEST_CASE("the resolved config round-trips through the parser") {
   const auto dir = test::fresh_dir("config-roundtrip");
-  const Config c = load_config(write(dir, "a.yaml", kValid),
-                               {"model.position.base=500000", "train.lr=3.3e-4", "data.include_labels=[a, b]",
-                                "model.norm_eps=1e-12"});
+  const Config c = load_config(write(dir, "a.yaml", kValid), {"model.position.base=500000", "train.lr=3.3e-4",
+                                                              "data.include_labels=[a, b]", "model.norm_eps=1e-12"});
   const std::string text = dump_config(c);
   const Config back = parse_config_text(text, "dump");
   CHECK(differing_keys(c, back).empty());
@@ -147,8 +146,8 @@ TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked
                           "train:\n  max_steps: 10\ndata:\n  max_len: 512\nmodel:\n  pooling: cls\n  position:\n"
                           "    type: learned\n    max_len: 512\n");
   const std::string msg = error_of(path);
-  CHECK_THAT(msg, Catch::Contains(path + ":9") && Catch::Contains("model.position.max_len") &&
-                      Catch::Contains("needs 513"));
+  CHECK_THAT(msg,
+             Catch::Contains(path + ":9") && Catch::Contains("model.position.max_len") && Catch::Contains("needs 513"));
   CHECK(error_of(path, {"model.position.max_len=513"}).empty());
   CHECK_THAT(error_of(path, {"model.position.max_len=513", "data.eval_max_len=1024"}),
              Catch::Contains("data.eval_max_len = 1024") && Catch::Contains("needs 1025"));
@@ -157,8 +156,9 @@ TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked
 TEST_CASE("paths in a config file are relative to its folder; --set paths to the working directory") {
   const auto dir = test::fresh_dir("config-paths");
   std::filesystem::create_directories(dir / "configs");
-  const std::string path = write(dir / "configs", "p.yaml",
-                                 std::string(kValid) + "data:\n  train_path: ../data/train.jsonl\n  cache_dir: /abs/cache\n");
+  const std::string path =
+      write(dir / "configs", "p.yaml",
+            std::string(kValid) + "data:\n  train_path: ../data/train.jsonl\n  cache_dir: /abs/cache\n");
   const Config c = load_config(path, {"data.val_path=val.jsonl"});
   CHECK(c.data.train_path == (std::filesystem::absolute(dir) / "data" / "train.jsonl").lexically_normal().string());
   CHECK(c.data.cache_dir == "/abs/cache");

@@ -23,8 +23,8 @@ TEST_CASE("run lock: a second holder is refused until the first releases", "[run
   pid_file >> pid;
   CHECK(pid == static_cast<long>(::getpid()));
 
-  const std::string expected = "run directory " + dir + " is in use by another rotor process (pid " +
-                               std::to_string(::getpid()) + ")";
+  const std::string expected =
+      "run directory " + dir + " is in use by another rotor process (pid " + std::to_string(::getpid()) + ")";
   CHECK_THROWS_AS(RunLock(dir), RunInUseError);
   CHECK_THROWS_WITH(RunLock(dir), Catch::StartsWith(expected));
 

@@ -37,7 +37,9 @@ TEST_CASE("early stopping ends the run after `patience` evaluations without impr
 
 TEST_CASE("a run by epochs stops at the epoch boundary and logs every event as JSON lines") {
   const auto dir = test::fresh_dir("epochs");
-  TrainRequest r{test::tiny_run_config(dir), {"train.max_steps=0", "train.max_epochs=2", "train.eval_every=0"}, "",
+  TrainRequest r{test::tiny_run_config(dir),
+                 {"train.max_steps=0", "train.max_epochs=2", "train.eval_every=0"},
+                 "",
                  (dir / "run").string()};
   REQUIRE(train(r) == 0);
   const auto lines = test::deterministic_metrics(dir / "run");

@@ -41,7 +41,9 @@ class Fnv1a {
     }
   }
   template <class T>
-  void value(T v) { bytes(&v, sizeof v); }
+  void value(T v) {
+    bytes(&v, sizeof v);
+  }
   void entry(char kind, const std::string& key) {
     value(kind);
     sized(key.data(), key.size());
@@ -110,9 +112,9 @@ void write_contents(hid_t root, const CheckpointContents& c) {
   for (const auto& [key, t] : c.tensors) {
     const bool f32 = t.dtype() == DType::F32;
     const void* data = f32 ? static_cast<const void*>(t.data<float>()) : static_cast<const void*>(t.data<double>());
-    hdf5::Id ds = hdf5::write_dataset(root, key, f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
-                                      f32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, to_dims(t.shape()), data,
-                                      true, kMaxChunkBytes);
+    hdf5::Id ds =
+        hdf5::write_dataset(root, key, f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                            f32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, to_dims(t.shape()), data, true, kMaxChunkBytes);
     hdf5::write_attribute(ds.get(), kKindAttr, std::string("tensor"));
   }
   for (const auto& [key, v] : c.integers) {
@@ -128,8 +130,8 @@ void write_contents(hid_t root, const CheckpointContents& c) {
     hdf5::write_attribute(ds.get(), kKindAttr, std::string("text"));
   }
   for (const auto& [key, blob] : c.blobs) {
-    hdf5::Id ds = hdf5::write_dataset(root, key, H5T_STD_U8LE, H5T_NATIVE_UINT8, {blob.size()}, blob.data(),
-                                      true, kMaxChunkBytes);
+    hdf5::Id ds = hdf5::write_dataset(root, key, H5T_STD_U8LE, H5T_NATIVE_UINT8, {blob.size()}, blob.data(), true,
+                                      kMaxChunkBytes);
     hdf5::write_attribute(ds.get(), kKindAttr, std::string("blob"));
   }
   hdf5::write_attribute(root, kMarkerAttr, int64_t{1});
@@ -250,8 +252,8 @@ CheckpointContents read_contents(const std::string& path) {
     }
     const int64_t marker = hdf5::read_int64_attribute(root, kMarkerAttr);
     if (marker != 1) {
-      throw Invalid(std::string("not a rotor checkpoint (attribute ") + kMarkerAttr + " is " +
-                    std::to_string(marker) + ", expected 1)");
+      throw Invalid(std::string("not a rotor checkpoint (attribute ") + kMarkerAttr + " is " + std::to_string(marker) +
+                    ", expected 1)");
     }
     if (!hdf5::has_attribute(root, kVersionAttr)) {
       throw Invalid(std::string("damaged checkpoint (missing attribute ") + kVersionAttr + ")");

@@ -20,9 +20,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kLatest = "latest";
 
-std::string file_name_for_step(int64_t step) {
-  return fmt::format("step-{:08}.h5", step);
-}
+std::string file_name_for_step(int64_t step) { return fmt::format("step-{:08}.h5", step); }
 
 // "step-00001234.h5" -> 1234; anything else (temporaries included) -> nullopt.
 std::optional<int64_t> step_of(const std::string& name) {

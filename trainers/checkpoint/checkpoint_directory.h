@@ -20,7 +20,7 @@ class CheckpointDirectory {
   explicit CheckpointDirectory(std::string run_dir);
 
   const std::string& dir() const { return dir_; }  // RUN/checkpoints
-  std::string path_for_step(int64_t step) const;    // RUN/checkpoints/step-00001234.h5
+  std::string path_for_step(int64_t step) const;   // RUN/checkpoints/step-00001234.h5
 
   // Writes the step's checkpoint atomically (creating the folder if needed),
   // points `latest` at it, then deletes step files beyond the `keep_last`

@@ -114,8 +114,7 @@ herr_t Id::close() {
 File File::create(const std::string& path) {
   silence_error_printing();
   Id fapl = file_access_plist();
-  check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18),
-               "cannot set file properties");
+  check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18), "cannot set file properties");
   const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   return File(Id(check(id, "cannot create HDF5 file " + path), H5Fclose));
 }
@@ -131,12 +130,10 @@ void File::close() {
   if (id_.close() < 0) fail("cannot write the file out");
 }
 
-Id write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type,
-                 const std::vector<hsize_t>& dims, const void* data, bool checksummed,
-                 size_t max_chunk_bytes) {
+Id write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type, const std::vector<hsize_t>& dims,
+                 const void* data, bool checksummed, size_t max_chunk_bytes) {
   const bool scalar = dims.empty();
-  Id space(check(scalar ? H5Screate(H5S_SCALAR)
-                        : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+  Id space(check(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                  "cannot create a dataspace for " + name),
            H5Sclose);
   Id dcpl = make_plist(H5P_DATASET_CREATE);
@@ -153,8 +150,7 @@ Id write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_
               "cannot create dataset " + name),
         H5Dclose);
   if (!empty) {
-    check_status(H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-                 "cannot write dataset " + name);
+    check_status(H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "cannot write dataset " + name);
   }
   return ds;
 }
@@ -287,10 +283,14 @@ std::vector<std::string> dataset_paths(hid_t file) {
 
 std::string DatasetInfo::type_name() const {
   switch (type_class) {
-    case H5T_FLOAT: return "float" + std::to_string(8 * type_size);
-    case H5T_INTEGER: return (is_signed ? "int" : "uint") + std::to_string(8 * type_size);
-    case H5T_STRING: return is_vlen_string ? "string" : "fixed-length string";
-    default: return "an unsupported type";
+    case H5T_FLOAT:
+      return "float" + std::to_string(8 * type_size);
+    case H5T_INTEGER:
+      return (is_signed ? "int" : "uint") + std::to_string(8 * type_size);
+    case H5T_STRING:
+      return is_vlen_string ? "string" : "fixed-length string";
+    default:
+      return "an unsupported type";
   }
 }
 
@@ -319,8 +319,8 @@ DatasetInfo describe(hid_t dataset) {
   for (int i = 0; i < nfilters; ++i) {
     unsigned flags = 0;
     size_t nvalues = 0;
-    const H5Z_filter_t f = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nvalues, nullptr, 0,
-                                          nullptr, nullptr);
+    const H5Z_filter_t f =
+        H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nvalues, nullptr, 0, nullptr, nullptr);
     info.fletcher32 = info.fletcher32 || f == H5Z_FILTER_FLETCHER32;
   }
   return info;
@@ -336,9 +336,8 @@ std::string read_string_dataset(hid_t dataset) {
   Id type(check(H5Dget_type(dataset), "cannot read dataset " + name), H5Tclose);
   Id space(check(H5Dget_space(dataset), "cannot read dataset " + name), H5Sclose);
   if (H5Sget_simple_extent_npoints(space.get()) != 1) throw Hdf5Error("dataset " + name + " is not a single string");
-  return read_string(type.get(), "dataset " + name, [&](hid_t mem, void* buf) {
-    return H5Dread(dataset, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-  });
+  return read_string(type.get(), "dataset " + name,
+                     [&](hid_t mem, void* buf) { return H5Dread(dataset, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf); });
 }
 
 }  // namespace rotor::hdf5

@@ -24,8 +24,7 @@
 namespace rotor::hdf5 {
 
 struct Hdf5Error : Error {
-  Hdf5Error(const std::string& what, std::string hdf5_detail = "")
-      : Error(what), detail(std::move(hdf5_detail)) {}
+  Hdf5Error(const std::string& what, std::string hdf5_detail = "") : Error(what), detail(std::move(hdf5_detail)) {}
   std::string detail;  // HDF5's most specific message, "" if none
 };
 
@@ -81,9 +80,8 @@ class File {
 // array dataset is chunked (chunks of at most `max_chunk_bytes`, whole rows
 // kept together) and carries a Fletcher32 checksum per chunk. Returns it open
 // so the caller can attach attributes.
-Id write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type,
-                 const std::vector<hsize_t>& dims, const void* data, bool checksummed,
-                 size_t max_chunk_bytes);
+Id write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type, const std::vector<hsize_t>& dims,
+                 const void* data, bool checksummed, size_t max_chunk_bytes);
 // A scalar fixed-length UTF-8 string dataset, NUL-padded, of the text's byte
 // length (h5py reads bytes; `.asstr()[()]` gives str). The text must not
 // contain NUL bytes (trailing ones would be lost).
@@ -96,9 +94,9 @@ void write_attribute(hid_t obj, const char* name, const std::string& value);
 
 // ---- reading ----
 
-bool has_attribute(hid_t obj, const char* name);  // throws if HDF5 cannot tell
-int64_t read_int64_attribute(hid_t obj, const char* name);    // throws if missing or not an integer
-uint64_t read_uint64_attribute(hid_t obj, const char* name);  // throws if missing or not an integer
+bool has_attribute(hid_t obj, const char* name);                 // throws if HDF5 cannot tell
+int64_t read_int64_attribute(hid_t obj, const char* name);       // throws if missing or not an integer
+uint64_t read_uint64_attribute(hid_t obj, const char* name);     // throws if missing or not an integer
 std::string read_string_attribute(hid_t obj, const char* name);  // fixed or variable length
 
 // Full paths (without the leading '/') of every dataset in the file, sorted.
@@ -106,8 +104,8 @@ std::vector<std::string> dataset_paths(hid_t file);
 
 struct DatasetInfo {
   H5T_class_t type_class = H5T_NO_CLASS;
-  size_t type_size = 0;       // bytes per element (for vlen strings: of the pointer)
-  bool is_signed = false;     // integers only
+  size_t type_size = 0;    // bytes per element (for vlen strings: of the pointer)
+  bool is_signed = false;  // integers only
   bool is_vlen_string = false;
   bool scalar = false;        // scalar dataspace (no extents)
   std::vector<hsize_t> dims;  // empty when scalar

@@ -129,11 +129,12 @@ int inspect_command(const std::string& given) {
   fmt::print("checkpoint  {}\n", checkpoint);
   fmt::print("step        {} (epoch {}, {} batches into it)\n", h.state.step, h.state.sampler.epoch,
              h.state.sampler.cursor);
-  fmt::print("best        {} = {:.6g} at step {}\n", h.config.train.best_metric, h.state.best_metric, h.state.best_step);
+  fmt::print("best        {} = {:.6g} at step {}\n", h.config.train.best_metric, h.state.best_metric,
+             h.state.best_step);
   std::string pos = m.position.type;
   if (pos == "rope") {
-    pos += fmt::format(" ({}, base {:g}, fraction {:g}, scaling {})", option_name(m.position.layout),
-                       m.position.base, m.position.fraction, option_name(m.position.scaling));
+    pos += fmt::format(" ({}, base {:g}, fraction {:g}, scaling {})", option_name(m.position.layout), m.position.base,
+                       m.position.fraction, option_name(m.position.scaling));
   }
   fmt::print("model       d_model {}, {} layers, {} heads, d_ff {}, {}-LN, {} pooling, {} attention\n", m.d_model,
              m.layers, m.heads, m.d_ff, option_name(m.norm), option_name(m.pooling), option_name(m.attention));

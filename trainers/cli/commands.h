@@ -14,7 +14,7 @@ struct EvalRequest {
   std::string data;            // a JSONL/CSV/TSV file to evaluate instead of a split
   int64_t max_len = 0;         // > 0: evaluation window length (length extrapolation)
   std::vector<std::string> overrides;
-  std::string output;          // metrics JSON file; empty: <run>/eval-<split>.json
+  std::string output;  // metrics JSON file; empty: <run>/eval-<split>.json
 };
 int eval_command(const EvalRequest& request);
 

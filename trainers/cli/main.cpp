@@ -18,9 +18,10 @@ int main(int argc, char** argv) {
   // Idle OpenMP threads sleep instead of spinning: on a few shared cores a
   // spinning thread steals the time of the one doing the work.
   setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
-  CLI::App app{"rotor: compare position encodings (RoPE, sinusoidal, T5 bias, ALiBi, ...) in Transformer "
-               "encoder classifiers on long-text classification.\n\nExit codes: 0 ok, 1 error, 2 usage, "
-               "130/143 interrupted by SIGINT/SIGTERM after saving a checkpoint."};
+  CLI::App app{
+      "rotor: compare position encodings (RoPE, sinusoidal, T5 bias, ALiBi, ...) in Transformer "
+      "encoder classifiers on long-text classification.\n\nExit codes: 0 ok, 1 error, 2 usage, "
+      "130/143 interrupted by SIGINT/SIGTERM after saving a checkpoint."};
   app.require_subcommand(1);
 
   rotor::TrainRequest train;

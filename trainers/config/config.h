@@ -16,12 +16,12 @@ struct ConfigError : Error {
 };
 
 struct RunConfig {
-  std::string name = "run";     // the run directory is <out_dir>/<name>
+  std::string name = "run";  // the run directory is <out_dir>/<name>
   std::string out_dir = "runs";
-  uint64_t seed = 42;           // parameter init and dropout (data order: data.seed)
-  int64_t threads = 0;          // OpenMP threads; 0: all cores. Bit-exact resume needs the same count
+  uint64_t seed = 42;             // parameter init and dropout (data order: data.seed)
+  int64_t threads = 0;            // OpenMP threads; 0: all cores. Bit-exact resume needs the same count
   std::string progress = "auto";  // auto | bar | lines | none
-  int64_t log_every = 20;       // steps between training log events
+  int64_t log_every = 20;         // steps between training log events
 };
 
 struct TrainConfig {
@@ -31,16 +31,16 @@ struct TrainConfig {
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
   double momentum = 0.9;            // sgd
   std::string schedule = "cosine";  // constant | linear | cosine | inverse_sqrt
-  int64_t warmup_steps = 100;   // capped at the run length
+  int64_t warmup_steps = 100;       // capped at the run length
   double min_lr = 0.0;
   int64_t max_steps = 0;   // optimizer updates; 0: use max_epochs
   int64_t max_epochs = 0;  // 0: use max_steps
   int64_t grad_accumulation = 1;
   double clip_norm = 1.0;  // 0: no clipping
   double label_smoothing = 0.0;
-  int64_t eval_every = 0;        // steps; 0: at the end of every epoch
-  int64_t checkpoint_every = 0;  // steps; 0: after every evaluation
-  int64_t keep_last = 3;         // step checkpoints kept (the best is always kept too)
+  int64_t eval_every = 0;                // steps; 0: at the end of every epoch
+  int64_t checkpoint_every = 0;          // steps; 0: after every evaluation
+  int64_t keep_last = 3;                 // step checkpoints kept (the best is always kept too)
   std::string best_metric = "accuracy";  // accuracy | macro_f1 | loss (on val)
   int64_t early_stopping_patience = 0;   // evaluations without improvement; 0: off
 };

@@ -201,7 +201,8 @@ void validate(const Config& c) {
   require(d.val_fraction + d.test_fraction < 1, "data.val_fraction", "val_fraction + test_fraction must be in [0, 1)");
 }
 
-Config parse_config_text(const std::string& yaml, const std::string& origin, const std::vector<std::string>& overrides) {
+Config parse_config_text(const std::string& yaml, const std::string& origin,
+                         const std::vector<std::string>& overrides) {
   YAML::Node root = parse_root([&] { return YAML::Load(yaml); }, origin);
   if (root["extends"]) throw ConfigError(origin + ": a resolved config cannot use `extends`");
   FlatConfig flat;
@@ -276,7 +277,9 @@ std::string config_reference(bool markdown) {
     if (o.may_change_on_resume) help += "; may change on resume";
     const std::string top = o.key.substr(0, o.key.find('.'));
     if (markdown) {
-      if (top != section) out << (section.empty() ? "" : "\n") << "| `" << top << "` key | type | default | meaning |\n|---|---|---|---|\n";
+      if (top != section)
+        out << (section.empty() ? "" : "\n") << "| `" << top
+            << "` key | type | default | meaning |\n|---|---|---|---|\n";
       out << "| `" << o.key << "` | " << type << " | `" << def << "` | " << help << " |\n";
     } else {
       if (top != section) out << (section.empty() ? "" : "\n") << top << ":\n";

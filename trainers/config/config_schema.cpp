@@ -11,11 +11,16 @@ namespace {
 
 template <class T>
 std::string type_name() {
-  if constexpr (std::is_same_v<T, bool>) return "boolean";
-  else if constexpr (std::is_integral_v<T>) return "integer";
-  else if constexpr (std::is_floating_point_v<T>) return "number";
-  else if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>) return "string";
-  else return "list of strings";
+  if constexpr (std::is_same_v<T, bool>)
+    return "boolean";
+  else if constexpr (std::is_integral_v<T>)
+    return "integer";
+  else if constexpr (std::is_floating_point_v<T>)
+    return "number";
+  else if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>)
+    return "string";
+  else
+    return "list of strings";
 }
 
 // An option bound to the field that `field(config)` returns by reference.
@@ -43,14 +48,19 @@ ConfigOption option(std::string key, F field, std::string help) {
   o.get = [field](const Config& c) {
     const T& v = field(const_cast<Config&>(c));
     // Numbers in their shortest round-trip form: 1e-05, not 1.0000000000000001e-05.
-    if constexpr (std::is_enum_v<T>) return YAML::Node(std::string(option_name(v)));
-    else if constexpr (std::is_floating_point_v<T>) return YAML::Node(fmt::format("{}", v));
-    else return YAML::Node(v);
+    if constexpr (std::is_enum_v<T>)
+      return YAML::Node(std::string(option_name(v)));
+    else if constexpr (std::is_floating_point_v<T>)
+      return YAML::Node(fmt::format("{}", v));
+    else
+      return YAML::Node(v);
   };
   return o;
 }
 
-#define OPT(key, member, ...) option(key, [](Config& c) -> auto& { return c.member; }, __VA_ARGS__)
+#define OPT(key, member, ...) \
+  option(                     \
+      key, [](Config & c) -> auto& { return c.member; }, __VA_ARGS__)
 
 std::vector<ConfigOption> build() {
   return {
@@ -58,8 +68,11 @@ std::vector<ConfigOption> build() {
       OPT("run.name", run.name, "Run name; the run directory is out_dir/name").on_resume(),
       OPT("run.out_dir", run.out_dir, "Parent directory of run directories").path().on_resume(),
       OPT("run.seed", run.seed, "Seed of parameter initialisation and dropout"),
-      OPT("run.threads", run.threads, "OpenMP threads (0: all cores); bit-exact resume needs the same count").at_least(0),
-      OPT("run.progress", run.progress, "Progress display: a bar on terminals, plain lines otherwise").one_of({"auto", "bar", "lines", "none"}).on_resume(),
+      OPT("run.threads", run.threads, "OpenMP threads (0: all cores); bit-exact resume needs the same count")
+          .at_least(0),
+      OPT("run.progress", run.progress, "Progress display: a bar on terminals, plain lines otherwise")
+          .one_of({"auto", "bar", "lines", "none"})
+          .on_resume(),
       OPT("run.log_every", run.log_every, "Steps between training log events in metrics.jsonl").at_least(1).on_resume(),
       // model
       OPT("model.d_model", model.d_model, "Width of the residual stream"),
@@ -86,15 +99,20 @@ std::vector<ConfigOption> build() {
       OPT("model.position.rotary_value", model.position.rotary_value, "rope: also rotate the values"),
       OPT("model.position.scaling", model.position.scaling, "rope: frequency scaling for lengths beyond training"),
       OPT("model.position.scaling_factor", model.position.scaling_factor, "rope scaling: target / training length"),
-      OPT("model.position.original_max_len", model.position.original_max_len, "rope yarn: the training length (unset: data.max_len)"),
-      OPT("model.position.max_len", model.position.max_len, "learned: rows of the position table (max_len + 1 with cls pooling)"),
+      OPT("model.position.original_max_len", model.position.original_max_len,
+          "rope yarn: the training length (unset: data.max_len)"),
+      OPT("model.position.max_len", model.position.max_len,
+          "learned: rows of the position table (max_len + 1 with cls pooling)"),
       OPT("model.position.num_buckets", model.position.num_buckets, "t5_bias: relative-position buckets"),
       OPT("model.position.max_distance", model.position.max_distance, "t5_bias: distance of the last bucket"),
       OPT("model.position.per_layer", model.position.per_layer, "t5_bias: one table per layer instead of shared"),
       // data
-      OPT("data.task", data.task, "Built-in task; empty: read the files below").one_of({"", "listops-easy", "listops-512", "listops-2k", "listops-extrap", "listops", "brown", "brown-4", "sotu"}),
+      OPT("data.task", data.task, "Built-in task; empty: read the files below")
+          .one_of({"", "listops-easy", "listops-512", "listops-2k", "listops-extrap", "listops", "brown", "brown-4",
+                   "sotu"}),
       OPT("data.data_dir", data.data_dir, "Where fetch scripts put corpora (empty: $ROTOR_DATA, else data)").path(),
-      OPT("data.format", data.format, "Input format (empty: from the file extension)").one_of({"", "jsonl", "csv", "tsv", "folder"}),
+      OPT("data.format", data.format, "Input format (empty: from the file extension)")
+          .one_of({"", "jsonl", "csv", "tsv", "folder"}),
       OPT("data.train_path", data.train_path, "Training file or folder").path(),
       OPT("data.val_path", data.val_path, "Validation source (empty: split from train by hash)").path(),
       OPT("data.test_path", data.test_path, "Test source (empty: split from train by hash)").path(),
@@ -110,16 +128,19 @@ std::vector<ConfigOption> build() {
       OPT("data.eval_size", data.eval_size, "Generated tasks: examples per val/test split (0: the preset's)"),
       OPT("data.listops.max_depth", data.listops.max_depth, "ListOps (task listops): maximum tree depth"),
       OPT("data.listops.max_args", data.listops.max_args, "ListOps (task listops): maximum operator arguments"),
-      OPT("data.tokenizer", data.tokenizer, "Tokenizer (empty: vocab for ListOps, byte otherwise)").one_of({"", "byte", "vocab", "sentencepiece"}),
+      OPT("data.tokenizer", data.tokenizer, "Tokenizer (empty: vocab for ListOps, byte otherwise)")
+          .one_of({"", "byte", "vocab", "sentencepiece"}),
       OPT("data.vocab_size", data.vocab_size, "sentencepiece: vocabulary to train; vocab: maximum size (0: no limit)"),
       OPT("data.min_freq", data.min_freq, "vocab: minimum count in the training split"),
       OPT("data.spm_model_type", data.spm_model_type, "sentencepiece model").one_of({"unigram", "bpe"}),
       OPT("data.max_len", data.max_len, "Tokens per training window").at_least(1),
       OPT("data.eval_max_len", data.eval_max_len, "Tokens per evaluation window (0: max_len)").at_least(0),
-      OPT("data.truncation", data.truncation, "Which tokens a truncated document keeps").one_of({"head", "tail", "head_tail"}),
+      OPT("data.truncation", data.truncation, "Which tokens a truncated document keeps")
+          .one_of({"head", "tail", "head_tail"}),
       OPT("data.random_train_windows", data.random_train_windows,
           "Train on a random window of long documents, re-drawn every epoch"),
-      OPT("data.eval_windows", data.eval_windows, "Evaluate the first window or all windows (logits averaged)").one_of({"first", "all"}),
+      OPT("data.eval_windows", data.eval_windows, "Evaluate the first window or all windows (logits averaged)")
+          .one_of({"first", "all"}),
       OPT("data.batch_size", data.batch_size, "Windows per batch (when batch_tokens is 0)").at_least(1),
       OPT("data.batch_tokens", data.batch_tokens, "Batch by a budget of padded tokens instead").at_least(0),
       OPT("data.bucket_pool", data.bucket_pool, "Windows sorted together by length (0 or 1: no bucketing)"),
@@ -129,25 +150,34 @@ std::vector<ConfigOption> build() {
       // train
       OPT("train.optimizer", train.optimizer, "Optimizer").one_of({"adamw", "adam", "sgd"}),
       OPT("train.lr", train.lr, "Peak learning rate").above(0),
-      OPT("train.weight_decay", train.weight_decay, "adamw: decoupled decay; adam, sgd: L2 (biases, norms excluded)").at_least(0),
+      OPT("train.weight_decay", train.weight_decay, "adamw: decoupled decay; adam, sgd: L2 (biases, norms excluded)")
+          .at_least(0),
       OPT("train.beta1", train.beta1, "adam(w) first-moment decay").at_least(0).below(1),
       OPT("train.beta2", train.beta2, "adam(w) second-moment decay").at_least(0).below(1),
       OPT("train.eps", train.eps, "adam(w) epsilon").above(0),
       OPT("train.momentum", train.momentum, "sgd momentum"),
-      OPT("train.schedule", train.schedule, "Learning-rate schedule after linear warm-up").one_of({"constant", "linear", "cosine", "inverse_sqrt"}),
+      OPT("train.schedule", train.schedule, "Learning-rate schedule after linear warm-up")
+          .one_of({"constant", "linear", "cosine", "inverse_sqrt"}),
       OPT("train.warmup_steps", train.warmup_steps, "Linear warm-up steps").at_least(0),
       OPT("train.min_lr", train.min_lr, "Floor of the linear and cosine decays").at_least(0),
       OPT("train.max_steps", train.max_steps, "Optimizer updates to run (0: use max_epochs)").at_least(0).on_resume(),
       OPT("train.max_epochs", train.max_epochs, "Epochs to run (0: use max_steps)").at_least(0).on_resume(),
-      OPT("train.grad_accumulation", train.grad_accumulation, "Batches whose gradients add up to one update").at_least(1),
+      OPT("train.grad_accumulation", train.grad_accumulation, "Batches whose gradients add up to one update")
+          .at_least(1),
       OPT("train.clip_norm", train.clip_norm, "Global gradient-norm clip (0: off)").at_least(0),
       OPT("train.label_smoothing", train.label_smoothing, "Cross-entropy label smoothing").at_least(0).below(1),
       OPT("train.eval_every", train.eval_every, "Steps between validations (0: every epoch)").at_least(0).on_resume(),
-      OPT("train.checkpoint_every", train.checkpoint_every, "Steps between checkpoints (0: after each validation)").at_least(0).on_resume(),
-      OPT("train.keep_last", train.keep_last, "Step checkpoints kept; the best one is always kept too").at_least(1).on_resume(),
-      OPT("train.best_metric", train.best_metric, "Validation metric that picks the best checkpoint").one_of({"accuracy", "macro_f1", "loss"}),
+      OPT("train.checkpoint_every", train.checkpoint_every, "Steps between checkpoints (0: after each validation)")
+          .at_least(0)
+          .on_resume(),
+      OPT("train.keep_last", train.keep_last, "Step checkpoints kept; the best one is always kept too")
+          .at_least(1)
+          .on_resume(),
+      OPT("train.best_metric", train.best_metric, "Validation metric that picks the best checkpoint")
+          .one_of({"accuracy", "macro_f1", "loss"}),
       OPT("train.early_stopping_patience", train.early_stopping_patience,
-          "Validations without improvement before stopping (0: never)").at_least(0),
+          "Validations without improvement before stopping (0: never)")
+          .at_least(0),
   };
 }
 

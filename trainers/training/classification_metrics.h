@@ -12,12 +12,15 @@ struct ClassificationMetrics {
   double macro_f1 = 0.0;  // mean F1 over the classes present in labels or predictions
   int64_t count = 0;
   // "loss" is better when lower, the others when higher.
-  double get(const std::string_view name) const { return name == "loss" ? loss : name == "macro_f1" ? macro_f1 : accuracy; }
+  double get(const std::string_view name) const {
+    return name == "loss" ? loss : name == "macro_f1" ? macro_f1 : accuracy;
+  }
 };
 
 class MetricsAccumulator {
  public:
-  explicit MetricsAccumulator(int32_t num_classes) : confusion_(static_cast<size_t>(num_classes * num_classes), 0), classes_(num_classes) {}
+  explicit MetricsAccumulator(int32_t num_classes)
+      : confusion_(static_cast<size_t>(num_classes * num_classes), 0), classes_(num_classes) {}
   void add(int32_t label, int32_t predicted, double loss);
   ClassificationMetrics result() const;
 

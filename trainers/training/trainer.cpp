@@ -118,8 +118,8 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   model_->initialize(config_.run.seed);
   optimizer_ = make_optimizer(config_.train, model_->parameters());
   train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
-  const int64_t per_epoch = (train_sampler_->batches_in_epoch() + config_.train.grad_accumulation - 1) /
-                            config_.train.grad_accumulation;
+  const int64_t per_epoch =
+      (train_sampler_->batches_in_epoch() + config_.train.grad_accumulation - 1) / config_.train.grad_accumulation;
   total_steps_ = config_.train.max_steps > 0 ? config_.train.max_steps : per_epoch * config_.train.max_epochs;
   if (config_.train.max_steps > 0 && config_.train.max_epochs > 0)
     total_steps_ = std::min(total_steps_, per_epoch * config_.train.max_epochs);
@@ -217,7 +217,8 @@ void TrainingSession::log_training(double lr, double grad_norm) {
                {"tokens", state_.tokens},
                {"tokens_per_s", rate},
                {"elapsed_s", elapsed()}});
-  if (progress_) progress_->update(state_.step, fmt::format("loss {:.4f} acc {:.3f} lr {:.2e}", loss, acc, lr), rate, "tok/s");
+  if (progress_)
+    progress_->update(state_.step, fmt::format("loss {:.4f} acc {:.3f} lr {:.2e}", loss, acc, lr), rate, "tok/s");
   state_.loss_sum = 0;
   state_.seen = state_.correct = 0;
   tokens_since_log_ = 0;
@@ -268,7 +269,8 @@ int TrainingSession::run(int64_t stop_after) {
       save_checkpoint(sig ? SaveReason::signal : SaveReason::stop_after);
       progress_->note(sig ? "stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
                                 std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto"
-                          : "stopped after step " + std::to_string(state_.step) + " as asked; resume with --resume auto");
+                          : "stopped after step " + std::to_string(state_.step) +
+                                " as asked; resume with --resume auto");
       restore_default_handlers();
       return sig ? 128 + sig : 0;
     }
@@ -338,8 +340,8 @@ void TrainingSession::test_best() {
 
 int train(const TrainRequest& request) {
   Config config = load_config(request.config_path, request.overrides);
-  const fs::path run_dir = request.out_dir.empty() ? fs::path(config.run.out_dir) / config.run.name
-                                                   : fs::path(request.out_dir);
+  const fs::path run_dir =
+      request.out_dir.empty() ? fs::path(config.run.out_dir) / config.run.name : fs::path(request.out_dir);
   fs::create_directories(run_dir);
   CheckpointDirectory dir(run_dir.string());
   std::optional<std::string> resume_from;

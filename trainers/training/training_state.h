@@ -10,8 +10,8 @@
 namespace rotor {
 
 struct TrainingState {
-  int64_t step = 0;      // optimizer updates taken
-  SamplerState sampler;  // epoch and batches of it already served
+  int64_t step = 0;                                               // optimizer updates taken
+  SamplerState sampler;                                           // epoch and batches of it already served
   double best_metric = std::numeric_limits<double>::quiet_NaN();  // NaN: no evaluation yet
   int64_t best_step = -1;
   int64_t stale_evals = 0;  // evaluations since the best one (early stopping)
