@@ -14,6 +14,17 @@
 #include "trainers/cli/commands.h"
 #include "trainers/training/trainer.h"
 
+namespace {
+
+// eval, predict and inspect take a checkpoint the same way.
+void add_checkpoint_argument(CLI::App* command, std::string& path) {
+  command->add_option("checkpoint", path, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
+      ->required()
+      ->check(CLI::ExistingPath);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   // Idle OpenMP threads sleep instead of spinning: on a few shared cores a
   // spinning thread steals the time of the one doing the work.
@@ -34,9 +45,7 @@ int main(int argc, char** argv) {
 
   rotor::EvalRequest eval;
   auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
-  e->add_option("checkpoint", eval.checkpoint, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
-      ->required()
-      ->check(CLI::ExistingPath);
+  add_checkpoint_argument(e, eval.checkpoint);
   e->add_option("--split", eval.split, "Split of the run's task: val, test, or an extra split (default test)");
   e->add_option("--data", eval.data, "A labelled JSONL/CSV/TSV file to evaluate instead")->check(CLI::ExistingFile);
   e->add_option("--max-len", eval.max_len, "Evaluation window length in tokens (length extrapolation)");
@@ -45,9 +54,7 @@ int main(int argc, char** argv) {
 
   rotor::PredictRequest predict;
   auto* p = app.add_subcommand("predict", "Label and class probabilities for every document of a JSONL file");
-  p->add_option("checkpoint", predict.checkpoint, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
-      ->required()
-      ->check(CLI::ExistingPath);
+  add_checkpoint_argument(p, predict.checkpoint);
   p->add_option("--input", predict.input, "JSONL/CSV/TSV file with the run's text field")
       ->required()
       ->check(CLI::ExistingFile);
@@ -57,9 +64,7 @@ int main(int argc, char** argv) {
 
   std::string inspect_path;
   auto* i = app.add_subcommand("inspect", "Show a checkpoint: config, step, metrics and parameter table");
-  i->add_option("checkpoint", inspect_path, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
-      ->required()
-      ->check(CLI::ExistingPath);
+  add_checkpoint_argument(i, inspect_path);
 
   std::string config_path;
   std::vector<std::string> config_overrides;
