@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "datasets/builtin_tasks.h"  // builtin_task_names() for the config schema
 #include "datasets/data_config.h"
 #include "datasets/data_error.h"
 #include "datasets/data_stats.h"

@@ -58,6 +58,12 @@ ConfigOption option(std::string key, F field, std::string help) {
   return o;
 }
 
+// "" (the key's "not set" value) followed by `names`.
+std::vector<std::string> with_empty(std::vector<std::string> names) {
+  names.insert(names.begin(), "");
+  return names;
+}
+
 #define OPT(key, member, ...) \
   option(                     \
       key, [](Config & c) -> auto& { return c.member; }, __VA_ARGS__)
@@ -108,8 +114,7 @@ std::vector<ConfigOption> build() {
       OPT("model.position.per_layer", model.position.per_layer, "t5_bias: one table per layer instead of shared"),
       // data
       OPT("data.task", data.task, "Built-in task; empty: read the files below")
-          .one_of({"", "listops-easy", "listops-512", "listops-2k", "listops-extrap", "listops", "brown", "brown-4",
-                   "sotu"}),
+          .one_of(with_empty(builtin_task_names())),
       OPT("data.data_dir", data.data_dir, "Where fetch scripts put corpora (empty: $ROTOR_DATA, else data)").path(),
       OPT("data.format", data.format, "Input format (empty: from the file extension)")
           .one_of({"", "jsonl", "csv", "tsv", "folder"}),
