@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""PyTorch peer of bench_train_step: the same model, the same step, timed the same way.
+
+    /usr/bin/python3 bench/torch_train_step.py bench/configs/S-rope.yaml [--steps 10] [--warmup 2] [--threads N]
+
+Reads the same rotor YAML (following `extends:`) for the shape and model, and builds
+the model the way one would for speed in PyTorch 1.13 (no fused attention exists there):
+one fused qkv Linear, pre-LN blocks, rotary tables and T5 bucket indices precomputed per
+length, the attention bias added in place, softmax and dropout in place where autograd
+allows, AdamW over all parameters, zero_grad(set_to_none=True). Positions: rope (interleaved
+pairs, RoFormer), sinusoidal (Vaswani, x*sqrt(d) + PE), t5_bias (HF bidirectional buckets,
+one table shared by the layers), alibi (symmetric -m_h |i-j|). Prints one human line on
+stderr and one JSON object on stdout, like the C++ bench.
+"""
+import argparse
+import json
+import math
+import os
+import resource
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import yaml
+
+
+def load_config(path):
+    """A rotor YAML with `extends:` chains, merged key by key (the child wins)."""
+    with open(path) as f:
+        node = yaml.safe_load(f) or {}
+    base = node.pop("extends", None)
+    if base is None:
+        return node
+    merged = load_config(os.path.join(os.path.dirname(path), base))
+
+    def merge(a, b):
+        for k, v in b.items():
+            a[k] = merge(a.get(k, {}), v) if isinstance(v, dict) else v
+        return a
+
+    return merge(merged, node)
+
+
+def t5_buckets(n, num_buckets=32, max_distance=128):
+    """[n, n] bucket of j - i, HF T5 _relative_position_bucket(bidirectional=True)."""
+    pos = torch.arange(n)
+    rel = pos[None, :] - pos[:, None]
+    nb = num_buckets // 2
+    ret = (rel > 0).long() * nb
+    a = rel.abs()
+    max_exact = nb // 2
+    large = max_exact + (torch.log(a.double().clamp(min=1) / max_exact) / math.log(max_distance / max_exact)
+                         * (nb - max_exact)).floor().long()
+    return ret + torch.where(a < max_exact, a, large.clamp(max=nb - 1))
+
+
+def alibi_slopes(h):
+    def pow2(n):
+        start = 2.0 ** (-2.0 ** -(math.log2(n) - 3))
+        return [start * start ** i for i in range(n)]
+    if math.log2(h).is_integer():
+        return pow2(h)
+    c = 2 ** math.floor(math.log2(h))
+    return pow2(c) + alibi_slopes(2 * c)[0::2][: h - c]
+
+
+class Block(nn.Module):
+    def __init__(self, d, h, ff, p, pa):
+        super().__init__()
+        self.h, self.p, self.pa = h, p, pa
+        self.attn_norm, self.mlp_norm = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.fc1, self.fc2 = nn.Linear(d, ff), nn.Linear(ff, d)
+
+    def attention(self, x, pos):
+        B, N, D = x.shape
+        H, dh = self.h, D // self.h
+        q, k, v = self.qkv(x).view(B, N, 3, H, dh).permute(2, 0, 3, 1, 4)  # [B, H, N, dh] each
+        if pos.rope is not None:
+            q, k = pos.rotate(q), pos.rotate(k)
+        q = q.reshape(B * H, N, dh)
+        k = k.reshape(B * H, N, dh)
+        v = v.reshape(B * H, N, dh)
+        scale = 1.0 / math.sqrt(dh)
+        s = torch.bmm(q, k.transpose(1, 2)).mul_(scale)
+        if pos.bias is not None:  # [H, N, N], broadcast over the batch, in place
+            s.view(B, H, N, N).add_(pos.bias)
+        if pos.key_mask is not None:
+            s = s.view(B, H, N, N).masked_fill_(pos.key_mask, float("-inf")).view(B * H, N, N)
+        a = F.dropout(torch.softmax(s, dim=-1), self.pa, self.training)
+        o = torch.bmm(a, v).view(B, H, N, dh).transpose(1, 2).reshape(B, N, D)
+        return self.out(o)
+
+    def forward(self, x, pos):
+        x = x + F.dropout(self.attention(self.attn_norm(x), pos), self.p, self.training)
+        return x + F.dropout(self.fc2(F.gelu(self.fc1(self.mlp_norm(x)))), self.p, self.training)
+
+
+class Positions:
+    """Per-forward position inputs: rope tables, the [H, N, N] bias, the key mask."""
+
+    def __init__(self, rope=None, bias=None, key_mask=None):
+        self.rope, self.bias, self.key_mask = rope, bias, key_mask
+
+    def rotate(self, x):  # interleaved pairs (2i, 2i+1): x*cos + rot(x)*sin
+        cos, sin = self.rope
+        x1, x2 = x[..., 0::2], x[..., 1::2]
+        rot = torch.stack((-x2, x1), dim=-1).flatten(-2)
+        return torch.addcmul(x * cos, rot, sin)
+
+
+class Model(nn.Module):
+    def __init__(self, cfg, vocab=260):
+        super().__init__()
+        m = cfg["model"]
+        d, h = m["d_model"], m["heads"]
+        self.d, self.h, self.p = d, h, m.get("dropout", 0.1)
+        pcfg = m.get("position", {})
+        self.kind = pcfg.get("type", "rope")
+        self.base = pcfg.get("base", 10000.0)
+        self.nb, self.maxd = pcfg.get("num_buckets", 32), pcfg.get("max_distance", 128)
+        self.emb = nn.Embedding(vocab, d)
+        self.blocks = nn.ModuleList(Block(d, h, m["d_ff"], self.p, m.get("attention_dropout", 0.1))
+                                    for _ in range(m["layers"]))
+        self.norm = nn.LayerNorm(d)
+        self.head = nn.Linear(d, m.get("num_classes", 2))
+        if self.kind == "t5_bias":
+            self.t5 = nn.Parameter(torch.randn(self.nb, h) * 0.02)
+        self._cache = {}
+
+    def constants(self, n):
+        """Per-length constants, computed once: rope cos/sin, T5 bucket ids, ALiBi bias, PE."""
+        if n not in self._cache:
+            dh = self.d // self.h
+            c = {}
+            if self.kind == "rope":
+                theta = self.base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
+                ang = torch.arange(n, dtype=torch.float64)[:, None] * theta[None]
+                c["rope"] = (ang.cos().repeat_interleave(2, -1).float(), ang.sin().repeat_interleave(2, -1).float())
+            elif self.kind == "sinusoidal":
+                ang = torch.arange(n, dtype=torch.float64)[:, None] / 10000.0 ** (
+                    torch.arange(0, self.d, 2, dtype=torch.float64) / self.d)
+                pe = torch.zeros(n, self.d)
+                pe[:, 0::2], pe[:, 1::2] = ang.sin(), ang.cos()
+                c["pe"] = pe
+            elif self.kind == "t5_bias":
+                c["buckets"] = t5_buckets(n, self.nb, self.maxd)
+            elif self.kind == "alibi":
+                pos = torch.arange(n, dtype=torch.float32)
+                c["alibi"] = -torch.tensor(alibi_slopes(self.h))[:, None, None] * (pos[None] - pos[:, None]).abs()
+            self._cache = {n: c}
+        return self._cache[n]
+
+    def forward(self, tokens, lengths):
+        B, N = tokens.shape
+        c = self.constants(N)
+        x = self.emb(tokens)
+        if self.kind == "sinusoidal":
+            x = torch.addcmul(c["pe"], x, torch.tensor(math.sqrt(self.d)))
+        x = F.dropout(x, self.p, self.training)
+        valid = torch.arange(N)[None, :] < lengths[:, None]  # [B, N]
+        key_mask = None if bool(valid.all()) else ~valid[:, None, None, :]
+        bias = None
+        if self.kind == "t5_bias":
+            bias = self.t5[c["buckets"]].permute(2, 0, 1)  # [H, N, N], shared by the layers
+        elif self.kind == "alibi":
+            bias = c["alibi"]
+        pos = Positions(c.get("rope"), bias, key_mask)
+        for blk in self.blocks:
+            x = blk(x, pos)
+        x = self.norm(x)
+        w = valid.to(x.dtype).unsqueeze(-1)
+        pooled = (x * w).sum(1) / lengths[:, None].to(x.dtype)
+        return self.head(F.dropout(pooled, self.p, self.training))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("config")
+    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads; 0: the config's run.threads")
+    a = ap.parse_args()
+    cfg = load_config(a.config)
+    threads = a.threads or cfg.get("run", {}).get("threads", 1) or os.cpu_count()
+    torch.set_num_threads(threads)
+    torch.manual_seed(cfg.get("run", {}).get("seed", 42))
+    B, N = cfg["data"]["batch_size"], cfg["data"]["max_len"]
+    tr = cfg.get("train", {})
+    model = Model(cfg)
+    model.train()
+    opt = torch.optim.AdamW(model.parameters(), lr=tr.get("lr", 3e-4), weight_decay=tr.get("weight_decay", 0.01),
+                            betas=(tr.get("beta1", 0.9), tr.get("beta2", 0.999)), eps=tr.get("eps", 1e-8))
+    clip = tr.get("clip_norm", 1.0)
+    tokens = torch.randint(4, 260, (B, N))
+    lengths = torch.full((B,), N)
+    labels = torch.randint(0, cfg["model"].get("num_classes", 2), (B,))
+    times, loss = [], 0.0
+    for s in range(a.warmup + a.steps):
+        t0 = time.perf_counter()
+        opt.zero_grad(set_to_none=True)
+        out = F.cross_entropy(model(tokens, lengths), labels)
+        out.backward()
+        if clip > 0:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        opt.step()
+        loss = out.item()
+        dt = time.perf_counter() - t0
+        if s >= a.warmup:
+            times.append(dt)
+    m = cfg["model"]
+    d, ff, L, C = m["d_model"], m["d_ff"], m["layers"], m.get("num_classes", 2)
+    T = B * N
+    linear = 3.0 * (L * 2.0 * T * (4 * d * d + 2 * d * ff) + 2.0 * B * d * C)
+    attention = 3.0 * L * 4.0 * B * N * N * d
+    med = statistics.median(times)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    kind = m.get("position", {}).get("type", "rope")
+    print(f"{a.config} [torch]: {N} x {B}, {kind}, {threads} threads: median {med:.3f} s/step "
+          f"(min {min(times):.3f}, max {max(times):.3f}, {len(times)} steps), {T / med:.0f} tokens/s, "
+          f"{(linear + attention) * 1e-9:.2f} GFLOP matmul/step, {(linear + attention) / med * 1e-9:.1f} GFLOP/s, "
+          f"peak RSS {rss:.0f} MiB, loss {loss:.4f}", file=sys.stderr)
+    print(json.dumps(dict(impl="torch", config=a.config, position=kind, seq=N, batch=B, threads=threads,
+                          steps=len(times), warmup=a.warmup, median_s=med, min_s=min(times), max_s=max(times),
+                          tokens_per_s=T / med, matmul_gflop=(linear + attention) * 1e-9,
+                          attention_gflop=attention * 1e-9, gflops=(linear + attention) / med * 1e-9,
+                          peak_rss_mib=rss, times_s=times)))
+
+
+if __name__ == "__main__":
+    main()
