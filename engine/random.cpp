@@ -1,6 +1,11 @@
 #include "engine/random.h"
 
+#include <algorithm>
 #include <cmath>
+
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 namespace rotor {
 namespace {
@@ -14,6 +19,9 @@ uint64_t splitmix64(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
+
+// The key mixes seed and stream; the counter carries step and index.
+uint64_t philox_key(uint64_t seed, uint64_t stream) { return splitmix64(seed ^ splitmix64(stream)); }
 
 }  // namespace
 
@@ -39,12 +47,86 @@ uint64_t stream_id(std::string_view name) {
 }
 
 std::array<uint32_t, 4> RandomKey::bits(uint64_t index) const {
-  // The key mixes seed and stream; the counter carries step and index.
-  const uint64_t key = splitmix64(seed ^ splitmix64(stream));
+  const uint64_t key = philox_key(seed, stream);
   return philox4x32({static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32),
                      static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32)},
                     {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)});
 }
+
+#ifdef __AVX512F__
+// GCC 12 warns that the intrinsics' internal _mm512_undefined_* operands are
+// uninitialised (GCC bug 105593, fixed in 13).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+namespace {
+
+// 32x32 -> 64-bit products of 16 lanes: low and high words.
+inline void mul_hi_lo(__m512i a, __m512i m, __m512i& hi, __m512i& lo) {
+  const __m512i even = _mm512_mul_epu32(a, m);                         // lanes 0, 2, ... as 64-bit
+  const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);  // lanes 1, 3, ...
+  hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
+  lo = _mm512_mullo_epi32(a, m);
+}
+
+// philox4x32 of the 16 counters first..first+15, as bits() lays them out:
+// 64 words, four per counter.
+void philox_x16(uint64_t first, uint64_t step, uint64_t key, uint32_t* out) {
+  const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  // Low index words, with the carry into the high word where first + lane wraps.
+  __m512i c0 = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(static_cast<uint32_t>(first))), lane);
+  const __mmask16 wrapped = _mm512_cmplt_epu32_mask(c0, lane);
+  __m512i c1 = _mm512_mask_add_epi32(_mm512_set1_epi32(static_cast<int>(static_cast<uint32_t>(first >> 32))), wrapped,
+                                     _mm512_set1_epi32(static_cast<int>(static_cast<uint32_t>(first >> 32))),
+                                     _mm512_set1_epi32(1));
+  __m512i c2 = _mm512_set1_epi32(static_cast<int>(static_cast<uint32_t>(step)));
+  __m512i c3 = _mm512_set1_epi32(static_cast<int>(static_cast<uint32_t>(step >> 32)));
+  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  const __m512i m0 = _mm512_set1_epi32(static_cast<int>(kMul0)), m1 = _mm512_set1_epi32(static_cast<int>(kMul1));
+  for (int round = 0; round < 10; ++round) {
+    __m512i hi0, lo0, hi1, lo1;
+    mul_hi_lo(c0, m0, hi0, lo0);
+    mul_hi_lo(c2, m1, hi1, lo1);
+    c0 = _mm512_xor_si512(_mm512_xor_si512(hi1, c1), _mm512_set1_epi32(static_cast<int>(k0)));
+    c1 = lo1;
+    c2 = _mm512_xor_si512(_mm512_xor_si512(hi0, c3), _mm512_set1_epi32(static_cast<int>(k1)));
+    c3 = lo0;
+    k0 += kWeyl0;
+    k1 += kWeyl1;
+  }
+  // Transpose 4 x 16 words to 16 x 4: first within 128-bit lanes, then the lanes.
+  const __m512i t0 = _mm512_unpacklo_epi32(c0, c1), t1 = _mm512_unpackhi_epi32(c0, c1);
+  const __m512i t2 = _mm512_unpacklo_epi32(c2, c3), t3 = _mm512_unpackhi_epi32(c2, c3);
+  const __m512i u0 = _mm512_unpacklo_epi64(t0, t2), u1 = _mm512_unpackhi_epi64(t0, t2);
+  const __m512i u2 = _mm512_unpacklo_epi64(t1, t3), u3 = _mm512_unpackhi_epi64(t1, t3);
+  const __m512i v0 = _mm512_shuffle_i32x4(u0, u1, 0x44), v1 = _mm512_shuffle_i32x4(u2, u3, 0x44);
+  const __m512i v2 = _mm512_shuffle_i32x4(u0, u1, 0xEE), v3 = _mm512_shuffle_i32x4(u2, u3, 0xEE);
+  _mm512_storeu_si512(out, _mm512_shuffle_i32x4(v0, v1, 0x88));
+  _mm512_storeu_si512(out + 16, _mm512_shuffle_i32x4(v0, v1, 0xDD));
+  _mm512_storeu_si512(out + 32, _mm512_shuffle_i32x4(v2, v3, 0x88));
+  _mm512_storeu_si512(out + 48, _mm512_shuffle_i32x4(v2, v3, 0xDD));
+}
+
+}  // namespace
+#pragma GCC diagnostic pop
+
+void RandomKey::bits_block(uint64_t first, int64_t count, uint32_t* words) const {
+  const uint64_t key = philox_key(seed, stream);
+  int64_t i = 0;
+  for (; i + 16 <= count; i += 16) philox_x16(first + static_cast<uint64_t>(i), step, key, words + 4 * i);
+  if (i < count) {
+    uint32_t tail[64];
+    philox_x16(first + static_cast<uint64_t>(i), step, key, tail);
+    std::copy(tail, tail + 4 * (count - i), words + 4 * i);
+  }
+}
+#else
+void RandomKey::bits_block(uint64_t first, int64_t count, uint32_t* words) const {
+  for (int64_t i = 0; i < count; ++i) {
+    const auto b = bits(first + static_cast<uint64_t>(i));
+    std::copy(b.begin(), b.end(), words + 4 * i);
+  }
+}
+#endif
 
 float RandomKey::uniform_float(uint64_t index) const {
   return static_cast<float>(bits(index)[0] >> 8) * (1.0f / 16777216.0f);
