@@ -34,6 +34,20 @@ std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out) {
   return st;
 }
 
+// acc[j] += sum over r of g[r * cols + j], r ascending: the bits of the
+// general strided loop, with contiguous (vectorisable) row reads.
+template <class T>
+void sum_leading_rows(const T* g, int64_t rows, int64_t cols, T* acc) {
+  parallel_for(cols, std::max<int64_t>(64, grain_for(rows)), [&](int64_t b, int64_t e) {
+    std::vector<T> s(static_cast<size_t>(e - b), T(0));
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* row = g + r * cols + b;
+      for (int64_t j = 0; j < e - b; ++j) s[j] += row[j];
+    }
+    for (int64_t j = b; j < e; ++j) acc[j] += s[j - b];
+  });
+}
+
 }  // namespace
 
 template <class T>
@@ -161,6 +175,12 @@ void sum_to_shape(const T* g, const Shape& from, T* acc, const Shape& to) {
   }
   int64_t red_count = 1;
   for (int d : reduced) red_count *= from[d];
+  if (kept.empty() || reduced.empty() || reduced.back() < kept.front()) {
+    // Leading dims reduced (a bias over rows, a table over the batch): add
+    // whole rows into per-column partials, in the same order as below.
+    sum_leading_rows(g, red_count, n_to, acc);
+    return;
+  }
   parallel_for(n_to, grain_for(red_count),
                [&](int64_t b, int64_t e) {
                  for (int64_t t = b; t < e; ++t) {
