@@ -1,21 +1,11 @@
 #include "engine/tensor.h"
 
 #include <cstring>
-#include <new>
 
+#include "engine/buffer_pool.h"
 #include "engine/parallel.h"
 
 namespace rotor {
-namespace {
-
-constexpr std::align_val_t kAlign{64};
-
-std::shared_ptr<std::byte> allocate(size_t bytes) {
-  auto* p = static_cast<std::byte*>(::operator new(bytes ? bytes : 1, kAlign));
-  return std::shared_ptr<std::byte>(p, [](std::byte* q) { ::operator delete(q, kAlign); });
-}
-
-}  // namespace
 
 Tensor Tensor::empty(const Shape& shape, DType dtype) {
   for (int64_t d : shape)
@@ -23,7 +13,7 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
   Tensor t;
   t.shape_ = shape;
   t.dtype_ = dtype;
-  t.storage_ = allocate(static_cast<size_t>(rotor::numel(shape)) * dtype_size(dtype));
+  t.storage_ = acquire_buffer(static_cast<size_t>(rotor::numel(shape)) * dtype_size(dtype));
   return t;
 }
 
