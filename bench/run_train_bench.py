@@ -59,7 +59,7 @@ def main():
     ap.add_argument("--impl", action="append", default=[], metavar="LABEL=COMMAND",
                     help="an implementation to time (repeatable); see above")
     ap.add_argument("--probe", default=os.path.join(ROOT, "build", "bench", "bench_peak_probe"),
-                    help="bench_peak_probe binary; '' to skip")
+                    help="bench_peak_probe command (split like a shell line); '' to skip")
     ap.add_argument("--no-pin", action="store_true", help="do not taskset to the first N CPUs")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per command")
     ap.add_argument("--out", default="", help="JSON file (default bench/results/train-<UTC time>.json)")
@@ -77,7 +77,7 @@ def main():
 
     for rep in range(a.reps):
         if a.probe:
-            out = run_json([a.probe, "--threads", a.threads], a.timeout, None if a.no_pin else f"0-{max(threads) - 1}")
+            out = run_json(shlex.split(a.probe) + ["--threads", a.threads], a.timeout, None if a.no_pin else f"0-{max(threads) - 1}")
             for o in out if isinstance(out, list) else [out]:
                 run["probe"].append(dict(o, rep=rep))
         for c in configs:
