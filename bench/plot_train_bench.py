@@ -22,6 +22,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("results", nargs="+")
     ap.add_argument("--out", default="step-time.png")
+    ap.add_argument("--threads", default="", help="only these thread counts, e.g. 1 (default: all)")
     a = ap.parse_args()
     lines = collections.defaultdict(dict)  # (impl, position, threads) -> {tokens: median s}
     failed = collections.defaultdict(set)
@@ -30,6 +31,8 @@ def main():
         with open(path) as f:
             run = json.load(f)
         for s in run["samples"]:
+            if a.threads and str(s["threads"]) not in a.threads.split(","):
+                continue
             key = (s["impl"], s.get("position") or s["config_name"].split("-", 1)[-1], s["threads"])
             if "median_s" not in s:
                 failed[key].add(s["config_name"])
