@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rotor builds and tests with. Idempotent:
 # skips apt entirely when everything is already there. Needs root (or sudo).
+#   --bench   also the Python packages of bench/ (PyTorch peer, YAML configs, plots)
 set -euo pipefail
 
 packages=(
@@ -8,6 +9,9 @@ packages=(
   libeigen3-dev libopenblas-openmp-dev libyaml-cpp-dev libhdf5-dev catch2 libcli11-dev
   libsentencepiece-dev libfmt-dev nlohmann-json3-dev
 )
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(python3-torch python3-yaml python3-matplotlib linux-perf)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
