@@ -52,7 +52,8 @@ template <class F>
 double measure(F&& run_once, double seconds) {
   std::vector<double> rates;
   const auto start = Clock::now();
-  while (rates.size() < 3 || (rates.size() < 5 && std::chrono::duration<double>(Clock::now() - start).count() < seconds)) {
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  while (rates.size() < 3 || (rates.size() < 5 && elapsed() < seconds)) {
     const auto t0 = Clock::now();
     const double flops = run_once();
     rates.push_back(flops / std::chrono::duration<double>(Clock::now() - t0).count() * 1e-9);

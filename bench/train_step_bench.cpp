@@ -23,8 +23,8 @@
 #include "engine/parallel.h"
 #include "engine/random.h"
 #include "models/encoder_classifier.h"
-#include "trainers/config_loader.h"
-#include "trainers/optimizer_factory.h"
+#include "trainers/config/config_loader.h"
+#include "trainers/training/optimizer_factory.h"
 
 namespace {
 
@@ -48,7 +48,8 @@ int int_arg(int argc, char** argv, int& i, int min) {
   if (i + 1 >= argc) usage((std::string(argv[i]) + " needs a value").c_str());
   char* end = nullptr;
   const long v = std::strtol(argv[++i], &end, 10);
-  if (*end != '\0' || v < min) usage((std::string(argv[i - 1]) + ": expected an integer >= " + std::to_string(min)).c_str());
+  if (*end != '\0' || v < min)
+    usage((std::string(argv[i - 1]) + ": expected an integer >= " + std::to_string(min)).c_str());
   return static_cast<int>(v);
 }
 
@@ -86,7 +87,8 @@ StepFlops step_flops(const rotor::ModelConfig& m, int64_t batch, int64_t seq) {
   // qkv (d -> 3d), output (d -> d), ff1 (d -> ff), ff2 (ff -> d); classifier head.
   f.linear = 3.0 * (L * 2.0 * T * (4.0 * d * d + 2.0 * d * ff) + 2.0 * batch * d * m.num_classes);
   // Q K^T and P V: per layer 2 * B * N^2 * d each.
-  if (m.attention == rotor::AttentionKind::softmax) f.attention = 3.0 * L * 4.0 * batch * static_cast<double>(seq) * seq * d;
+  if (m.attention == rotor::AttentionKind::softmax)
+    f.attention = 3.0 * L * 4.0 * batch * static_cast<double>(seq) * seq * d;
   return f;
 }
 
@@ -105,6 +107,7 @@ int main(int argc, char** argv) try {
   if (!config.data.tokenizer.empty() && config.data.tokenizer != "byte")
     usage("the benchmark feeds random byte tokens: data.tokenizer must be byte");
   config.model.vocab_size = 4 + 256;  // byte tokenizer: 4 specials + 256 bytes
+  config.model.num_classes = 2;       // random binary labels (rotor train derives both from the data)
   config.model.validate();
   set_num_threads(opt.threads > 0 ? opt.threads : static_cast<int>(config.run.threads));
 
@@ -146,18 +149,21 @@ int main(int argc, char** argv) try {
   const double rss = peak_rss_mib();
 
   std::fprintf(stderr,
-               "%s: %lld x %lld, %s, %d threads: median %.3f s/step (min %.3f, max %.3f, %zu steps), "
+               "%s: %lld x %lld, %s, %s attention, %d threads: median %.3f s/step (min %.3f, max %.3f, %zu steps), "
                "%.0f tokens/s, %.2f GFLOP matmul/step, %.1f GFLOP/s, peak RSS %.0f MiB, loss %.4f\n",
                opt.config.c_str(), static_cast<long long>(N), static_cast<long long>(B),
-               config.model.position.type.c_str(), num_threads(), median, sorted.front(), sorted.back(), n,
+               config.model.position.type.c_str(), option_name(config.model.attention_kernel), num_threads(), median,
+               sorted.front(), sorted.back(), n,
                tokens_per_s, (f.linear + f.attention) * 1e-9, gflops, rss, last_loss);
   std::printf(
       "{\"impl\": \"rotor\", \"config\": \"%s\", \"position\": \"%s\", \"seq\": %lld, \"batch\": %lld, "
-      "\"threads\": %d, \"blas_core\": \"%s\", \"steps\": %zu, \"warmup\": %d, \"median_s\": %.6f, \"min_s\": %.6f, \"max_s\": %.6f, "
+      "\"attention_kernel\": \"%s\", \"threads\": %d, \"blas_core\": \"%s\", \"steps\": %zu, \"warmup\": %d, "
+      "\"median_s\": %.6f, \"min_s\": %.6f, \"max_s\": %.6f, "
       "\"tokens_per_s\": %.2f, \"matmul_gflop\": %.4f, \"attention_gflop\": %.4f, \"gflops\": %.3f, "
       "\"peak_rss_mib\": %.1f, \"times_s\": [",
       opt.config.c_str(), config.model.position.type.c_str(), static_cast<long long>(N), static_cast<long long>(B),
-      num_threads(), openblas_get_corename(), n, opt.warmup, median, sorted.front(), sorted.back(), tokens_per_s,
+      option_name(config.model.attention_kernel), num_threads(), openblas_get_corename(), n, opt.warmup, median,
+      sorted.front(), sorted.back(), tokens_per_s,
       (f.linear + f.attention) * 1e-9, f.attention * 1e-9, gflops, rss);
   for (size_t i = 0; i < times.size(); ++i) std::printf("%s%.6f", i ? ", " : "", times[i]);
   std::printf("]}\n");
