@@ -91,11 +91,13 @@ std::string join(const std::vector<std::string>& names) {
 }
 
 // Index of column `name` in the header; -1 if `name` is empty (optional column).
-int64_t column_index(const std::vector<std::string>& header, const std::string& name, const std::string& path) {
+int64_t column_index(const std::vector<std::string>& header, const std::string& name, const std::string& path,
+                     bool optional = false) {
   if (name.empty()) return -1;
   for (size_t i = 0; i < header.size(); ++i) {
     if (header[i] == name) return static_cast<int64_t>(i);
   }
+  if (optional) return -1;
   throw DataError(path + ":1: no column '" + name + "' in the header (columns: " + join(header) + ")");
 }
 
@@ -110,7 +112,7 @@ std::vector<Document> read_csv(const std::string& path, char delimiter, const Fi
   if (!header) throw DataError(path + ": no documents (the file is empty; expected a header row)");
   const int64_t text_col = column_index(*header, fields.text, path);
   const int64_t label_col = column_index(*header, fields.label, path);
-  const int64_t key_col = column_index(*header, fields.key, path);
+  const int64_t key_col = column_index(*header, fields.key, path, fields.key_optional);
 
   std::vector<Document> docs;
   while (auto row = records.next()) {

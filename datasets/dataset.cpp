@@ -35,7 +35,10 @@ std::string source_format(const std::string& path, const std::string& format) {
 
 std::vector<Document> read_source(const std::string& path, const DataConfig& c, Utf8Repairs& repairs,
                                   Labelled labelled = Labelled::yes) {
-  const FieldNames fields{c.text_field, labelled == Labelled::yes ? c.label_field : "", c.key_field};
+  // Documents to label carry an id: data.key_field, or an "id" field where present.
+  const bool to_label = labelled == Labelled::no;
+  const FieldNames fields{c.text_field, to_label ? "" : c.label_field,
+                          to_label && c.key_field.empty() ? "id" : c.key_field, to_label && c.key_field.empty()};
   const std::string format = source_format(path, c.format);
   if (format == "jsonl") return read_jsonl(path, fields, repairs);
   if (format == "csv") return read_csv(path, ',', fields, repairs);

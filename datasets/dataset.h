@@ -72,7 +72,9 @@ enum class Labelled { yes, no };
 
 // The documents of one file or folder read in data.format (empty: from the
 // extension) with data.text_field, label_field and key_field. Unlabelled
-// documents have an empty label. Invalid UTF-8 is repaired and reported once
+// documents (to predict) have an empty label and as key their id: the
+// key_field, or when that is empty an "id" field or column where present
+// (else an empty key). Invalid UTF-8 is repaired and reported once
 // through `warn`. Throws DataError naming the file and line.
 std::vector<Document> read_documents(const std::string& path, const DataConfig& config, Labelled labelled,
                                      const std::function<void(const std::string&)>& warn = {});

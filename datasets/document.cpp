@@ -19,7 +19,7 @@ Document make_document(std::string text, std::string label, std::string key, con
     throw DataError(where + ": empty text" + (fields.text.empty() ? "" : " in field '" + fields.text + "'"));
   }
   if (label.empty() && !fields.label.empty()) throw DataError(where + ": empty label in field '" + fields.label + "'");
-  if (key.empty()) key = text;
+  if (key.empty() && !fields.key_optional) key = text;
   return Document{std::move(text), std::move(label), std::move(key), where};
 }
 

@@ -24,11 +24,14 @@ struct FieldNames {
   std::string text = "text";
   std::string label = "label";  // empty: unlabelled documents (label left empty)
   std::string key;              // empty: the text itself is the key
+  // A record without the key field gets an empty key instead of an error
+  // (ids of documents to predict, which are never split by key).
+  bool key_optional = false;
 };
 
 // Checks a record and assembles the Document: the text must not be blank and
 // the label not empty unless the source is unlabelled (DataError naming `where` and, if not empty, the field). An
-// empty `key` means the text itself is the key.
+// empty `key` means the text itself is the key, unless fields.key_optional.
 Document make_document(std::string text, std::string label, std::string key, const std::string& where,
                        const FieldNames& fields);
 

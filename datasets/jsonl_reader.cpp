@@ -45,12 +45,15 @@ std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fiel
       label = l.text;
     }
     std::string key;
+    const JsonValue* k = nullptr;
     if (!fields.key.empty()) {
-      const JsonValue& k = required_field(object, fields.key, where);
-      if (k.kind != JsonValue::Kind::string && k.kind != JsonValue::Kind::number) {
-        throw DataError(where + ": field '" + fields.key + "' must be a string or a number, found " + describe(k.kind));
+      k = fields.key_optional ? find_field(object, fields.key) : &required_field(object, fields.key, where);
+    }
+    if (k != nullptr) {
+      if (k->kind != JsonValue::Kind::string && k->kind != JsonValue::Kind::number) {
+        throw DataError(where + ": field '" + fields.key + "' must be a string or a number, found " + describe(k->kind));
       }
-      key = k.text;
+      key = k->text;
     }
     docs.push_back(make_document(text.text, std::move(label), std::move(key), where, fields));
   }

@@ -196,6 +196,39 @@ TEST_CASE("read_documents honours data.format and reads unlabelled sources", "[d
              Contains("empty.jsonl:2: empty text in field 'text'"));
 }
 
+TEST_CASE("documents to label carry their id: data.key_field, or id where present", "[datasets][dataset]") {
+  test::TempDir tmp;
+  DataConfig c = uncached();
+  SECTION("JSONL: an id field where present, else no id") {
+    const std::string path = tmp.write("in.jsonl", "{\"text\": \"a\", \"id\": \"doc-1\"}\n{\"text\": \"b\"}\n"
+                                                   "{\"text\": \"c\", \"id\": 7}\n");
+    const std::vector<Document> docs = read_documents(path, c, Labelled::no);
+    REQUIRE(docs.size() == 3);
+    CHECK(docs[0].key == "doc-1");
+    CHECK(docs[1].key.empty());
+    CHECK(docs[2].key == "7");
+  }
+  SECTION("CSV and TSV: an id column") {
+    c.format = "csv";
+    CHECK(read_documents(tmp.write("in.csv", "id,text\nx1,the cat\nx2,the dog\n"), c, Labelled::no)[1].key == "x2");
+    c.format = "tsv";
+    const std::vector<Document> plain = read_documents(tmp.write("in.tsv", "text\nthe cat\n"), c, Labelled::no);
+    REQUIRE(plain.size() == 1);
+    CHECK(plain[0].key.empty());
+  }
+  SECTION("data.key_field names the id and is then required") {
+    c.key_field = "name";
+    c.format = "csv";
+    CHECK(read_documents(tmp.write("k.csv", "name,id,text\nn1,i1,the cat\n"), c, Labelled::no)[0].key == "n1");
+    CHECK_THAT(test::data_error_of([&] { read_documents(tmp.write("nok.csv", "id,text\ni1,a\n"), c, Labelled::no); }),
+               Contains("no column 'name'"));
+  }
+  SECTION("labelled documents still key by the text when key_field is empty") {
+    const std::string path = tmp.write("l.jsonl", "{\"text\": \"a\", \"label\": \"x\", \"id\": \"z\"}\n");
+    CHECK(read_documents(path, c, Labelled::yes)[0].key == "a");
+  }
+}
+
 TEST_CASE("evaluation samplers use the effective evaluation length", "[datasets][dataset]") {
   DataConfig c = uncached();
   c.max_len = 8;
