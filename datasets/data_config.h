@@ -55,6 +55,8 @@ struct DataConfig {
   // the 4 special tokens (PAD, CLS, SEP, UNK).
   int64_t vocab_size = 8000;
   int64_t min_freq = 1;                    // vocab: minimum count in the training split
+  bool lowercase = false;                  // vocab: ASCII letters lowercased before the lookup
+  bool split_punctuation = false;          // vocab: ASCII punctuation split off as tokens of its own
   std::string spm_model_type = "unigram";  // sentencepiece: unigram | bpe
 
   // ---- Long documents ------------------------------------------------------

@@ -81,6 +81,12 @@ TokenizerConfig tokenizer_config(const DataConfig& c) {
   t.kind = parse_tokenizer_kind(kind, "tokenizer");
   t.vocab_size = c.vocab_size;
   t.min_freq = c.min_freq;
+  t.lowercase = c.lowercase;
+  t.split_punctuation = c.split_punctuation;
+  if (t.kind != TokenizerKind::vocab && (c.lowercase || c.split_punctuation)) {
+    throw DataError(std::string(c.lowercase ? "lowercase" : "split_punctuation") +
+                    ": applies to the vocab tokenizer only (tokenizer is " + kind + ")");
+  }
   t.model_type = c.spm_model_type;
   return t;
 }
@@ -113,7 +119,9 @@ std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadO
   key.add("layout", "dataset 1");
   key.add("task", c.task);
   key.add("tokenizer", std::to_string(static_cast<int>(t.kind)) + " " + std::to_string(t.vocab_size) + " " +
-                           std::to_string(t.min_freq) + " " + t.model_type);
+                           std::to_string(t.min_freq) + " " + t.model_type +
+                           // only when on, so that caches made before these options stay valid
+                           (t.lowercase ? " lowercase" : "") + (t.split_punctuation ? " split_punctuation" : ""));
   key.add("saved tokenizer", options.tokenizer);
   for (const auto& l : options.labels) key.add("saved label", l);
   if (is_listops_task(c.task)) {

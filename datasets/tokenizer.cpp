@@ -27,7 +27,8 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
     case TokenizerKind::byte:
       return std::make_unique<ByteTokenizer>();
     case TokenizerKind::vocab:
-      return VocabTokenizer::train(train_texts, config.vocab_size, config.min_freq);
+      return VocabTokenizer::train(train_texts, config.vocab_size, config.min_freq,
+                                   VocabOptions{config.lowercase, config.split_punctuation});
     case TokenizerKind::sentencepiece:
       return SentencePieceTokenizer::train(train_texts, config.vocab_size, config.model_type);
   }

@@ -48,6 +48,8 @@ struct TokenizerConfig {
   // Both count the special tokens.
   int64_t vocab_size = 8000;
   int64_t min_freq = 1;                // vocab: drop tokens seen fewer times in training
+  bool lowercase = false;              // vocab: see VocabOptions
+  bool split_punctuation = false;      // vocab: see VocabOptions
   std::string model_type = "unigram";  // sentencepiece: "unigram" or "bpe"
 };
 

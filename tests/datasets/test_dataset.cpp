@@ -1,5 +1,6 @@
 // load_dataset end to end on fixtures and generated data.
 #include "datasets/dataset.h"
+#include "datasets/vocab_tokenizer.h"
 #include "helpers.h"
 
 using namespace rotor;
@@ -41,6 +42,22 @@ TEST_CASE("load_dataset reads explicit split files", "[datasets][dataset]") {
   CHECK(d.stats.splits[0].tokens.max == 27);
   CHECK_THAT(d.stats.report(), Contains("tokenizer byte (260 ids), 2 classes"));
   CHECK_THAT(test::data_error_of([&] { d.split("dev"); }), Contains("no split 'dev' (splits: train, val, test)"));
+}
+
+TEST_CASE("the vocab tokenizer's word options come from the data config", "[datasets][dataset]") {
+  DataConfig c = uncached();
+  c.train_path = c.val_path = c.test_path = fixture("sample.jsonl");
+  c.key_field = "id";
+  c.lowercase = true;
+  CHECK_THAT(test::data_error_of([&] { load_dataset(c); }),
+             Contains("lowercase: applies to the vocab tokenizer only (tokenizer is byte)"));
+  c.tokenizer = "vocab";
+  c.split_punctuation = true;
+  const Dataset d = load_dataset(c);
+  const auto* vocab = dynamic_cast<const VocabTokenizer*>(d.tokenizer.get());
+  REQUIRE(vocab != nullptr);
+  CHECK(vocab->options().lowercase);
+  CHECK(vocab->options().split_punctuation);
 }
 
 TEST_CASE("load_dataset splits one source by hash and carves val from train", "[datasets][dataset]") {

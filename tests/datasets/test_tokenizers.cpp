@@ -66,6 +66,49 @@ TEST_CASE("vocab tokenizer orders by frequency and maps unseen words to UNK", "[
   CHECK(loaded->encode("d c b a q") == t->encode("d c b a q"));
 }
 
+TEST_CASE("vocab tokenizer: lowercase and split_punctuation for natural-language text", "[datasets][tokenizer]") {
+  const std::vector<std::string> texts = {"In the beginning God created the heaven and the earth.",
+                                          "And the earth was without form; and God said, Let there be light."};
+  SECTION("off by default: case-sensitive, punctuation attached") {
+    const auto t = VocabTokenizer::train(views(texts), 0, 1);
+    CHECK(t->encode("earth.") != t->encode("earth"));
+    CHECK(t->encode("The") == std::vector<int32_t>{Tokenizer::kUnkId});
+    CHECK(t->save().find("options") == std::string::npos);  // saved as before the options existed
+  }
+  SECTION("lowercase") {
+    const auto t = VocabTokenizer::train(views(texts), 0, 1, VocabOptions{true, false});
+    CHECK(t->encode("THE The the") == std::vector<int32_t>(3, t->encode("the")[0]));
+    CHECK(std::count(t->tokens().begin(), t->tokens().end(), "and") == 1);  // "And" counted as "and"
+    CHECK(t->encode("earth.") != t->encode("earth"));
+  }
+  SECTION("split_punctuation") {
+    const auto t = VocabTokenizer::train(views(texts), 0, 1, VocabOptions{false, true});
+    const std::vector<int32_t> earth_dot = t->encode("earth.");
+    REQUIRE(earth_dot.size() == 2);
+    CHECK(earth_dot[0] == t->encode("earth")[0]);
+    CHECK(earth_dot[0] != Tokenizer::kUnkId);
+    CHECK(earth_dot[1] == t->encode(".")[0]);
+    CHECK(t->encode("said,Let;").size() == 4);  // said , Let ;
+    CHECK(t->encode("And") != t->encode("and"));  // case kept
+  }
+  SECTION("both, and the options survive save and load") {
+    const auto t = VocabTokenizer::train(views(texts), 0, 1, VocabOptions{true, true});
+    CHECK(t->encode("The EARTH, and light.") == t->encode("the earth , and light ."));
+    const std::string saved = t->save();
+    CHECK(saved.rfind("rotor-tokenizer vocab\noptions lowercase split_punctuation\n", 0) == 0);
+    const auto loaded = load_tokenizer(saved);
+    CHECK(loaded->vocab_size() == t->vocab_size());
+    CHECK(loaded->encode("Let THERE be Light!") == t->encode("Let THERE be Light!"));
+    CHECK(load_tokenizer(load_tokenizer(saved)->save())->save() == saved);
+  }
+  SECTION("a damaged options line is named") {
+    CHECK_THAT(test::data_error_of([] { load_tokenizer("rotor-tokenizer vocab\noptions uppercase\na\n"); }),
+               Contains("unknown option 'uppercase'"));
+    CHECK_THAT(test::data_error_of([] { load_tokenizer("rotor-tokenizer vocab\nflags lowercase\na\n"); }),
+               Contains("expected a first line 'options ...'"));
+  }
+}
+
 TEST_CASE("sentencepiece trains, keeps the special ids and round-trips", "[datasets][tokenizer][sentencepiece]") {
   const auto texts = corpus();
   for (const std::string type : {"unigram", "bpe"}) {

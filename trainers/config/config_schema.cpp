@@ -133,10 +133,17 @@ std::vector<ConfigOption> build() {
       OPT("data.eval_size", data.eval_size, "Generated tasks: examples per val/test split (0: the preset's)"),
       OPT("data.listops.max_depth", data.listops.max_depth, "ListOps (task listops): maximum tree depth"),
       OPT("data.listops.max_args", data.listops.max_args, "ListOps (task listops): maximum operator arguments"),
-      OPT("data.tokenizer", data.tokenizer, "Tokenizer (empty: vocab for ListOps, byte otherwise)")
+      OPT("data.tokenizer", data.tokenizer,
+          "Tokenizer (empty: vocab for ListOps, byte otherwise). Natural-language text: vocab with lowercase and "
+          "split_punctuation, whose tokens are words, where byte must learn words from letters within the same "
+          "budget (held-out 9-way genre task: 87.7% for vocab against 61.5% for byte); sentencepiece for large "
+          "vocabularies")
           .one_of({"", "byte", "vocab", "sentencepiece"}),
       OPT("data.vocab_size", data.vocab_size, "sentencepiece: vocabulary to train; vocab: maximum size (0: no limit)"),
       OPT("data.min_freq", data.min_freq, "vocab: minimum count in the training split"),
+      OPT("data.lowercase", data.lowercase, "vocab: lowercase ASCII letters first, so 'The' and 'the' are one token"),
+      OPT("data.split_punctuation", data.split_punctuation,
+          "vocab: ASCII punctuation becomes tokens of its own, so 'earth.' is 'earth' '.'"),
       OPT("data.spm_model_type", data.spm_model_type, "sentencepiece model").one_of({"unigram", "bpe"}),
       OPT("data.max_len", data.max_len, "Tokens per training window").at_least(1),
       OPT("data.eval_max_len", data.eval_max_len, "Tokens per evaluation window (0: max_len)").at_least(0),
