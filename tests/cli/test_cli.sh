@@ -79,12 +79,44 @@ printf '{"text": "[MAX 1 7 ]"}\n{"text": ""}\n' > "$dir/empty-text.jsonl"
 check "predict with an empty text exits 1" test $? -eq 1
 check "predict names the line of the empty text" grep -q "empty-text.jsonl:2: empty text in field 'text'" "$dir/empty-text.log"
 check "predict gives no internal message" bash -c "! grep -q 'masked_mean_pool\|unexpected' '$dir/empty-text.log'"
-# A checkpoint may be named by the latest pointer or by its run directory.
+printf 'id,text\na1,[MAX 1 7 ]\na2,[MIN 4 3 ]\n' > "$dir/few.csv"
+"$rotor" predict "$ckpt" --input "$dir/few.csv" --output "$dir/pred-csv.jsonl" > /dev/null 2>&1
+check "predict reads CSV and carries the id column" grep -q '^{"index":1,"id":"a2","label":' "$dir/pred-csv.jsonl"
+# A checkpoint may be named by a pointer or by its run directory: its best
+# checkpoint, or its newest when no evaluation ran (and then it says so).
 check "inspect RUN/checkpoints/latest" bash -c "'$rotor' inspect '$dir/run-INT/checkpoints/latest' | grep -q '^checkpoint .*step-'"
-check "inspect RUN" bash -c "'$rotor' inspect '$dir/run-INT' | grep -q '^checkpoint .*step-'"
+"$rotor" train "$dir/run.yaml" --out "$dir/run-short" --stop-after 10 > /dev/null 2>&1  # before any evaluation
+check "inspect RUN without evaluations: latest, said" \
+  bash -c "'$rotor' inspect '$dir/run-short' | grep -q '^checkpoint .*step-00000010.h5 (latest: no evaluation ran'"
 "$rotor" eval "$dir/run-INT" --data "$dir/few.jsonl" > "$dir/eval-run.log" 2>&1
 check "eval RUN exits 0" test $? -eq 0
 check "eval RUN writes next to the run" test -f "$dir/run-INT/eval-few.json"
+run="$dir/run-best"
+sed -e 's/max_steps: 1000000, eval_every: 0, checkpoint_every: 20, keep_last: 2/max_steps: 60, eval_every: 20, keep_last: 1/' \
+  "$dir/run.yaml" > "$dir/best.yaml"
+"$rotor" train "$dir/best.yaml" --out "$run" > "$run.log" 2>&1
+check "evaluated run exits 0" test $? -eq 0
+best_step=$(sed -n 's/.*best checkpoint: step \([0-9]*\).*/\1/p' "$run.log")
+best_file=$(printf 'step-%08d.h5' "$best_step")
+check "best pointer names the best step ($best_step)" test "$(cat "$run/checkpoints/best")" = "$best_file"
+check "best checkpoint kept by keep_last" test -f "$run/checkpoints/$best_file"
+check "inspect RUN is its best checkpoint" \
+  bash -c "'$rotor' inspect '$run' | grep -q '^checkpoint .*$best_file (best on validation)'"
+# Several lengths in one call: a table, one file per length, named after it.
+"$rotor" eval "$run" --split val --max-len 16,32 > "$dir/sweep.log" 2>&1
+check "eval --max-len 16,32 exits 0" test $? -eq 0
+check "eval --max-len list prints a table row per length" \
+  bash -c "grep -q '^ *16  *0\.[0-9]*  .*eval-val-L16.json' '$dir/sweep.log' && grep -q '^ *32  .*eval-val.json' '$dir/sweep.log'"
+check "eval-val-L16.json records its length" grep -q '"eval_max_len":16,"eval_windows":"first","overrides":\[\]' "$run/eval-val-L16.json"
+check "eval-val.json records the checkpoint" grep -q "\"checkpoint\":\"[^\"]*$best_file\"" "$run/eval-val.json"
+"$rotor" eval "$run" --split val --max-len 16 --set model.position.scaling=ntk --set model.position.scaling_factor=2 \
+  > /dev/null 2>&1
+check "--set gets a file of its own" grep -q '"overrides":\["model.position.scaling=ntk","model.position.scaling_factor=2"\]' \
+  "$run/eval-val-L16-ntk2.json"
+check "the plain result is still there" grep -q '"overrides":\[\]' "$run/eval-val-L16.json"
+"$rotor" eval "$run" --split val --max-len 16,32 --output "$dir/one.json" > "$dir/sweep-output.log" 2>&1
+check "--output with several lengths exits 1" test $? -eq 1
+check "--output with several lengths says why" grep -q "one file per length" "$dir/sweep-output.log"
 printf '{"text": "[MAX 1 7 ]", "label": "11"}\n' > "$dir/unseen.jsonl"
 "$rotor" eval "$ckpt" --data "$dir/unseen.jsonl" > "$dir/unseen.log" 2>&1
 check "eval with an unseen label exits 1" test $? -eq 1

@@ -1,4 +1,4 @@
-// The run's checkpoint folder: naming, the `latest` pointer, keep-last
+// The run's checkpoint folder: naming, the `latest` and `best` pointers, keep-last
 // pruning, skipping damaged files, and what a crash at each point of a save
 // leaves behind (simulated by a forked child that dies there).
 #include <catch2/catch.hpp>
@@ -90,7 +90,7 @@ TEST_CASE("checkpoint directory: file names", "[checkpoint]") {
   CHECK_THROWS_WITH(dir.path_for_step(-1), Catch::Contains("negative step -1"));
 }
 
-TEST_CASE("checkpoint directory: save updates latest and prunes to keep_last", "[checkpoint]") {
+TEST_CASE("checkpoint directory: save updates latest and best and prunes to keep_last", "[checkpoint]") {
   ScratchDir run("ckdir-save");
   CheckpointDirectory dir(run.path());
   std::vector<std::string> warnings;
@@ -98,11 +98,13 @@ TEST_CASE("checkpoint directory: save updates latest and prunes to keep_last", "
   CHECK(warnings.empty());
 
   for (int64_t step : {100, 200, 300, 400, 500}) {
-    const std::string path = dir.save(step, at_step(step), 2, /*protect_step=*/200);
+    const std::string path = dir.save(step, at_step(step), 2, /*best_step=*/step < 200 ? -1 : 200);
     CHECK(path == dir.path_for_step(step));
     CHECK(slurp(dir.dir() + "/latest") == std::filesystem::path(path).filename().string() + "\n");
+    CHECK(std::filesystem::exists(dir.dir() + "/best") == (step >= 200));
   }
-  CHECK(steps(dir) == std::vector<int64_t>{200, 400, 500});
+  CHECK(slurp(dir.dir() + "/best") == "step-00000200.h5\n");
+  CHECK(steps(dir) == std::vector<int64_t>{200, 400, 500});  // best kept beyond keep_last
   CHECK(dir.newest_valid(&warnings) == dir.path_for_step(500));
   CHECK(warnings.empty());
   CHECK(step_in(dir.path_for_step(200)) == 200);
@@ -204,4 +206,43 @@ TEST_CASE("checkpoint directory: a crash before latest moves keeps the old point
   CHECK(is_valid_checkpoint(dir.path_for_step(200)));
   CHECK(slurp(dir.dir() + "/latest") == "step-00000100.h5\n");
   CHECK(dir.newest_valid(nullptr) == dir.path_for_step(100));
+}
+
+TEST_CASE("resolve_checkpoint: a run directory means its best checkpoint", "[checkpoint]") {
+  ScratchDir run("ckdir-resolve");
+  CheckpointDirectory dir(run.path());
+  dir.save(100, at_step(100), 0, -1);
+  std::vector<std::string> warnings;
+
+  SECTION("no evaluation ran: the newest, and says so") {
+    const ResolvedCheckpoint r = resolve_checkpoint(run.path(), &warnings);
+    CHECK(r.path == dir.path_for_step(100));
+    CHECK_THAT(r.how, Catch::Contains("no evaluation ran"));
+  }
+  dir.save(200, at_step(200), 0, /*best_step=*/200);
+  dir.save(300, at_step(300), 0, /*best_step=*/200);
+  SECTION("the run directory or its checkpoints folder: best") {
+    for (const std::string& given : {run.path(), dir.dir()}) {
+      const ResolvedCheckpoint r = resolve_checkpoint(given, &warnings);
+      CHECK(r.path == dir.path_for_step(200));
+      CHECK(r.how == "best on validation");
+    }
+  }
+  SECTION("the pointers by name") {
+    CHECK(resolve_checkpoint(dir.dir() + "/best", &warnings).path == dir.path_for_step(200));
+    CHECK(resolve_checkpoint(dir.dir() + "/latest", &warnings).path == dir.path_for_step(300));
+    const ResolvedCheckpoint file = resolve_checkpoint(dir.path_for_step(100), &warnings);
+    CHECK(file.path == dir.path_for_step(100));
+    CHECK(file.how.empty());
+  }
+  SECTION("a damaged best is an error, not a silent fallback to another checkpoint") {
+    std::filesystem::remove(dir.path_for_step(200));
+    CHECK_THROWS_WITH(resolve_checkpoint(run.path(), &warnings),
+                      Catch::Contains("best names " + dir.path_for_step(200)) && Catch::Contains("/latest instead"));
+  }
+  SECTION("a garbled best pointer is named") {
+    std::ofstream(dir.dir() + "/best") << "x.h5\n";
+    CHECK_THROWS_WITH(resolve_checkpoint(run.path(), &warnings), Catch::Contains("'x.h5' is not a checkpoint file name"));
+  }
+  CHECK(warnings.empty());
 }

@@ -19,6 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kLatest = "latest";
+constexpr const char* kBest = "best";
 
 std::string file_name_for_step(int64_t step) { return fmt::format("step-{:08}.h5", step); }
 
@@ -39,12 +40,22 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-// The file name a `latest` pointer holds, without its newline.
+// The file name a `latest` or `best` pointer holds, without its newline.
 std::string read_pointer(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   return trim(text.str());
+}
+
+// The checkpoint file a pointer names, next to the pointer.
+std::string follow_pointer(const fs::path& pointer) {
+  const std::string name = read_pointer(pointer.string());
+  if (!step_of(name)) {
+    throw CheckpointError(pointer.string() + ": '" + name +
+                          "' is not a checkpoint file name (expected step-NNNNNNNN.h5)");
+  }
+  return (pointer.parent_path() / name).string();
 }
 
 bool process_is_gone(long pid) { return pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH); }
@@ -59,7 +70,7 @@ std::string CheckpointDirectory::path_for_step(int64_t step) const {
 }
 
 std::string CheckpointDirectory::save(int64_t step, const CheckpointContents& contents, int keep_last,
-                                      int64_t protect_step) {
+                                      int64_t best_step) {
   const std::string path = path_for_step(step);
   std::error_code ec;
   fs::create_directories(dir_, ec);
@@ -67,13 +78,16 @@ std::string CheckpointDirectory::save(int64_t step, const CheckpointContents& co
 
   write_checkpoint(path, contents);
   checkpoint_fs::write_file_atomically(dir_ + "/" + kLatest, fs::path(path).filename().string() + "\n");
+  if (best_step >= 0 && fs::is_regular_file(path_for_step(best_step), ec)) {
+    checkpoint_fs::write_file_atomically(dir_ + "/" + kBest, file_name_for_step(best_step) + "\n");
+  }
 
   // Only now that the new file is committed and `latest` names it.
   if (keep_last > 0) {
     std::vector<std::pair<int64_t, std::string>> files = list();
     std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (size_t i = static_cast<size_t>(keep_last); i < files.size(); ++i) {
-      if (files[i].first == step || files[i].first == protect_step) continue;
+      if (files[i].first == step || files[i].first == best_step) continue;
       std::remove(files[i].second.c_str());
     }
   }
@@ -104,20 +118,30 @@ std::vector<std::pair<int64_t, std::string>> CheckpointDirectory::list() const {
   return out;
 }
 
-std::string resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings) {
+ResolvedCheckpoint resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings) {
   const fs::path p(path);
   std::error_code ec;
-  if (p.filename() == kLatest && fs::is_regular_file(p, ec)) {
-    const std::string name = read_pointer(path);
-    if (!step_of(name)) {
-      throw CheckpointError(path + ": '" + name + "' is not a checkpoint file name (expected step-NNNNNNNN.h5)");
-    }
-    return (p.parent_path() / name).string();
+  if ((p.filename() == kLatest || p.filename() == kBest) && fs::is_regular_file(p, ec)) {
+    return {follow_pointer(p), p.filename() == kBest ? "best on validation" : "latest"};
   }
-  if (!fs::is_directory(p, ec)) return path;
+  if (!fs::is_directory(p, ec)) return {path, ""};
   const fs::path run_dir = p.filename() == "checkpoints" ? p.parent_path() : p;
   const CheckpointDirectory dir(run_dir.string());
-  if (const std::optional<std::string> newest = dir.newest_valid(warnings)) return *newest;
+  const fs::path best = fs::path(dir.dir()) / kBest;
+  if (fs::is_regular_file(best, ec)) {
+    // The best checkpoint or an error: another file would silently answer a
+    // different question.
+    const std::string file = follow_pointer(best);
+    std::string why;
+    if (!is_valid_checkpoint(file, &why)) {
+      throw CheckpointError(best.string() + " names " + file + ": " + why +
+                            " (name a checkpoint file or " + dir.dir() + "/latest instead)");
+    }
+    return {file, "best on validation"};
+  }
+  if (const std::optional<std::string> newest = dir.newest_valid(warnings)) {
+    return {*newest, "latest: no evaluation ran, so there is no best checkpoint"};
+  }
   throw CheckpointError(path + ": no valid checkpoint in " + dir.dir());
 }
 

@@ -3,6 +3,8 @@
 //   step-00001234.h5 ...   one checkpoint per saved step (8 digits, more if needed)
 //   latest                 the newest committed file's name and a newline,
 //                          replaced atomically after each save
+//   best                   the same for the best-on-validation checkpoint;
+//                          absent until an evaluation has run
 //   *.tmp-<pid>            an interrupted write; never read, removed by save()
 // One writer per run directory (hold a RunLock) and one thread at a time.
 #include <cstdint>
@@ -23,11 +25,12 @@ class CheckpointDirectory {
   std::string path_for_step(int64_t step) const;   // RUN/checkpoints/step-00001234.h5
 
   // Writes the step's checkpoint atomically (creating the folder if needed),
-  // points `latest` at it, then deletes step files beyond the `keep_last`
-  // highest steps, never the new one nor `protect_step` (pass -1 for none);
-  // keep_last <= 0 keeps every file. Also removes temporaries left by dead
-  // processes. Returns the new file's path.
-  std::string save(int64_t step, const CheckpointContents& contents, int keep_last, int64_t protect_step);
+  // points `latest` at it and `best` at `best_step`'s file (the best on
+  // validation so far; -1: none yet, `best` is left alone), then deletes step
+  // files beyond the `keep_last` highest steps, never the new one nor
+  // `best_step`'s; keep_last <= 0 keeps every file. Also removes temporaries
+  // left by dead processes. Returns the new file's path.
+  std::string save(int64_t step, const CheckpointContents& contents, int keep_last, int64_t best_step);
 
   // The newest valid checkpoint: the file named by `latest` if it validates,
   // else the step files from the highest step down. Every file or pointer that
@@ -43,10 +46,17 @@ class CheckpointDirectory {
   std::string dir_;
 };
 
+// A checkpoint a user named, and how it was found from what they gave.
+struct ResolvedCheckpoint {
+  std::string path;
+  std::string how;  // "" for a file named directly; else e.g. "best on validation"
+};
+
 // What a user may name as a checkpoint: a checkpoint file; RUN/checkpoints/latest
-// (the file it names); a run directory or its checkpoints/ folder (the newest
-// valid checkpoint in it, each skipped file added to *warnings). Throws
-// CheckpointError when a pointer or folder leads to no checkpoint.
-std::string resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings);
+// or RUN/checkpoints/best (the file the pointer names); a run directory or its
+// checkpoints/ folder: the file `best` names, or, when no evaluation ran (no
+// `best`), the newest valid checkpoint, each skipped file added to *warnings.
+// Throws CheckpointError when a pointer or folder leads to no checkpoint.
+ResolvedCheckpoint resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings);
 
 }  // namespace rotor

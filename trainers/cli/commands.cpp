@@ -10,6 +10,7 @@
 #include "datasets/dataset.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/training/eval_result.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/json_output.h"
 #include "trainers/training/progress.h"
@@ -20,21 +21,25 @@ namespace fs = std::filesystem;
 namespace {
 
 // The run directory of RUN/checkpoints/step-N.h5; for a checkpoint kept
-// anywhere else, the directory it is in.
+// anywhere else, the directory it is in. Relative to the working directory
+// where it can be, as a user would write it.
 fs::path run_dir_of(const std::string& checkpoint) {
   const fs::path dir = fs::absolute(checkpoint).parent_path();
-  return dir.filename() == "checkpoints" ? dir.parent_path() : dir;
+  return fs::proximate(dir.filename() == "checkpoints" ? dir.parent_path() : dir);
 }
 
 void print_warning(const std::string& w) { fmt::print(stderr, "warning: {}\n", w); }
 
-// A checkpoint file, RUN/checkpoints/latest or a run directory -> the file.
-std::string checkpoint_file(const std::string& given) {
+// A checkpoint file, RUN/checkpoints/latest or best, or a run directory -> the
+// file, and how it was chosen ("" for a file named directly).
+ResolvedCheckpoint checkpoint_file(const std::string& given) {
   std::vector<std::string> warnings;
-  const std::string path = resolve_checkpoint(given, &warnings);
+  ResolvedCheckpoint r = resolve_checkpoint(given, &warnings);
   for (const std::string& w : warnings) print_warning(w);
-  return path;
+  return r;
 }
+
+std::string describe(const ResolvedCheckpoint& r) { return r.how.empty() ? r.path : r.path + " (" + r.how + ")"; }
 
 DocumentScores score(RestoredModel& r, const TokenizedSplit& split, const DataConfig& data) {
   Sampler sampler = make_eval_sampler(split, data);
@@ -48,53 +53,91 @@ DocumentScores score(RestoredModel& r, const TokenizedSplit& split, const DataCo
   return s;
 }
 
+// What `rotor eval` evaluates: a split of the run's task, or a --data file.
+struct EvalData {
+  std::string name;
+  std::optional<Dataset> dataset;  // the task's data, when evaluating one of its splits
+  TokenizedSplit file;             // the --data file, tokenized
+  const TokenizedSplit& split() const { return dataset ? dataset->split(name) : file; }
+};
+
+EvalData load_eval_data(const EvalRequest& req, const RestoredModel& r) {
+  EvalData d;
+  if (!req.data.empty()) {
+    d.name = fs::path(req.data).stem().string();
+    const std::vector<Document> docs = read_documents(req.data, r.header.config.data, Labelled::yes, print_warning);
+    d.file = tokenize_documents(d.name, docs, *r.tokenizer, &r.labels);
+    return d;
+  }
+  d.name = req.split;
+  LoadOptions opt;
+  opt.tokenizer = r.header.tokenizer;
+  opt.labels = r.header.labels;
+  opt.warn = print_warning;
+  d.dataset = load_dataset(r.header.config.data, opt);
+  d.split();  // an unknown split name fails here, before any scoring
+  return d;
+}
+
+struct LengthResult {
+  int64_t length;
+  ClassificationMetrics metrics;
+  std::string file;
+};
+
+// One length: the metrics one per line; several: a table, one row per length.
+void print_results(const std::string& name, const std::string& windows, const std::vector<LengthResult>& results) {
+  const ClassificationMetrics& first = results.front().metrics;
+  if (results.size() == 1) {
+    fmt::print("{}: {} documents, windows of {} tokens ({})\n  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n",
+               name, first.count, results[0].length, windows, first.accuracy, first.macro_f1, first.loss);
+    fmt::print("metrics written to {}\n", results[0].file);
+    return;
+  }
+  fmt::print("{}: {} documents, windows: {}\n{:>8}  {:>8}  {:>8}  {:>8}  {}\n", name, first.count, windows, "length",
+             "accuracy", "macro-F1", "loss", "metrics file");
+  for (const LengthResult& r : results) {
+    fmt::print("{:>8}  {:>8.4f}  {:>8.4f}  {:>8.4f}  {}\n", r.length, r.metrics.accuracy, r.metrics.macro_f1,
+               r.metrics.loss, r.file);
+  }
+}
+
 }  // namespace
 
 int eval_command(const EvalRequest& req) {
-  const std::string checkpoint = checkpoint_file(req.checkpoint);
-  RestoredModel r = restore_model(checkpoint, req.overrides);
+  const ResolvedCheckpoint resolved = checkpoint_file(req.checkpoint);
+  fmt::print("checkpoint {}\n", describe(resolved));
+  RestoredModel r = restore_model(resolved.path, req.overrides);
   Config& config = r.header.config;
-  if (req.max_len > 0) config.data.eval_max_len = req.max_len;
-  TokenizedSplit custom;
-  std::optional<Dataset> data;
-  const TokenizedSplit* split = nullptr;
-  std::string name = req.split;
-  if (!req.data.empty()) {
-    name = fs::path(req.data).stem().string();
-    const std::vector<Document> docs = read_documents(req.data, config.data, Labelled::yes, print_warning);
-    custom = tokenize_documents(name, docs, *r.tokenizer, &r.labels);
-    split = &custom;
-  } else {
-    LoadOptions opt;
-    opt.tokenizer = r.header.tokenizer;
-    opt.labels = r.header.labels;
-    opt.warn = print_warning;
-    data = load_dataset(config.data, opt);
-    split = &data->split(req.split);
+  const int64_t own_len = eval_max_len(config.data);
+  const std::vector<int64_t> lengths = req.max_lens.empty() ? std::vector<int64_t>{own_len} : req.max_lens;
+  for (const int64_t len : lengths) config.model.validate_length(len, "--max-len");
+  if (!req.output.empty() && lengths.size() > 1) {
+    throw ConfigError("--output names one file but --max-len gives " + std::to_string(lengths.size()) +
+                      " lengths; leave --output out to get one file per length next to the run");
   }
-  const ClassificationMetrics m = metrics_of(score(r, *split, config.data), r.labels.size());
-  const int64_t window = eval_max_len(config.data);
-  fmt::print("{}: {} documents, windows of {} tokens ({})\n  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n",
-             name, m.count, window, config.data.eval_windows, m.accuracy, m.macro_f1, m.loss);
-  const std::string out =
-      req.output.empty() ? (run_dir_of(checkpoint) / ("eval-" + name + ".json")).string() : req.output;
-  std::ofstream f(out, std::ios::trunc);
-  f << json_line({{"checkpoint", checkpoint},
-                  {"split", name},
-                  {"step", r.header.state.step},
-                  {"eval_max_len", window},
-                  {"documents", m.count},
-                  {"accuracy", m.accuracy},
-                  {"macro_f1", m.macro_f1},
-                  {"loss", m.loss}})
-    << "\n";
-  if (!f) throw ConfigError(out + ": cannot write the metrics file");
-  fmt::print("metrics written to {}\n", out);
+  const EvalData data = load_eval_data(req, r);
+  std::vector<LengthResult> results;
+  for (const int64_t len : lengths) {
+    config.data.eval_max_len = len;
+    const EvalSetting setting{fs::absolute(resolved.path).lexically_normal().string(), data.name, req.data, len,
+                              config.data.eval_windows, req.overrides};
+    const ClassificationMetrics m = metrics_of(score(r, data.split(), config.data), r.labels.size());
+    const std::string out =
+        req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;
+    std::ofstream f(out, std::ios::trunc);
+    f << json_line(eval_record(setting, r.header.state.step, m)) << "\n";
+    if (!f) throw ConfigError(out + ": cannot write the metrics file");
+    results.push_back({len, m, out});
+  }
+  print_results(data.name, config.data.eval_windows, results);
   return 0;
 }
 
 int predict_command(const PredictRequest& req) {
-  RestoredModel r = restore_model(checkpoint_file(req.checkpoint), req.overrides);
+  const ResolvedCheckpoint resolved = checkpoint_file(req.checkpoint);
+  fmt::print(stderr, "checkpoint {}\n", describe(resolved));
+  RestoredModel r = restore_model(resolved.path, req.overrides);
   Config& config = r.header.config;
   if (req.max_len > 0) config.data.eval_max_len = req.max_len;
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
@@ -114,19 +157,23 @@ int predict_command(const PredictRequest& req) {
       probs[r.labels.name(static_cast<int32_t>(c))] = round_to_significant(p[c], 6);
       if (p[c] > p[best]) best = c;
     }
-    out << json_line({{"index", d}, {"label", r.labels.name(static_cast<int32_t>(best))}, {"probabilities", probs}})
-        << "\n";
+    JsonFields line = {{"index", d}};
+    if (!docs[d].key.empty()) line["id"] = docs[d].key;
+    line["label"] = r.labels.name(static_cast<int32_t>(best));
+    line["probabilities"] = probs;
+    out << json_line(line) << "\n";
   }
   if (!req.output.empty()) fmt::print(stderr, "{} predictions written to {}\n", docs.size(), req.output);
   return 0;
 }
 
 int inspect_command(const std::string& given) {
-  const std::string checkpoint = checkpoint_file(given);
+  const ResolvedCheckpoint resolved = checkpoint_file(given);
+  const std::string& checkpoint = resolved.path;
   const CheckpointContents c = read_checkpoint(checkpoint);
   const CheckpointHeader h = read_header(c, checkpoint);
   const ModelConfig& m = h.config.model;
-  fmt::print("checkpoint  {}\n", checkpoint);
+  fmt::print("checkpoint  {}\n", describe(resolved));
   fmt::print("step        {} (epoch {}, {} batches into it)\n", h.state.step, h.state.sampler.epoch,
              h.state.sampler.cursor);
   fmt::print("best        {} = {:.6g} at step {}\n", h.config.train.best_metric, h.state.best_metric,

@@ -1,20 +1,22 @@
 #pragma once
 // The `rotor` subcommands other than train (see trainer.h). Each returns the
 // process exit code; errors are thrown as rotor::Error and printed by main.
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace rotor {
 
-// A checkpoint may be named as a file, as RUN/checkpoints/latest, or as a run
-// directory (its newest valid checkpoint).
+// A checkpoint may be named as a file, as RUN/checkpoints/latest or
+// RUN/checkpoints/best, or as a run directory (its best checkpoint on
+// validation; its newest when no evaluation ran).
 struct EvalRequest {
   std::string checkpoint;
   std::string split = "test";  // val | test | any extra split of the task
   std::string data;            // a JSONL/CSV/TSV file to evaluate instead of a split
-  int64_t max_len = 0;         // > 0: evaluation window length (length extrapolation)
+  std::vector<int64_t> max_lens;  // evaluation window lengths, one evaluation each; empty: the run's own
   std::vector<std::string> overrides;
-  std::string output;  // metrics JSON file; empty: <run>/eval-<split>.json
+  std::string output;  // metrics JSON file (one length only); empty: RUN/<eval_file_name()>
 };
 int eval_command(const EvalRequest& request);
 

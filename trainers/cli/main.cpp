@@ -18,7 +18,7 @@ namespace {
 
 // eval, predict and inspect take a checkpoint the same way.
 void add_checkpoint_argument(CLI::App* command, std::string& path) {
-  command->add_option("checkpoint", path, "Checkpoint (.h5, RUN/checkpoints/latest or a run directory)")
+  command->add_option("checkpoint", path, "Checkpoint: a .h5 file, RUN/checkpoints/latest or best, or a run directory (its best checkpoint)")
       ->required()
       ->check(CLI::ExistingPath);
 }
@@ -48,12 +48,19 @@ int main(int argc, char** argv) {
   add_checkpoint_argument(e, eval.checkpoint);
   e->add_option("--split", eval.split, "Split of the run's task: val, test, or an extra split (default test)");
   e->add_option("--data", eval.data, "A labelled JSONL/CSV/TSV file to evaluate instead")->check(CLI::ExistingFile);
-  e->add_option("--max-len", eval.max_len, "Evaluation window length in tokens (length extrapolation)");
+  e->add_option("--max-len", eval.max_lens,
+                "Evaluation window length(s) in tokens, e.g. 512,1024,2048 (length extrapolation; one model load, "
+                "one metrics file per length)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   e->add_option("--set", eval.overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
-  e->add_option("--output", eval.output, "Metrics JSON file (default <run>/eval-<split>.json)");
+  e->add_option("--output", eval.output,
+                "Metrics JSON file (default RUN/eval-<split>[-L<length>][-<--set values>].json, e.g. "
+                "eval-test-L2048-ntk4.json)");
 
   rotor::PredictRequest predict;
-  auto* p = app.add_subcommand("predict", "Label and class probabilities for every document of a JSONL file");
+  auto* p = app.add_subcommand("predict", "Label and class probabilities for every document of a JSONL, CSV or TSV file (with its id: "
+      "data.key_field, or an id field where present)");
   add_checkpoint_argument(p, predict.checkpoint);
   p->add_option("--input", predict.input, "JSONL/CSV/TSV file with the run's text field")
       ->required()

@@ -1,0 +1,77 @@
+// The files `rotor eval` writes: what they record and how they are named, so
+// that a sweep of lengths and scalings never overwrites a different result.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "checkpoint_test_support.h"
+#include "trainers/training/eval_result.h"
+
+using namespace rotor;
+using rotor::test::ScratchDir;
+
+namespace {
+
+EvalSetting plain() { return EvalSetting{"runs/a/checkpoints/step-00000100.h5", "test", "", 512, "first", {}}; }
+
+void write(const std::string& path, const EvalSetting& s) {
+  ClassificationMetrics m;
+  m.accuracy = 0.5;
+  m.count = 10;
+  std::ofstream(path) << json_line(eval_record(s, 100, m)) << "\n";
+}
+
+}  // namespace
+
+TEST_CASE("eval file names say what was evaluated", "[eval]") {
+  EvalSetting s = plain();
+  CHECK(eval_file_name(s, 512) == "eval-test.json");
+  s.eval_max_len = 2048;
+  CHECK(eval_file_name(s, 512) == "eval-test-L2048.json");
+  s.overrides = {"model.position.scaling=ntk", "model.position.scaling_factor=4"};
+  CHECK(eval_file_name(s, 512) == "eval-test-L2048-ntk4.json");
+  s.overrides = {"model.position.scaling=yarn", "data.eval_windows=all", "train.lr=1e-3"};
+  CHECK(eval_file_name(s, 2048) == "eval-test-yarn-all-1e_3.json");
+  s.split = "my file";
+  s.overrides = {"model.position.base=../x"};
+  CHECK(eval_file_name(s, 2048) == "eval-my_file-.._x.json");
+}
+
+TEST_CASE("eval records carry the evaluation's setting", "[eval]") {
+  EvalSetting s = plain();
+  s.overrides = {"model.position.scaling=ntk"};
+  ClassificationMetrics m;
+  m.accuracy = 0.75;
+  m.count = 4;
+  const std::string line = json_line(eval_record(s, 100, m));
+  CHECK(line ==
+        "{\"evaluation\":{\"checkpoint\":\"runs/a/checkpoints/step-00000100.h5\",\"split\":\"test\",\"eval_max_len\":"
+        "512,\"eval_windows\":\"first\",\"overrides\":[\"model.position.scaling=ntk\"]},\"step\":100,\"documents\":4,"
+        "\"accuracy\":0.75,\"macro_f1\":0.0,\"loss\":0.0}");
+  s.data = "more/docs.jsonl";
+  CHECK_THAT(json_line(eval_record(s, 100, m)), Catch::Contains("\"split\":\"test\",\"data\":\"more/docs.jsonl\""));
+}
+
+TEST_CASE("eval output paths never overwrite a different evaluation", "[eval]") {
+  ScratchDir run("eval-paths");
+  const EvalSetting a = plain();
+  CHECK(eval_output_path(run.path(), a, 512) == run / "eval-test.json");
+  write(run / "eval-test.json", a);
+  CHECK(eval_output_path(run.path(), a, 512) == run / "eval-test.json");  // the same evaluation: refreshed
+
+  EvalSetting b = a;
+  b.checkpoint = "runs/a/checkpoints/step-00000200.h5";  // same name, another checkpoint
+  CHECK(eval_output_path(run.path(), b, 512) == run / "eval-test-2.json");
+  write(run / "eval-test-2.json", b);
+  EvalSetting c = a;
+  c.overrides = {"data.seed=5"};
+  c.eval_max_len = 1024;
+  CHECK(eval_output_path(run.path(), c, 512) == run / "eval-test-L1024-5.json");
+
+  std::ofstream(run / "eval-val.json") << "not json\n";  // unreadable: kept
+  EvalSetting v = a;
+  v.split = "val";
+  CHECK(eval_output_path(run.path(), v, 512) == run / "eval-val-2.json");
+  EvalSetting b2 = b;
+  CHECK(eval_output_path(run.path(), b2, 512) == run / "eval-test-2.json");  // finds its own earlier file
+}
