@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "bench/gemm_paths.h"
+#include "engine/fnv1a.h"
 #include "engine/kernels/gemm.h"
 #include "engine/parallel.h"
 
@@ -162,13 +163,6 @@ void fill_uniform(float* p, size_t n, uint64_t seed) {
   std::mt19937_64 g(seed);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   for (size_t i = 0; i < n; ++i) p[i] = u(g);
-}
-
-uint64_t fnv1a(const float* p, size_t n) {
-  const auto* b = reinterpret_cast<const unsigned char*>(p);
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n * sizeof(float); ++i) h = (h ^ b[i]) * 1099511628211ull;
-  return h;
 }
 
 double max_rel_err(const float* c, const float* ref, size_t n) {
@@ -589,7 +583,7 @@ int main(int argc, char** argv) {
             std::memcpy(b.C->p, b.C0->p, nc * sizeof(float));
             pd.fn(sh.ta, sh.tb, sh.M, sh.N, sh.K, 1.f, b.A->p, b.B->p, sh.beta, b.C->p);
             cell.rel_err = max_rel_err(b.C->p, b.ref->p, nc);
-            cell.hash = fnv1a(b.C->p, nc);
+            cell.hash = rotor::fnv1a(b.C->p, nc * sizeof(float));
             cell.have_hash = true;
             continue;
           }

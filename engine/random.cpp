@@ -7,6 +7,8 @@
 #include <immintrin.h>
 #endif
 
+#include "engine/fnv1a.h"
+
 namespace rotor {
 namespace {
 
@@ -38,12 +40,7 @@ std::array<uint32_t, 4> philox4x32(std::array<uint32_t, 4> c, std::array<uint32_
 }
 
 uint64_t stream_id(std::string_view name) {
-  uint64_t h = 0xCBF29CE484222325ull;
-  for (unsigned char ch : name) {
-    h ^= ch;
-    h *= 0x100000001B3ull;
-  }
-  return splitmix64(h);
+  return splitmix64(fnv1a(name.data(), name.size()));
 }
 
 std::array<uint32_t, 4> RandomKey::bits(uint64_t index) const {

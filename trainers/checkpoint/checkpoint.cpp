@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "engine/fnv1a.h"
 #include "trainers/checkpoint/checkpoint_fs.h"
 #include "trainers/checkpoint/hdf5_file.h"
 
@@ -31,19 +32,10 @@ struct Invalid : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class Fnv1a {
+// FNV-1a over the entries; every variable-length field is preceded by its
+// size, so that different contents cannot concatenate to the same bytes.
+class ContentHash : public Fnv1a {
  public:
-  void bytes(const void* data, size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) {
-      hash_ ^= p[i];
-      hash_ *= 1099511628211ull;
-    }
-  }
-  template <class T>
-  void value(T v) {
-    bytes(&v, sizeof v);
-  }
   void entry(char kind, const std::string& key) {
     value(kind);
     sized(key.data(), key.size());
@@ -52,10 +44,6 @@ class Fnv1a {
     value(static_cast<uint64_t>(n));
     bytes(data, n);
   }
-  uint64_t hash() const { return hash_; }
-
- private:
-  uint64_t hash_ = 14695981039346656037ull;
 };
 
 // ---- writing ----
@@ -284,7 +272,7 @@ CheckpointContents read_contents(const std::string& path) {
 }  // namespace
 
 uint64_t content_checksum(const CheckpointContents& c) {
-  Fnv1a h;
+  ContentHash h;
   for (const auto& [key, t] : c.tensors) {
     h.entry('T', key);
     h.value(static_cast<uint8_t>(t.dtype() == DType::F32 ? 0 : 1));
