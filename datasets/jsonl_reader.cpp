@@ -51,7 +51,8 @@ std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fiel
     }
     if (k != nullptr) {
       if (k->kind != JsonValue::Kind::string && k->kind != JsonValue::Kind::number) {
-        throw DataError(where + ": field '" + fields.key + "' must be a string or a number, found " + describe(k->kind));
+        throw DataError(where + ": field '" + fields.key + "' must be a string or a number, found " +
+                        describe(k->kind));
       }
       key = k->text;
     }

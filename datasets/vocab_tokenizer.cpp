@@ -82,7 +82,8 @@ std::unique_ptr<VocabTokenizer> VocabTokenizer::from_payload(std::string_view pa
   if (first.find(' ') != std::string_view::npos) {
     std::vector<std::string_view> words;
     for_each_word(first, [&](std::string_view w) { words.push_back(w); });
-    if (words.empty() || words[0] != kOptionsLine) throw DataError("saved vocab tokenizer: expected a first line 'options ...'");
+    if (words.empty() || words[0] != kOptionsLine)
+      throw DataError("saved vocab tokenizer: expected a first line 'options ...'");
     for (size_t i = 1; i < words.size(); ++i) {
       if (words[i] == "lowercase") {
         options.lowercase = true;

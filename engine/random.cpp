@@ -39,9 +39,7 @@ std::array<uint32_t, 4> philox4x32(std::array<uint32_t, 4> c, std::array<uint32_
   return c;
 }
 
-uint64_t stream_id(std::string_view name) {
-  return splitmix64(fnv1a(name.data(), name.size()));
-}
+uint64_t stream_id(std::string_view name) { return splitmix64(fnv1a(name.data(), name.size())); }
 
 std::array<uint32_t, 4> RandomKey::bits(uint64_t index) const {
   const uint64_t key = philox_key(seed, stream);

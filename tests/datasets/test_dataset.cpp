@@ -217,8 +217,9 @@ TEST_CASE("documents to label carry their id: data.key_field, or id where presen
   test::TempDir tmp;
   DataConfig c = uncached();
   SECTION("JSONL: an id field where present, else no id") {
-    const std::string path = tmp.write("in.jsonl", "{\"text\": \"a\", \"id\": \"doc-1\"}\n{\"text\": \"b\"}\n"
-                                                   "{\"text\": \"c\", \"id\": 7}\n");
+    const std::string path = tmp.write("in.jsonl",
+                                       "{\"text\": \"a\", \"id\": \"doc-1\"}\n{\"text\": \"b\"}\n"
+                                       "{\"text\": \"c\", \"id\": 7}\n");
     const std::vector<Document> docs = read_documents(path, c, Labelled::no);
     REQUIRE(docs.size() == 3);
     CHECK(docs[0].key == "doc-1");

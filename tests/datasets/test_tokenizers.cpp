@@ -88,7 +88,7 @@ TEST_CASE("vocab tokenizer: lowercase and split_punctuation for natural-language
     CHECK(earth_dot[0] == t->encode("earth")[0]);
     CHECK(earth_dot[0] != Tokenizer::kUnkId);
     CHECK(earth_dot[1] == t->encode(".")[0]);
-    CHECK(t->encode("said,Let;").size() == 4);  // said , Let ;
+    CHECK(t->encode("said,Let;").size() == 4);    // said , Let ;
     CHECK(t->encode("And") != t->encode("and"));  // case kept
   }
   SECTION("both, and the options survive save and load") {

@@ -242,7 +242,8 @@ TEST_CASE("resolve_checkpoint: a run directory means its best checkpoint", "[che
   }
   SECTION("a garbled best pointer is named") {
     std::ofstream(dir.dir() + "/best") << "x.h5\n";
-    CHECK_THROWS_WITH(resolve_checkpoint(run.path(), &warnings), Catch::Contains("'x.h5' is not a checkpoint file name"));
+    CHECK_THROWS_WITH(resolve_checkpoint(run.path(), &warnings),
+                      Catch::Contains("'x.h5' is not a checkpoint file name"));
   }
   CHECK(warnings.empty());
 }

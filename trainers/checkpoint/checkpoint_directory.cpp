@@ -134,8 +134,8 @@ ResolvedCheckpoint resolve_checkpoint(const std::string& path, std::vector<std::
     const std::string file = follow_pointer(best);
     std::string why;
     if (!is_valid_checkpoint(file, &why)) {
-      throw CheckpointError(best.string() + " names " + file + ": " + why +
-                            " (name a checkpoint file or " + dir.dir() + "/latest instead)");
+      throw CheckpointError(best.string() + " names " + file + ": " + why + " (name a checkpoint file or " + dir.dir() +
+                            "/latest instead)");
     }
     return {file, "best on validation"};
   }

@@ -120,8 +120,12 @@ int eval_command(const EvalRequest& req) {
   std::vector<LengthResult> results;
   for (const int64_t len : lengths) {
     config.data.eval_max_len = len;
-    const EvalSetting setting{fs::absolute(resolved.path).lexically_normal().string(), data.name, req.data, len,
-                              config.data.eval_windows, req.overrides};
+    const EvalSetting setting{fs::absolute(resolved.path).lexically_normal().string(),
+                              data.name,
+                              req.data,
+                              len,
+                              config.data.eval_windows,
+                              req.overrides};
     const ClassificationMetrics m = metrics_of(score(r, data.split(), config.data), r.labels.size());
     const std::string out =
         req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;

@@ -18,7 +18,9 @@ namespace {
 
 // eval, predict and inspect take a checkpoint the same way.
 void add_checkpoint_argument(CLI::App* command, std::string& path) {
-  command->add_option("checkpoint", path, "Checkpoint: a .h5 file, RUN/checkpoints/latest or best, or a run directory (its best checkpoint)")
+  command
+      ->add_option("checkpoint", path,
+                   "Checkpoint: a .h5 file, RUN/checkpoints/latest or best, or a run directory (its best checkpoint)")
       ->required()
       ->check(CLI::ExistingPath);
 }
@@ -59,8 +61,10 @@ int main(int argc, char** argv) {
                 "eval-test-L2048-ntk4.json)");
 
   rotor::PredictRequest predict;
-  auto* p = app.add_subcommand("predict", "Label and class probabilities for every document of a JSONL, CSV or TSV file (with its id: "
-      "data.key_field, or an id field where present)");
+  auto* p =
+      app.add_subcommand("predict",
+                         "Label and class probabilities for every document of a JSONL, CSV or TSV file (with its id: "
+                         "data.key_field, or an id field where present)");
   add_checkpoint_argument(p, predict.checkpoint);
   p->add_option("--input", predict.input, "JSONL/CSV/TSV file with the run's text field")
       ->required()

@@ -11,7 +11,8 @@ namespace fs = std::filesystem;
 std::string file_safe(const std::string& text) {
   std::string out;
   for (const char c : text) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_';
+    const bool keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_';
     out += keep ? c : '_';
   }
   return out;
@@ -54,8 +55,12 @@ std::string eval_file_name(const EvalSetting& s, int64_t default_len) {
 }
 
 JsonFields eval_record(const EvalSetting& s, int64_t step, const ClassificationMetrics& m) {
-  return {{"evaluation", evaluation_fields(s)}, {"step", step},         {"documents", m.count},
-          {"accuracy", m.accuracy},             {"macro_f1", m.macro_f1}, {"loss", m.loss}};
+  return {{"evaluation", evaluation_fields(s)},
+          {"step", step},
+          {"documents", m.count},
+          {"accuracy", m.accuracy},
+          {"macro_f1", m.macro_f1},
+          {"loss", m.loss}};
 }
 
 std::string eval_output_path(const std::string& dir, const EvalSetting& s, int64_t default_len) {

@@ -14,8 +14,8 @@ namespace rotor {
 
 struct EvalSetting {
   std::string checkpoint;
-  std::string split;  // a split of the run's task, or the stem of the --data file
-  std::string data;   // the --data file; empty for a split of the task
+  std::string split;                   // a split of the run's task, or the stem of the --data file
+  std::string data;                    // the --data file; empty for a split of the task
   int64_t eval_max_len = 0;            // tokens per window, as evaluated
   std::string eval_windows;            // first | all
   std::vector<std::string> overrides;  // --set key=value, as given
