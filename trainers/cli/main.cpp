@@ -12,6 +12,7 @@
 
 #include "engine/error.h"
 #include "trainers/cli/commands.h"
+#include "trainers/study/compare_command.h"
 #include "trainers/training/trainer.h"
 
 namespace {
@@ -86,6 +87,27 @@ int main(int argc, char** argv) {
   c->add_flag("--reference", reference, "Every key with type, default and meaning");
   c->add_flag("--markdown", markdown, "With --reference: as Markdown tables");
 
+  rotor::CompareRequest compare;
+  auto* cmp = app.add_subcommand("compare", "Run a position-encoding study (variants x seeds, length sweep) and "
+                                            "write its report; rerunning skips finished runs");
+  cmp->add_option("spec", compare.spec, "Study spec (YAML), e.g. configs/compare/quick.yaml")->check(CLI::ExistingFile);
+  cmp->add_option("--out", compare.out_dir, "Study directory (default: the spec's out_dir, else runs/compare/<spec>)");
+  cmp->add_option("--jobs", compare.jobs, "Runs trained at once, each in its own process (default 1)");
+  cmp->add_option("--only", compare.only, "Train and evaluate this run alone (<variant>-seed<seed>), no report");
+  cmp->add_option("--report", compare.report_dir, "Rebuild the report of a study directory from finished runs")
+      ->excludes("spec");
+  for (int a = 0; a < argc; ++a) compare.command += (a ? " " : "") + std::string(argv[a]);
+
+  rotor::RopeDecayRequest decay;
+  auto* analyze = app.add_subcommand("analyze", "Analyses that need no training");
+  analyze->require_subcommand(1);
+  auto* rd = analyze->add_subcommand("rope-decay", "RoPE long-term decay (RoFormer Figure 2): print and plot");
+  rd->add_option("--head-dim", decay.head_dim, "Rotated dims per head (default 128)");
+  rd->add_option("--base", decay.base, "RoPE base (default 10000)");
+  rd->add_option("--max-distance", decay.max_distance, "Keys at positions 0..N (default 256)");
+  rd->add_option("--query-index", decay.query_index, "Position of the query (default 0)");
+  rd->add_option("--out", decay.out, "Plot file: FILE.png and FILE.svg, data in FILE.json");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -96,6 +118,14 @@ int main(int argc, char** argv) {
     if (e->parsed()) return rotor::eval_command(eval);
     if (p->parsed()) return rotor::predict_command(predict);
     if (i->parsed()) return rotor::inspect_command(inspect_path);
+    if (cmp->parsed()) {
+      if (compare.spec.empty() == compare.report_dir.empty()) {
+        fmt::print(stderr, "rotor compare: give a SPEC file or --report DIR\n");
+        return 2;
+      }
+      return rotor::compare_command(compare);
+    }
+    if (rd->parsed()) return rotor::rope_decay_command(decay);
     if (!reference && config_path.empty()) {
       fmt::print(stderr, "rotor config: give a CONFIG file or --reference\n");
       return 2;

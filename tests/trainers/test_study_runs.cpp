@@ -1,0 +1,151 @@
+// `rotor compare` on a tiny study: every run trained and swept, finished runs
+// skipped and interrupted ones resumed on a rerun, n/a cells with reasons,
+// and the report's aggregates equal to mean and std over the seeds' own
+// summaries.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "study_fixture.h"
+#include "trainers/study/aggregation.h"
+#include "trainers/study/study_runner.h"
+#include "trainers/training/trainer.h"
+
+using namespace rotor;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// Training windows of 8 tokens; learned positions then have 8 rows, so the
+// 32-token sweep of listops-easy (documents up to ~30 tokens) is n/a.
+const char* kTinyStudy =
+    "set: {data.max_len: 8, train.max_steps: 12, train.eval_every: 6, train.checkpoint_every: 4}\n"
+    "seeds: [1, 2]\nvariants: [rope, learned]\n"
+    "evaluation:\n  lengths: [8, 32]\n  scalings: [none, ntk]\n";
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return json::parse(in);
+}
+
+fs::file_time_type mtime(const fs::path& p) { return fs::last_write_time(p); }
+
+}  // namespace
+
+TEST_CASE("seed statistics: mean, sample std, min, max", "[study]") {
+  const SeedStats s = seed_stats({0.5, 0.7, 0.9});
+  CHECK(s.n == 3);
+  CHECK(s.mean == Approx(0.7));
+  CHECK(s.std == Approx(0.2));  // sqrt((0.04 + 0 + 0.04) / 2)
+  CHECK(s.min == 0.5);
+  CHECK(s.max == 0.9);
+  CHECK(seed_stats({0.4}).std == 0.0);
+  CHECK(seed_stats({}).n == 0);
+  CHECK(std::isnan(seed_stats({}).mean));
+}
+
+TEST_CASE("the leader's lead is compared with the seed spread", "[study]") {
+  VariantSummary a, b, c;
+  a.name = "a";
+  b.name = "b";
+  c.name = "c";
+  a.metrics["test_accuracy"] = seed_stats({0.80, 0.82});
+  b.metrics["test_accuracy"] = seed_stats({0.70, 0.71});
+  c.metrics["test_accuracy"] = seed_stats({0.60, 0.90});
+  Leader l = find_leader({a, b}, "test_accuracy");
+  REQUIRE(l.decided);
+  CHECK(l.best == "a");
+  CHECK(l.second == "b");
+  CHECK(l.lead == Approx(0.105));
+  CHECK(l.beyond_spread);
+  l = find_leader({b, a, c}, "test_accuracy");  // c: mean 0.75, std 0.21
+  CHECK(l.best == "a");
+  CHECK(l.second == "c");
+  CHECK_FALSE(l.beyond_spread);
+  CHECK_FALSE(find_leader({a}, "test_accuracy").decided);
+}
+
+TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", "[study][slow]") {
+  const auto dir = test::fresh_dir("study-run");
+  const std::string spec_path = test::tiny_study_spec(dir, kTinyStudy);
+  const StudySpec spec = parse_study_spec(spec_path);
+  StudyOptions options;
+  options.dir = (dir / "out").string();
+  options.command = "rotor compare study.yaml";
+
+  // An interrupted run before the study starts: rope-seed2 stopped at step 4.
+  TrainRequest partial{spec.base, spec.run_overrides(spec.runs()[1]), "", (dir / "out/runs/rope-seed2").string()};
+  partial.stop_after = 4;
+  REQUIRE(train(partial) == 0);
+  const fs::path step4 = dir / "out/runs/rope-seed2/checkpoints/step-00000004.h5";
+  REQUIRE(fs::exists(step4));
+  const auto step4_time = mtime(step4);
+
+  setenv("ROTOR_PYTHON", "/nonexistent/python3", 1);  // the report without plots
+  REQUIRE(run_study(spec, options) == 0);
+  unsetenv("ROTOR_PYTHON");
+  // Resumed, not restarted: the step-4 checkpoint was kept as it was.
+  CHECK(mtime(step4) == step4_time);
+  for (const StudyRun& run : spec.runs()) {
+    INFO(run.id);
+    CHECK(fs::exists(dir / "out/runs" / run.id / "summary.json"));
+    CHECK(fs::exists(dir / "out/runs" / run.id / "length_sweep.json"));
+  }
+
+  const json report = read_json(dir / "out/report.json");
+  REQUIRE(report["variants"].size() == 2);
+  for (const json& v : report["variants"]) {
+    // The aggregate equals mean and sample std of the seeds' summaries.
+    std::vector<double> acc;
+    for (uint64_t seed : {1, 2})
+      acc.push_back(read_json(dir / "out/runs" / (v["name"].get<std::string>() + "-seed" + std::to_string(seed)) /
+                              "summary.json")["test_accuracy"]
+                        .get<double>());
+    const json& agg = v["metrics"]["test_accuracy"];
+    CHECK(agg["n"] == 2);
+    CHECK(agg["mean"].get<double>() == Approx((acc[0] + acc[1]) / 2));
+    CHECK(agg["std"].get<double>() == Approx(std::abs(acc[0] - acc[1]) / std::sqrt(2.0)).margin(1e-12));
+    CHECK(v["val_curve"].size() == 2);  // evaluations at steps 6 and 12
+  }
+  // rope: 8/none, 32/none, 32/ntk; learned: 8/none and an n/a 32/none.
+  const json& rope_sweep = report["variants"][0]["sweep"];
+  REQUIRE(rope_sweep.size() == 3);
+  CHECK(rope_sweep[2]["scaling"] == "ntk");
+  CHECK(rope_sweep[2]["accuracy"]["n"] == 2);
+  const json& learned_sweep = report["variants"][1]["sweep"];
+  REQUIRE(learned_sweep.size() == 2);
+  CHECK(learned_sweep[0]["available"] == true);
+  CHECK(learned_sweep[1]["available"] == false);
+  CHECK_THAT(learned_sweep[1]["reason"].get<std::string>(), Catch::Contains("learned position table"));
+
+  std::ifstream md_in(dir / "out/report.md");
+  const std::string md((std::istreambuf_iterator<char>(md_in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(md, Catch::Contains("n/a [1]"));
+  CHECK_THAT(md, Catch::Contains("apt-get install python3-matplotlib"));
+  CHECK_THAT(md, Catch::Contains("rotor compare study.yaml"));
+  std::ifstream csv(dir / "out/report.csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header == "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note");
+
+  SECTION("a rerun trains nothing and sweeps only what is missing") {
+    const fs::path summary = dir / "out/runs/learned-seed1/summary.json";
+    const auto summary_time = mtime(summary);
+    const auto sweep_time = mtime(dir / "out/runs/rope-seed1/length_sweep.json");
+    fs::remove(dir / "out/runs/learned-seed2/length_sweep.json");
+    REQUIRE(run_study(spec, options) == 0);
+    CHECK(mtime(summary) == summary_time);
+    CHECK(mtime(dir / "out/runs/rope-seed1/length_sweep.json") == sweep_time);
+    CHECK(fs::exists(dir / "out/runs/learned-seed2/length_sweep.json"));
+  }
+  SECTION("--report rebuilds the same numbers from the run directories") {
+    const json before = read_json(dir / "out/report.json");
+    fs::remove(dir / "out/report.json");
+    rebuild_study_report(options.dir);
+    CHECK(read_json(dir / "out/report.json")["variants"] == before["variants"]);
+  }
+}

@@ -1,0 +1,120 @@
+// `rotor compare` study specs: strict parsing with errors that name the file,
+// line and key before anything runs, variant presets, the runs and the
+// length-sweep plan; every ready study in configs/compare/ parses.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "study_fixture.h"
+#include "trainers/study/study_spec.h"
+
+using namespace rotor;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kVariants = "seeds: [1, 2]\nvariants: [rope, sinusoidal]\n";
+
+std::string parse_error(const std::string& body) {
+  const auto dir = test::fresh_dir("study-spec");
+  const std::string path = test::tiny_study_spec(dir, body);
+  try {
+    parse_study_spec(path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  FAIL("no error for spec:\n" << body);
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("study spec: runs, overrides and presets", "[study]") {
+  const auto dir = test::fresh_dir("study-spec-ok");
+  const std::string path = test::tiny_study_spec(
+      dir,
+      "set: {train.max_steps: 8}\nseeds: [3, 1]\nvariants:\n  - rope-half\n  - learned\n"
+      "  - name: rope-base500\n    set:\n      model:\n        position: {type: rope, base: 500}\n"
+      "evaluation:\n  lengths: [16, 32, 64]\n  scalings: [none, ntk, yarn]\n");
+  const StudySpec spec = parse_study_spec(path);
+  REQUIRE(spec.variants.size() == 3);
+  CHECK(spec.variants[0].config.model.position.layout == RotaryLayout::half);
+  // Mean pooling: one table row per training position.
+  CHECK(spec.variants[1].config.model.position.max_len == 32);
+  CHECK(spec.variants[2].config.model.position.base == 500.0);
+  CHECK(spec.variants[2].config.train.max_steps == 8);
+
+  const std::vector<StudyRun> runs = spec.runs();
+  REQUIRE(runs.size() == 6);
+  CHECK(runs[0].id == "rope-half-seed3");
+  CHECK(runs[1].id == "rope-half-seed1");
+  CHECK(runs[5].id == "rope-base500-seed1");
+  const std::vector<std::string> ov = spec.run_overrides(runs[1]);
+  CHECK(ov.front() == "train.max_steps=8");
+  CHECK(std::find(ov.begin(), ov.end(), "run.seed=1") != ov.end());
+  CHECK(std::find(ov.begin(), ov.end(), "data.seed=1") != ov.end());
+  CHECK(ov.back() == "run.name=rope-half-seed1");
+
+  // Scalings only for rope beyond the training length (32): 3 lengths + 2 at 64.
+  CHECK(sweep_plan(spec, spec.variants[0].config).size() == 5);
+  const std::vector<SweepCell> learned = sweep_plan(spec, spec.variants[1].config);
+  REQUIRE(learned.size() == 3);
+  for (const SweepCell& c : learned) CHECK(c.scaling == "none");
+}
+
+TEST_CASE("study spec: unknown keys, variants and bad values are errors naming the line", "[study]") {
+  CHECK_THAT(parse_error(std::string(kVariants) + "evalution: {lengths: [32]}\n"),
+             Contains("study.yaml:4: unknown key 'evalution' in the study"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants: [rope, rotary]\n"),
+             Contains("study.yaml:3: variants: unknown variant 'rotary' (presets: rope, rope-half"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: x\n    set: {model.position.typ: rope}\n"),
+             Contains("variant 'x': --set: unknown key 'model.position.typ'"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: x\n    set: {model.position.type: rotary}\n"),
+             Contains("unknown value 'rotary'"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: x\n    set: {model.position.type: rope}\n    extra: 1\n"),
+             Contains("study.yaml:6: unknown key 'extra' in a variant"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants: [rope, rope]\n"), Contains("'rope' is listed twice"));
+  CHECK_THAT(parse_error("seeds: [1, 1]\nvariants: [rope]\n"), Contains("seeds: 1 is listed twice"));
+  CHECK_THAT(parse_error("seeds: [-1]\nvariants: [rope]\n"), Contains("seeds: expected non-negative integers"));
+  CHECK_THAT(parse_error("variants: [rope]\n"), Contains("missing `seeds:`"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants: []\n"), Contains("variants: expected a non-empty list"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: a/b\n    set: {model.position.type: rope}\n"),
+             Contains("name 'a/b' must be letters"));
+}
+
+TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[study]") {
+  const std::string v = kVariants;
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [64, 32]\n"),
+             Contains("study.yaml:5: evaluation.lengths: expected distinct lengths in ascending order, got 32 after 64"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [32, 32]\n"), Contains("ascending order"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [0]\n"), Contains("at least 2 tokens, got 0"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [1.5]\n"), Contains("expected an integer, got '1.5'"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: 512\n"), Contains("evaluation.lengths: expected a non-empty list"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  scalings: [none, dynamic]\n"), Contains("unknown scaling 'dynamic'"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  splits: [test_4k]\n"),
+             Contains("unknown split 'test_4k' of task 'listops-easy' (expected one of: val, test)"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  split: test\n"), Contains("unknown key 'split' in evaluation"));
+}
+
+TEST_CASE("study spec: a bad base config is reported before anything runs", "[study]") {
+  const auto dir = test::fresh_dir("study-spec-base");
+  const std::string path = (dir / "study.yaml").string();
+  std::ofstream(path) << "base: missing.yaml\nseeds: [1]\nvariants: [rope]\n";
+  CHECK_THROWS_WITH(parse_study_spec(path), Contains("study.yaml:1: base: config file"));
+  test::tiny_run_config(dir);
+  std::ofstream(path) << "base: tiny.yaml\nset: {train.lr: fast}\nseeds: [1]\nvariants: [rope]\n";
+  CHECK_THROWS_WITH(parse_study_spec(path), Contains("train.lr expects a number, got 'fast'"));
+}
+
+TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") {
+  int specs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(ROTOR_SOURCE_DIR) + "/configs/compare")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path().string());
+    const StudySpec spec = parse_study_spec(entry.path().string());
+    CHECK(spec.variants.size() >= 7);
+    CHECK(spec.seeds.size() >= 2);
+    ++specs;
+  }
+  CHECK(specs == 5);
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Plots of a rotor study, drawn from the numbers rotor wrote (never computed here).
+
+  plot_study.py study REPORT_JSON OUT_DIR   val_accuracy, length_extrapolation
+                                            and rope_decay as PNG and SVG
+  plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
+
+Run by `rotor compare` and `rotor analyze rope-decay` with Debian's
+/usr/bin/python3 and python3-matplotlib.
+"""
+import json
+import os
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    sys.exit("matplotlib is not installed for this Python (Debian: apt-get install python3-matplotlib)")
+
+
+def save(fig, stem):
+    fig.tight_layout()
+    for ext in (".png", ".svg"):
+        fig.savefig(stem + ext, dpi=130 if ext == ".png" else None)
+    plt.close(fig)
+
+
+def colors(names):
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    return {n: cycle[i % len(cycle)] for i, n in enumerate(names)}
+
+
+def val_accuracy(report, stem):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    color = colors([v["name"] for v in report["variants"]])
+    for v in report["variants"]:
+        pts = v["val_curve"]
+        if not pts:
+            continue
+        steps = [p["step"] for p in pts]
+        mean = [100 * p["accuracy"]["mean"] for p in pts]
+        lo = [100 * p["accuracy"]["min"] for p in pts]
+        hi = [100 * p["accuracy"]["max"] for p in pts]
+        ax.plot(steps, mean, marker="o", markersize=3, color=color[v["name"]], label=v["name"])
+        ax.fill_between(steps, lo, hi, color=color[v["name"]], alpha=0.18, linewidth=0)
+    n = len(report["seeds"])
+    ax.set_title(f"Validation accuracy (mean, band = min-max over {n} seed{'s' if n > 1 else ''})")
+    ax.set_xlabel("step")
+    ax.set_ylabel("validation accuracy (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    save(fig, stem)
+
+
+def length_extrapolation(report, stem):
+    splits = report["evaluation"]["splits"]
+    fig, axes = plt.subplots(1, len(splits), figsize=(7 * len(splits), 4.5), squeeze=False)
+    color = colors([v["name"] for v in report["variants"]])
+    styles = {"none": "-", "linear": "--", "ntk": "-.", "yarn": ":"}
+    markers = {"none": "o", "linear": "s", "ntk": "^", "yarn": "D"}
+    lengths = set()
+    for ax, split in zip(axes[0], splits):
+        for v in report["variants"]:
+            for scaling in report["evaluation"]["scalings"]:
+                cells = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == scaling and c["available"]]
+                if not cells:
+                    continue
+                if scaling != "none":
+                    # A scaled curve starts from the unscaled point at the training length.
+                    base = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == "none"
+                            and c["available"] and c["length"] < cells[0]["length"]]
+                    cells = base[-1:] + cells
+                xs = [c["length"] for c in cells]
+                lengths.update(xs)
+                ys = [100 * c["accuracy"]["mean"] for c in cells]
+                err = [100 * c["accuracy"]["std"] for c in cells]
+                label = v["name"] if scaling == "none" else f"{v['name']} + {scaling}"
+                ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=styles[scaling],
+                            marker=markers[scaling], markersize=4, label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sorted(lengths))
+        ax.set_xticklabels([str(x) for x in sorted(lengths)])
+        ax.set_title(f"{split} accuracy by evaluation length (mean ± std over seeds)")
+        ax.set_xlabel("evaluation window length (tokens)")
+        ax.set_ylabel(f"{split} accuracy (%)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+    save(fig, stem)
+
+
+def rope_decay(decay, stem):
+    pts = decay["points"]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    xs = [p["distance"] for p in pts]
+    top.plot(xs, [p["bound"] for p in pts], color="C0")
+    top.set_ylabel("relative upper bound")
+    top.set_title(f"RoPE long-term decay (head dim {decay['head_dim']}, base {decay['base']:g})")
+    bottom.plot(xs, [p["score"] for p in pts], color="C1")
+    bottom.set_ylabel("q·k score, all-ones q and k")
+    bottom.set_xlabel("relative distance")
+    for ax in (top, bottom):
+        ax.grid(alpha=0.3)
+    save(fig, stem)
+
+
+def main(argv):
+    if len(argv) != 4 or argv[1] not in ("study", "decay"):
+        sys.exit(__doc__)
+    with open(argv[2]) as f:
+        data = json.load(f)
+    if argv[1] == "decay":
+        stem, ext = os.path.splitext(argv[3])
+        rope_decay(data, stem if ext in (".png", ".svg") else argv[3])
+        return
+    out = argv[3]
+    os.makedirs(out, exist_ok=True)
+    val_accuracy(data, os.path.join(out, "val_accuracy"))
+    length_extrapolation(data, os.path.join(out, "length_extrapolation"))
+    if "rope_decay" in data:
+        rope_decay(data["rope_decay"], os.path.join(out, "rope_decay"))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

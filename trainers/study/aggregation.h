@@ -1,0 +1,56 @@
+#pragma once
+// Per-variant statistics over the seeds of a study: mean, sample standard
+// deviation (n - 1 in the denominator; 0 for a single seed), min and max of
+// every metric, of the validation curve at each evaluated step, and of every
+// length-sweep cell; and which variant leads.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trainers/study/run_results.h"
+
+namespace rotor {
+
+struct SeedStats {
+  int64_t n = 0;  // seeds with a value; the rest are NaN when n == 0
+  double mean = 0.0, std = 0.0, min = 0.0, max = 0.0;
+};
+SeedStats seed_stats(const std::vector<double>& values);
+
+struct CurvePoint {
+  int64_t step = 0;
+  SeedStats accuracy;  // over the seeds that evaluated at this step
+};
+
+struct SweepStats {
+  SweepCell point;          // split, length, scaling
+  bool available = true;    // false: n/a for this variant (point.reason says why)
+  SeedStats accuracy, macro_f1;
+};
+
+struct VariantSummary {
+  std::string name;
+  int64_t runs = 0, finished = 0;
+  int64_t parameters = 0;
+  // "<split>_accuracy", "<split>_macro_f1", "tokens_per_s", "elapsed_s".
+  std::map<std::string, SeedStats> metrics;
+  std::vector<CurvePoint> val_curve;
+  std::vector<SweepStats> sweep;  // in plan order
+};
+
+// `plan`: the sweep points of this variant (sweep_plan() of study_spec.h).
+VariantSummary summarize_variant(const std::string& name, const std::vector<RunResult>& runs,
+                                 const std::vector<SweepCell>& plan);
+
+struct Leader {
+  bool decided = false;  // fewer than two variants with results: nothing to compare
+  std::string metric;    // "test_accuracy"
+  std::string best, second;
+  double lead = 0.0;     // difference of the means
+  double spread = 0.0;   // sum of the two standard deviations
+  bool beyond_spread = false;  // lead > spread (and more than one seed)
+};
+Leader find_leader(const std::vector<VariantSummary>& variants, const std::string& metric);
+
+}  // namespace rotor

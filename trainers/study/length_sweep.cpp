@@ -1,0 +1,130 @@
+#include "trainers/study/length_sweep.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "datasets/dataset.h"
+#include "trainers/checkpoint/checkpoint_directory.h"
+#include "trainers/training/evaluator.h"
+#include "trainers/training/restored_model.h"
+#include "trainers/study/study_files.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace {
+
+json to_json(const SweepCell& c) {
+  json j{{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}, {"available", c.available}};
+  if (c.available) {
+    j["accuracy"] = c.accuracy;
+    j["macro_f1"] = c.macro_f1;
+    j["loss"] = c.loss;
+    j["documents"] = c.documents;
+  } else {
+    j["reason"] = c.reason;
+  }
+  return j;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// The config overrides that evaluate a rope model trained on `trained`
+// tokens at `length` with `scaling`.
+std::vector<std::string> scaling_overrides(const std::string& scaling, int64_t length, int64_t trained) {
+  if (scaling == "none") return {};
+  return {"model.position.scaling=" + scaling,
+          "model.position.scaling_factor=" + number_text(static_cast<double>(length) / static_cast<double>(trained)),
+          "model.position.original_max_len=" + std::to_string(trained)};
+}
+
+// `trained`: the training window length the scaling factor is relative to.
+SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int64_t trained, SweepCell cell) {
+  std::optional<RestoredModel> r;
+  try {
+    r.emplace(restore_model(checkpoint, scaling_overrides(cell.scaling, cell.length, trained)));
+    DataConfig& dc = r->header.config.data;
+    dc.eval_max_len = cell.length;
+    Sampler sampler = make_sampler(data, dc, cell.split);
+    const ClassificationMetrics m =
+        metrics_of(score_documents(*r->model, sampler, data.split(cell.split).num_docs()), data.labels.size());
+    cell.available = true;
+    cell.accuracy = m.accuracy;
+    cell.macro_f1 = m.macro_f1;
+    cell.loss = m.loss;
+    cell.documents = m.count;
+  } catch (const ModelConfigError& e) {  // the model cannot take this length or scaling
+    cell.available = false;
+    cell.reason = e.what();
+  } catch (const ConfigError& e) {
+    cell.available = false;
+    cell.reason = e.what();
+  }
+  return cell;
+}
+
+}  // namespace
+
+std::vector<SweepCell> read_length_sweep(const std::string& run_dir) {
+  const fs::path path = fs::path(run_dir) / "length_sweep.json";
+  std::vector<SweepCell> cells;
+  if (!fs::exists(path)) return cells;
+  const json j = read_json_file(path.string());
+  try {
+    for (const json& c : j.at("cells")) {
+      SweepCell cell;
+      cell.split = c.at("split").get<std::string>();
+      cell.length = c.at("length").get<int64_t>();
+      cell.scaling = c.at("scaling").get<std::string>();
+      cell.available = c.at("available").get<bool>();
+      if (cell.available) {
+        cell.accuracy = c.at("accuracy").get<double>();
+        cell.macro_f1 = c.at("macro_f1").get<double>();
+        cell.loss = c.at("loss").get<double>();
+        cell.documents = c.at("documents").get<int64_t>();
+      } else {
+        cell.reason = c.at("reason").get<std::string>();
+      }
+      cells.push_back(cell);
+    }
+  } catch (const json::exception& e) {
+    throw ConfigError(path.string() + ": not a length sweep file (" + e.what() + "); delete it to evaluate again");
+  }
+  return cells;
+}
+
+void run_length_sweep(const std::string& run_dir, const std::vector<SweepCell>& plan,
+                      const std::function<void(size_t, size_t, const SweepCell&)>& on_cell) {
+  std::vector<SweepCell> cells = read_length_sweep(run_dir);
+  std::vector<SweepCell> todo;
+  for (const SweepCell& p : plan) {
+    bool done = false;
+    for (const SweepCell& c : cells) done = done || c.same_point(p);
+    if (!done) todo.push_back(p);
+  }
+  if (todo.empty()) return;
+  const json summary = read_json_file((fs::path(run_dir) / "summary.json").string());
+  const int64_t best_step = summary.at("best_step").get<int64_t>();
+  const std::string checkpoint = CheckpointDirectory(run_dir).path_for_step(best_step);
+  const RestoredModel probe = restore_model(checkpoint);
+  LoadOptions options;
+  options.tokenizer = probe.header.tokenizer;
+  options.labels = probe.header.labels;
+  const Dataset data = load_dataset(probe.header.config.data, options);
+  for (size_t i = 0; i < todo.size(); ++i) {
+    cells.push_back(evaluate_cell(checkpoint, data, probe.header.config.data.max_len, todo[i]));
+    json out{{"checkpoint", checkpoint}, {"cells", json::array()}};
+    for (const SweepCell& c : cells) out["cells"].push_back(to_json(c));
+    write_json_file((fs::path(run_dir) / "length_sweep.json").string(), out);
+    if (on_cell) on_cell(i + 1, todo.size(), cells.back());
+  }
+}
+
+}  // namespace rotor

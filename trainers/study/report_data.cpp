@@ -1,0 +1,265 @@
+// The machine-readable parts of a study report: building it from the run
+// directories, report.json and report.csv.
+#include <cmath>
+#include <sstream>
+
+#include "trainers/study/study_report.h"
+
+namespace rotor {
+using nlohmann::json;
+namespace {
+
+json stats_json(const SeedStats& s) {
+  return {{"n", s.n}, {"mean", s.mean}, {"std", s.std}, {"min", s.min}, {"max", s.max}};
+}
+
+json cell_point(const SweepCell& c) { return {{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}}; }
+
+json run_json(const RunResult& r) {
+  json j{{"variant", r.run.variant}, {"seed", r.run.seed}, {"id", r.run.id}, {"dir", r.dir}, {"finished", r.finished}};
+  if (!r.finished) return j;
+  j.update({{"parameters", r.parameters},
+            {"steps", r.steps},
+            {"best_step", r.best_step},
+            {"elapsed_s", r.elapsed_s},
+            {"tokens_per_s", r.tokens_per_s},
+            {"metrics", r.metrics},
+            {"val_curve", json::array()},
+            {"sweep", json::array()}});
+  for (const auto& [step, accuracy] : r.val_curve) j["val_curve"].push_back({{"step", step}, {"accuracy", accuracy}});
+  for (const SweepCell& c : r.sweep) {
+    json cell = cell_point(c);
+    cell["available"] = c.available;
+    if (c.available)
+      cell.update({{"accuracy", c.accuracy}, {"macro_f1", c.macro_f1}, {"loss", c.loss}, {"documents", c.documents}});
+    else
+      cell["reason"] = c.reason;
+    j["sweep"].push_back(cell);
+  }
+  return j;
+}
+
+json variant_json(const VariantSummary& v, const StudyVariant& spec) {
+  json j{{"name", v.name},
+         {"position", spec.config.model.position.type},
+         {"overrides", spec.overrides},
+         {"runs", v.runs},
+         {"finished", v.finished},
+         {"parameters", v.parameters},
+         {"metrics", json::object()},
+         {"val_curve", json::array()},
+         {"sweep", json::array()}};
+  for (const auto& [key, s] : v.metrics) j["metrics"][key] = stats_json(s);
+  for (const CurvePoint& p : v.val_curve) j["val_curve"].push_back({{"step", p.step}, {"accuracy", stats_json(p.accuracy)}});
+  for (const SweepStats& s : v.sweep) {
+    json cell = cell_point(s.point);
+    cell["available"] = s.available;
+    if (s.available)
+      cell.update({{"accuracy", stats_json(s.accuracy)}, {"macro_f1", stats_json(s.macro_f1)}});
+    else
+      cell["reason"] = s.point.reason;
+    j["sweep"].push_back(cell);
+  }
+  return j;
+}
+
+// One CSV row: scope, variant, seed, metric, split, step, length, scaling,
+// value, std, min, max, n, note.
+struct CsvRow {
+  std::string scope, variant, seed, metric, split, step, length, scaling;
+  double value = NAN, std = NAN, min = NAN, max = NAN;
+  int64_t n = 1;
+  std::string note;
+};
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_number(double v) {
+  if (std::isnan(v)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+CsvRow make_row(const std::string& scope, const std::string& variant, const std::string& seed,
+                const std::string& metric) {
+  CsvRow row;
+  row.scope = scope;
+  row.variant = variant;
+  row.seed = seed;
+  row.metric = metric;
+  return row;
+}
+
+CsvRow aggregate_row(const std::string& variant, const std::string& metric, const SeedStats& s) {
+  CsvRow row = make_row("variant", variant, "", metric);
+  row.value = s.mean;
+  row.std = s.std;
+  row.min = s.min;
+  row.max = s.max;
+  row.n = s.n;
+  return row;
+}
+
+// "test_accuracy" -> split "test", metric "accuracy".
+void split_metric(const std::string& key, CsvRow& row) {
+  for (const char* m : {"_accuracy", "_macro_f1"}) {
+    const std::string tail = m;
+    if (key.size() > tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0) {
+      row.split = key.substr(0, key.size() - tail.size());
+      row.metric = tail.substr(1);
+      return;
+    }
+  }
+}
+
+std::vector<CsvRow> run_rows(const RunResult& r) {
+  std::vector<CsvRow> rows;
+  const std::string seed = std::to_string(r.run.seed);
+  auto add = [&](const std::string& metric, double value) {
+    CsvRow row = make_row("run", r.run.variant, seed, metric);
+    row.value = value;
+    split_metric(metric, row);
+    rows.push_back(row);
+  };
+  add("parameters", static_cast<double>(r.parameters));
+  add("tokens_per_s", r.tokens_per_s);
+  add("elapsed_s", r.elapsed_s);
+  for (const auto& [key, value] : r.metrics) add(key, value);
+  for (const auto& [step, accuracy] : r.val_curve) {
+    CsvRow row = make_row("run", r.run.variant, seed, "val_curve_accuracy");
+    row.split = "val";
+    row.step = std::to_string(step);
+    row.value = accuracy;
+    rows.push_back(row);
+  }
+  for (const SweepCell& c : r.sweep) {
+    CsvRow row = make_row("run", r.run.variant, seed, "sweep_accuracy");
+    row.split = c.split;
+    row.length = std::to_string(c.length);
+    row.scaling = c.scaling;
+    row.value = c.available ? c.accuracy : NAN;
+    row.note = c.available ? "" : "n/a: " + c.reason;
+    rows.push_back(row);
+    row.metric = "sweep_macro_f1";
+    row.value = c.available ? c.macro_f1 : NAN;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<CsvRow> variant_rows(const VariantSummary& v) {
+  std::vector<CsvRow> rows;
+  CsvRow params = aggregate_row(v.name, "parameters", seed_stats({static_cast<double>(v.parameters)}));
+  params.n = v.finished;
+  rows.push_back(params);
+  for (const auto& [key, s] : v.metrics) {
+    CsvRow row = aggregate_row(v.name, key, s);
+    split_metric(key, row);
+    rows.push_back(row);
+  }
+  for (const CurvePoint& p : v.val_curve) {
+    CsvRow row = aggregate_row(v.name, "val_curve_accuracy", p.accuracy);
+    row.split = "val";
+    row.step = std::to_string(p.step);
+    rows.push_back(row);
+  }
+  for (const SweepStats& s : v.sweep)
+    for (const bool f1 : {false, true}) {
+      CsvRow row = aggregate_row(v.name, f1 ? "sweep_macro_f1" : "sweep_accuracy", f1 ? s.macro_f1 : s.accuracy);
+      row.split = s.point.split;
+      row.length = std::to_string(s.point.length);
+      row.scaling = s.point.scaling;
+      if (!s.available) row.note = "n/a: " + s.point.reason;
+      rows.push_back(row);
+    }
+  return rows;
+}
+
+}  // namespace
+
+StudyReport build_study_report(const std::string& study_dir, const StudyManifest& manifest) {
+  StudyReport report;
+  report.dir = study_dir;
+  report.manifest = manifest;
+  const StudySpec& spec = manifest.spec;
+  for (const StudyRun& run : spec.runs()) report.runs.push_back(read_run_result(run, run_directory(study_dir, run)));
+  for (const StudyVariant& v : spec.variants) {
+    std::vector<RunResult> own;
+    for (const RunResult& r : report.runs)
+      if (r.run.variant == v.name) own.push_back(r);
+    report.variants.push_back(summarize_variant(v.name, own, sweep_plan(spec, v.config)));
+  }
+  report.leader = find_leader(report.variants, "test_accuracy");
+  for (const StudyVariant& v : spec.variants) {
+    if (v.config.model.position.type != "rope") continue;
+    report.decay_head_dim = v.config.model.rotary_dims();
+    report.decay_base = v.config.model.position.base;
+    int64_t longest = v.config.data.max_len;
+    for (int64_t l : spec.evaluation.lengths) longest = std::max(longest, l);
+    report.decay = rope_decay(report.decay_head_dim, report.decay_base, longest, 0);
+    break;
+  }
+  return report;
+}
+
+json report_json(const StudyReport& report) {
+  const StudySpec& spec = report.manifest.spec;
+  const Leader& l = report.leader;
+  json j{{"command", report.manifest.command},
+         {"spec", spec.path},
+         {"base", spec.base},
+         {"seeds", spec.seeds},
+         {"evaluation",
+          {{"splits", spec.evaluation.splits},
+           {"lengths", spec.evaluation.lengths},
+           {"scalings", spec.evaluation.scalings}}},
+         {"leader",
+          {{"decided", l.decided},
+           {"metric", l.metric},
+           {"best", l.best},
+           {"second", l.second},
+           {"lead", l.lead},
+           {"spread", l.spread},
+           {"beyond_spread", l.beyond_spread}}},
+         {"variants", json::array()},
+         {"runs", json::array()}};
+  for (size_t i = 0; i < report.variants.size(); ++i)
+    j["variants"].push_back(variant_json(report.variants[i], spec.variants[i]));
+  for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r));
+  if (!report.decay.empty()) {
+    json points = json::array();
+    for (const RopeDecayPoint& p : report.decay)
+      points.push_back({{"distance", p.distance}, {"bound", p.bound}, {"score", p.score}});
+    j["rope_decay"] = {{"head_dim", report.decay_head_dim}, {"base", report.decay_base}, {"points", points}};
+  }
+  return j;
+}
+
+std::string report_csv(const StudyReport& report) {
+  std::ostringstream out;
+  out << "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note\n";
+  std::vector<CsvRow> rows;
+  for (const VariantSummary& v : report.variants) {
+    const std::vector<CsvRow> more = variant_rows(v);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  for (const RunResult& r : report.runs) {
+    if (!r.finished) continue;
+    const std::vector<CsvRow> more = run_rows(r);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  for (const CsvRow& r : rows)
+    out << r.scope << ',' << csv_field(r.variant) << ',' << r.seed << ',' << r.metric << ',' << csv_field(r.split)
+        << ',' << r.step << ',' << r.length << ',' << r.scaling << ',' << csv_number(r.value) << ','
+        << csv_number(r.std) << ',' << csv_number(r.min) << ',' << csv_number(r.max) << ',' << r.n << ','
+        << csv_field(r.note) << '\n';
+  return out.str();
+}
+
+}  // namespace rotor

@@ -1,0 +1,175 @@
+// report.md: the study's tables for people, its plots (or how to draw them)
+// and the exact configs and command that produced it.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "trainers/config/config_loader.h"
+#include "trainers/training/progress.h"
+#include "trainers/study/study_report.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// "53.20 ± 1.10" in percent; "–" when no seed has a value.
+std::string percent(const SeedStats& s) {
+  if (s.n == 0 || std::isnan(s.mean)) return "–";
+  return fixed(100 * s.mean, 2) + (s.n > 1 ? " ± " + fixed(100 * s.std, 2) : "");
+}
+
+const SeedStats& metric(const VariantSummary& v, const std::string& key) {
+  static const SeedStats none = seed_stats({});
+  const auto it = v.metrics.find(key);
+  return it == v.metrics.end() ? none : it->second;
+}
+
+std::string results_table(const StudyReport& r) {
+  std::ostringstream o;
+  o << "| Variant | Position | Parameters | Val accuracy | Val macro-F1 | Test accuracy | Test macro-F1 | Tokens/s | "
+       "Wall time | Runs |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (size_t i = 0; i < r.variants.size(); ++i) {
+    const VariantSummary& v = r.variants[i];
+    const bool best = r.leader.decided && v.name == r.leader.best;
+    const SeedStats& speed = metric(v, "tokens_per_s");
+    const SeedStats& wall = metric(v, "elapsed_s");
+    o << "| " << (best ? "**" + v.name + "** (best)" : v.name) << " | " << r.manifest.spec.variants[i].config.model.position.type
+      << " | " << v.parameters << " | " << percent(metric(v, "val_accuracy")) << " | "
+      << percent(metric(v, "val_macro_f1")) << " | " << percent(metric(v, "test_accuracy")) << " | "
+      << percent(metric(v, "test_macro_f1")) << " | " << (speed.n ? fixed(speed.mean, 0) : "–") << " | "
+      << (wall.n ? format_duration(wall.mean) : "–") << " | " << v.finished << "/" << v.runs << " |\n";
+  }
+  return o.str();
+}
+
+std::string leader_text(const Leader& l) {
+  if (!l.decided) return "Fewer than two variants have finished runs: no comparison yet.\n";
+  std::string text = "Best on mean test accuracy: **" + l.best + "**, " + fixed(100 * l.lead, 2) +
+                     " points ahead of " + l.second + ". ";
+  if (l.beyond_spread)
+    text += "The lead is larger than the seed spread (the sum of the two standard deviations, " +
+            fixed(100 * l.spread, 2) + " points).";
+  else
+    text += "The lead is **within** the seed spread (the sum of the two standard deviations is " +
+            fixed(100 * l.spread, 2) + " points, or there is one seed): the difference is not resolved by this study.";
+  return text + "\n";
+}
+
+std::string seed_table(const StudyReport& r) {
+  std::ostringstream o;
+  o << "| Run | Seed | Val accuracy | Val macro-F1 | Test accuracy | Test macro-F1 | Best step / steps | Tokens/s | "
+       "Wall time |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (const RunResult& run : r.runs) {
+    o << "| " << run.run.variant << " | " << run.run.seed << " | ";
+    if (!run.finished) {
+      o << "not finished | | | | | | |\n";
+      continue;
+    }
+    for (const char* key : {"val_accuracy", "val_macro_f1", "test_accuracy", "test_macro_f1"}) {
+      const auto it = run.metrics.find(key);
+      o << (it == run.metrics.end() ? "–" : fixed(100 * it->second, 2)) << " | ";
+    }
+    o << run.best_step << " / " << run.steps << " | " << fixed(run.tokens_per_s, 0) << " | "
+      << format_duration(run.elapsed_s) << " |\n";
+  }
+  return o.str();
+}
+
+// One table per split: a row per variant and scaling, a column per length.
+std::string sweep_tables(const StudyReport& r) {
+  const StudySpec& spec = r.manifest.spec;
+  std::ostringstream o;
+  std::vector<std::string> reasons;
+  for (const std::string& split : spec.evaluation.splits) {
+    std::vector<int64_t> lengths;
+    for (const VariantSummary& v : r.variants)
+      for (const SweepStats& s : v.sweep)
+        if (s.point.split == split && std::find(lengths.begin(), lengths.end(), s.point.length) == lengths.end())
+          lengths.push_back(s.point.length);
+    std::sort(lengths.begin(), lengths.end());
+    o << "\n**" << split << "** accuracy (%) by evaluation window length (tokens):\n\n| Variant | Scaling |";
+    for (int64_t l : lengths) o << " " << l << " |";
+    o << "\n|---|---|";
+    for (size_t i = 0; i < lengths.size(); ++i) o << "--:|";
+    o << "\n";
+    for (const VariantSummary& v : r.variants)
+      for (const std::string& scaling : spec.evaluation.scalings) {
+        std::ostringstream row;
+        bool any = false;
+        for (int64_t l : lengths) {
+          const SweepStats* cell = nullptr;
+          for (const SweepStats& s : v.sweep)
+            if (s.point.split == split && s.point.length == l && s.point.scaling == scaling) cell = &s;
+          row << " ";
+          if (!cell) {
+            row << (scaling == "none" ? "–" : "") << " |";
+            continue;
+          }
+          any = true;
+          if (cell->available) {
+            row << percent(cell->accuracy) << " |";
+            continue;
+          }
+          auto it = std::find(reasons.begin(), reasons.end(), cell->point.reason);
+          if (it == reasons.end()) it = reasons.insert(reasons.end(), cell->point.reason);
+          row << "n/a [" << (it - reasons.begin() + 1) << "] |";
+        }
+        if (any) o << "| " << v.name << " | " << scaling << " |" << row.str() << "\n";
+      }
+  }
+  for (size_t i = 0; i < reasons.size(); ++i) o << "\n[" << i + 1 << "] " << reasons[i] << "\n";
+  return o.str();
+}
+
+std::string plots_section(const StudyReport& r, const PlotOutcome& plots) {
+  if (!plots.problem.empty())
+    return "Plots were not drawn: " + plots.problem + "\nThe tables above and report.csv/report.json hold every "
+           "number. To draw the plots, install Debian's `python3-matplotlib` (`apt-get install python3-matplotlib`) "
+           "and rebuild the report: `rotor compare --report " + r.dir + "`.\n";
+  std::string out;
+  for (const std::string& f : plots.files)
+    if (fs::path(f).extension() == ".png") out += "![" + fs::path(f).stem().string() + "](" + f + ")\n\n";
+  return out + "Every plot is also in SVG next to its PNG in plots/.\n";
+}
+
+std::string configs_section(const StudyReport& r) {
+  const StudySpec& spec = r.manifest.spec;
+  std::ostringstream o;
+  o << "Command:\n\n```\n" << r.manifest.command << "\n```\n\nStudy spec (" << spec.path << "):\n\n```yaml\n"
+    << spec.text << (spec.text.empty() || spec.text.back() == '\n' ? "" : "\n") << "```\n\n"
+    << "Each run trains `" << spec.base << "` with the spec's `set`, its variant's overrides, then "
+    << "`run.seed`, `data.seed` = the seed and `run.name` = the run id; its resolved config is "
+    << "`runs/<variant>-seed<seed>/config.yaml`. The resolved config of each variant (first seed):\n";
+  for (const StudyVariant& v : spec.variants) {
+    o << "\n<details><summary>" << v.name << ":";
+    for (const std::string& ov : v.overrides) o << " <code>" << ov << "</code>";
+    o << "</summary>\n\n```yaml\n" << dump_config(v.config) << "```\n</details>\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
+  const StudySpec& spec = r.manifest.spec;
+  std::ostringstream o;
+  o << "# Study: " << fs::path(spec.path).stem().string() << "\n\n"
+    << r.variants.size() << " variants x " << spec.seeds.size() << " seeds; base config `" << spec.base
+    << "`. Accuracy and macro-F1 in percent, mean ± standard deviation over seeds (n - 1), of the best "
+       "checkpoint (by validation " << (spec.variants.empty() ? "accuracy" : spec.variants[0].config.train.best_metric)
+    << "). Tokens/s and wall time are training means over seeds.\n\n## Results\n\n"
+    << results_table(r) << "\n" << leader_text(r.leader) << "\n## Per seed\n\n" << seed_table(r)
+    << "\n## Length extrapolation\n\nThe best checkpoint of every run evaluated with windows of each length; "
+       "RoPE scalings (scaling factor = length / training length) only beyond the training length.\n"
+    << sweep_tables(r) << "\n## Plots\n\n" << plots_section(r, plots) << "\n## Configs\n\n" << configs_section(r);
+  return o.str();
+}
+
+}  // namespace rotor

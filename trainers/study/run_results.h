@@ -1,0 +1,37 @@
+#pragma once
+// What one finished run of a study produced, read back from its run
+// directory: summary.json (parameters, final metrics of the best checkpoint,
+// speed), the validation curve from metrics.jsonl and the length sweep.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trainers/study/length_sweep.h"
+#include "trainers/study/study_spec.h"
+
+namespace rotor {
+
+struct RunResult {
+  StudyRun run;
+  std::string dir;
+  bool finished = false;  // summary.json exists; nothing below is set otherwise
+  int64_t parameters = 0, steps = 0, best_step = -1;
+  double elapsed_s = 0.0, tokens_per_s = 0.0;
+  // "<split>_accuracy" and "<split>_macro_f1" of the best checkpoint, for
+  // every held-out split (val, test, ...).
+  std::map<std::string, double> metrics;
+  std::vector<std::pair<int64_t, double>> val_curve;  // (step, validation accuracy)
+  std::vector<SweepCell> sweep;
+};
+
+// STUDY/runs/<run id>: where the trainer writes the run.
+std::string run_directory(const std::string& study_dir, const StudyRun& run);
+
+// RUN/summary.json marks a finished run: the trainer writes it last.
+bool run_finished(const std::string& run_dir);
+
+RunResult read_run_result(const StudyRun& run, const std::string& run_dir);
+
+}  // namespace rotor

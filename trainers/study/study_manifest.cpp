@@ -1,0 +1,61 @@
+#include "trainers/study/study_manifest.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "trainers/config/config_loader.h"
+#include "trainers/study/study_files.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void write_study_manifest(const std::string& study_dir, const StudyManifest& m) {
+  const StudySpec& s = m.spec;
+  json variants = json::array();
+  for (const StudyVariant& v : s.variants)
+    variants.push_back({{"name", v.name}, {"overrides", v.overrides}, {"config", dump_config(v.config)}});
+  const json out{{"command", m.command},
+                 {"spec_path", s.path},
+                 {"spec_text", s.text},
+                 {"base", s.base},
+                 {"out_dir", s.out_dir},
+                 {"overrides", s.overrides},
+                 {"seeds", s.seeds},
+                 {"variants", variants},
+                 {"evaluation",
+                  {{"splits", s.evaluation.splits},
+                   {"lengths", s.evaluation.lengths},
+                   {"scalings", s.evaluation.scalings}}}};
+  write_json_file((fs::path(study_dir) / "study.json").string(), out);
+}
+
+StudyManifest read_study_manifest(const std::string& study_dir) {
+  const std::string path = (fs::path(study_dir) / "study.json").string();
+  if (!fs::exists(path))
+    throw ConfigError(path + " not found: " + study_dir + " is not a study directory (rotor compare writes it)");
+  const json j = read_json_file(path);
+  StudyManifest m;
+  StudySpec& s = m.spec;
+  try {
+    m.command = j.at("command").get<std::string>();
+    s.path = j.at("spec_path").get<std::string>();
+    s.text = j.at("spec_text").get<std::string>();
+    s.base = j.at("base").get<std::string>();
+    s.out_dir = j.at("out_dir").get<std::string>();
+    s.overrides = j.at("overrides").get<std::vector<std::string>>();
+    s.seeds = j.at("seeds").get<std::vector<uint64_t>>();
+    for (const json& v : j.at("variants"))
+      s.variants.push_back({v.at("name").get<std::string>(), v.at("overrides").get<std::vector<std::string>>(),
+                            parse_config_text(v.at("config").get<std::string>(), path + " (variant config)")});
+    const json& ev = j.at("evaluation");
+    s.evaluation.splits = ev.at("splits").get<std::vector<std::string>>();
+    s.evaluation.lengths = ev.at("lengths").get<std::vector<int64_t>>();
+    s.evaluation.scalings = ev.at("scalings").get<std::vector<std::string>>();
+  } catch (const json::exception& e) {
+    throw ConfigError(path + ": not a study manifest (" + e.what() + ")");
+  }
+  return m;
+}
+
+}  // namespace rotor

@@ -1,0 +1,47 @@
+#pragma once
+// The report of a study, built from its manifest and run directories:
+//   report.json  every number, per run and per variant (report_data.cpp)
+//   report.csv   the same as a tidy table, one number per row
+//   report.md    tables for people, plots or how to get them (report_markdown.cpp)
+//   plots/       PNG and SVG drawn by tools/plot_study.py (plots.cpp)
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trainers/study/aggregation.h"
+#include "trainers/study/rope_decay.h"
+#include "trainers/study/study_manifest.h"
+
+namespace rotor {
+
+struct StudyReport {
+  std::string dir;
+  StudyManifest manifest;
+  std::vector<RunResult> runs;           // in spec order
+  std::vector<VariantSummary> variants;  // in spec order
+  Leader leader;                         // on mean test accuracy
+  // The decay curve for the first rope variant's head dimension and base,
+  // out to the longest evaluation length; empty without a rope variant.
+  int64_t decay_head_dim = 0;
+  double decay_base = 0.0;
+  std::vector<RopeDecayPoint> decay;
+};
+
+// Reads every run directory of the study (DIR/runs/<run id>) and aggregates.
+StudyReport build_study_report(const std::string& study_dir, const StudyManifest& manifest);
+
+nlohmann::json report_json(const StudyReport& report);
+std::string report_csv(const StudyReport& report);
+
+struct PlotOutcome {
+  std::vector<std::string> files;  // relative to the study directory; PNGs then SVGs
+  std::string problem;             // empty when the plots were drawn
+};
+std::string report_markdown(const StudyReport& report, const PlotOutcome& plots);
+
+// Writes report.json, report.csv, the plots and report.md into the study
+// directory; returns what happened to the plots.
+PlotOutcome write_study_report(const StudyReport& report);
+
+}  // namespace rotor

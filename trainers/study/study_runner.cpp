@@ -1,0 +1,138 @@
+#include "trainers/study/study_runner.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "trainers/training/progress.h"
+#include "trainers/study/child_runs.h"
+#include "trainers/study/run_results.h"
+#include "trainers/study/study_manifest.h"
+#include "trainers/study/study_report.h"
+#include "trainers/training/trainer.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+namespace {
+
+bool sweep_complete(const std::string& run_dir, const std::vector<SweepCell>& plan) {
+  const std::vector<SweepCell> done = read_length_sweep(run_dir);
+  for (const SweepCell& p : plan) {
+    bool found = false;
+    for (const SweepCell& c : done) found = found || c.same_point(p);
+    if (!found) return false;
+  }
+  return true;
+}
+
+// Trains (or resumes) one run, then sweeps its best checkpoint. Returns the
+// trainer's exit code when it stopped early.
+int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRun& run) {
+  const std::string run_dir = run_directory(dir, run);
+  if (!run_finished(run_dir)) {
+    TrainRequest request;
+    request.config_path = spec.base;
+    request.overrides = spec.run_overrides(run);
+    request.resume = "auto";
+    request.out_dir = run_dir;
+    const int code = train(request);
+    if (code != 0) return code;
+  }
+  const std::vector<SweepCell> plan = sweep_plan(spec, spec.variant(run.variant).config);
+  run_length_sweep(run_dir, plan, [&](size_t done, size_t total, const SweepCell& c) {
+    std::fprintf(stderr, "  sweep %zu/%zu %s: %s, %lld tokens, scaling %s: %s\n", done, total, run.id.c_str(),
+                 c.split.c_str(), static_cast<long long>(c.length), c.scaling.c_str(),
+                 c.available ? ("accuracy " + std::to_string(c.accuracy)).c_str() : ("n/a: " + c.reason).c_str());
+  });
+  return 0;
+}
+
+// Mean wall time of the runs done in this session, for the study's ETA.
+class StudyClock {
+ public:
+  void run_done(double seconds) {
+    total_ += seconds;
+    ++runs_;
+  }
+  std::string eta(size_t remaining, int64_t jobs) const {
+    if (runs_ == 0) return "known after the first run";
+    return format_duration(total_ / runs_ * static_cast<double>(remaining) / static_cast<double>(jobs));
+  }
+
+ private:
+  double total_ = 0.0;
+  int64_t runs_ = 0;
+};
+
+}  // namespace
+
+std::string study_directory(const StudySpec& spec, const std::string& out) {
+  if (!out.empty()) return out;
+  if (!spec.out_dir.empty()) return spec.out_dir;
+  return (fs::path("runs") / "compare" / fs::path(spec.path).stem()).string();
+}
+
+int run_study(const StudySpec& spec, const StudyOptions& options) {
+  const std::vector<StudyRun> all = spec.runs();
+  std::vector<StudyRun> runs;
+  for (const StudyRun& r : all)
+    if (options.only.empty() || r.id == options.only) runs.push_back(r);
+  if (runs.empty()) {
+    std::string ids;
+    for (const StudyRun& r : all) ids += " " + r.id;
+    throw ConfigError("--only " + options.only + ": no such run in " + spec.path + " (runs:" + ids + ")");
+  }
+  fs::create_directories(options.dir);
+  if (options.only.empty()) write_study_manifest(options.dir, {spec, options.command});
+  std::vector<StudyRun> pending;
+  for (const StudyRun& r : runs) {
+    const std::string run_dir = run_directory(options.dir, r);
+    if (!(run_finished(run_dir) && sweep_complete(run_dir, sweep_plan(spec, spec.variant(r.variant).config))))
+      pending.push_back(r);
+  }
+  if (options.only.empty())
+    std::fprintf(stderr, "study %s: %zu runs (%zu variants x %zu seeds) in %s; %zu done, %zu to run\n",
+                 spec.path.c_str(), runs.size(), spec.variants.size(), spec.seeds.size(), options.dir.c_str(),
+                 runs.size() - pending.size(), pending.size());
+  StudyClock clock;
+  if (options.jobs > 1 && pending.size() > 1) {
+    const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size());
+    if (code != 0) return code;
+  } else {
+    for (size_t i = 0; i < pending.size(); ++i) {
+      const size_t index = runs.size() - pending.size() + i + 1;
+      std::fprintf(stderr, "\n== run %zu of %zu: %s (%s) | study ETA %s\n", index, runs.size(), pending[i].id.c_str(),
+                   run_directory(options.dir, pending[i]).c_str(), clock.eta(pending.size() - i, 1).c_str());
+      const auto start = std::chrono::steady_clock::now();
+      const int code = train_and_sweep(spec, options.dir, pending[i]);
+      if (code != 0) {
+        std::fprintf(stderr, "study stopped during %s; rerun the same command to continue (finished runs are kept)\n",
+                     pending[i].id.c_str());
+        return code;
+      }
+      clock.run_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+  }
+  if (!options.only.empty()) return 0;
+  rebuild_study_report(options.dir);
+  return 0;
+}
+
+void rebuild_study_report(const std::string& dir) {
+  const StudyReport report = build_study_report(dir, read_study_manifest(dir));
+  const PlotOutcome plots = write_study_report(report);
+  int64_t finished = 0;
+  for (const RunResult& r : report.runs) finished += r.finished;
+  std::fprintf(stderr, "\nreport of %lld/%zu finished runs: %s/report.md, report.csv, report.json\n",
+               static_cast<long long>(finished), report.runs.size(), dir.c_str());
+  if (plots.problem.empty())
+    std::fprintf(stderr, "plots: %s/plots/ (%zu files)\n", dir.c_str(), plots.files.size());
+  else
+    std::fprintf(stderr, "no plots: %s\n", plots.problem.c_str());
+  if (report.leader.decided)
+    std::fprintf(stderr, "best on mean test accuracy: %s (+%.2f points over %s, %s the seed spread of %.2f)\n",
+                 report.leader.best.c_str(), 100 * report.leader.lead, report.leader.second.c_str(),
+                 report.leader.beyond_spread ? "beyond" : "within", 100 * report.leader.spread);
+}
+
+}  // namespace rotor

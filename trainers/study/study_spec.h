@@ -1,0 +1,73 @@
+#pragma once
+// A position-encoding study (`rotor compare SPEC.yaml`): a base run config,
+// the variants to compare (each a set of config overrides), the seeds, and
+// the evaluation lengths and RoPE scalings of the length sweep.
+//
+//   base: ../listops-512/base.yaml     # relative to the spec file
+//   out_dir: runs/compare/listops-512  # optional; --out wins
+//   set: {train.max_steps: 600}        # optional: overrides for every run
+//   seeds: [1, 2, 3]                   # run.seed and data.seed of each run
+//   variants:
+//     - rope                           # a preset (see variant_presets.h) ...
+//     - name: rope-base500             # ... or a name and its overrides
+//       set: {model.position.type: rope, model.position.base: 500}
+//   evaluation:
+//     splits: [test]                   # held-out splits of the task
+//     lengths: [512, 1024, 2048]       # evaluation window lengths (tokens)
+//     scalings: [none, linear, ntk, yarn]  # rope variants, beyond max_len
+//
+// Parsing is strict: unknown keys, unknown presets, bad seeds or lengths and
+// variant overrides the run config rejects are errors naming the spec file,
+// line and key, raised before anything runs.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trainers/config/config.h"
+#include "trainers/study/length_sweep.h"
+
+namespace rotor {
+
+struct StudyVariant {
+  std::string name;
+  std::vector<std::string> overrides;  // "key=value", applied after the study's `set`
+  Config config;                       // the resolved config of the first seed
+};
+
+struct StudyEvaluation {
+  std::vector<std::string> splits{"test"};
+  std::vector<int64_t> lengths;          // ascending; empty: the training length only
+  std::vector<std::string> scalings{"none"};  // always starts with "none"
+};
+
+struct StudyRun {
+  std::string variant;
+  uint64_t seed = 0;
+  std::string id;  // "<variant>-seed<seed>", also the run directory's name
+};
+
+struct StudySpec {
+  std::string path;       // the spec file
+  std::string text;       // its contents, copied into the report
+  std::string base;       // the base run config (resolved path)
+  std::string out_dir;    // from the spec; empty: runs/compare/<spec stem>
+  std::vector<std::string> overrides;  // `set` of the spec
+  std::vector<uint64_t> seeds;
+  std::vector<StudyVariant> variants;
+  StudyEvaluation evaluation;
+
+  // Every (variant, seed), variants in spec order, seeds inner.
+  std::vector<StudyRun> runs() const;
+  const StudyVariant& variant(const std::string& name) const;
+  // The overrides of one run: the study's, the variant's, then seed and name.
+  std::vector<std::string> run_overrides(const StudyRun& run) const;
+};
+
+StudySpec parse_study_spec(const std::string& path);
+
+// The length-sweep points of a variant: every split x length (the training
+// length when the spec gives none) with scaling "none", plus the spec's other
+// scalings for rope variants at lengths beyond their training length.
+std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& variant_config);
+
+}  // namespace rotor

@@ -1,0 +1,23 @@
+#include "trainers/study/variant_presets.h"
+
+namespace rotor {
+
+std::vector<std::string> variant_preset_names() {
+  return {"rope", "rope-half", "sinusoidal", "t5_bias", "alibi", "learned", "none", "linear-rope"};
+}
+
+std::optional<std::vector<std::string>> variant_preset(const std::string& name, const Config& base) {
+  if (name == "rope") return {{"model.position.type=rope", "model.position.layout=interleaved"}};
+  if (name == "rope-half") return {{"model.position.type=rope", "model.position.layout=half"}};
+  if (name == "linear-rope") return {{"model.attention=linear", "model.position.type=rope"}};
+  if (name == "learned") {
+    // One row per position of a training window (and the CLS vector's).
+    const int64_t rows = base.model.positions_for(base.data.max_len);
+    return {{"model.position.type=learned", "model.position.max_len=" + std::to_string(rows)}};
+  }
+  for (const char* type : {"sinusoidal", "t5_bias", "alibi", "none"})
+    if (name == type) return {{std::string("model.position.type=") + type}};
+  return std::nullopt;
+}
+
+}  // namespace rotor
