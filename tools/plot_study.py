@@ -79,6 +79,11 @@ def length_extrapolation(report, stem):
                 label = v["name"] if scaling == "none" else f"{v['name']} + {scaling}"
                 ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=styles[scaling],
                             marker=markers[scaling], markersize=4, label=label)
+        trained = sorted({v["training_length"] for v in report["variants"]})
+        for t in trained:
+            ax.axvline(t, color="grey", linestyle=":", linewidth=1)
+            ax.annotate("training length", (t, 0.02), xycoords=("data", "axes fraction"), rotation=90,
+                        fontsize=7, color="grey", ha="right", va="bottom")
         ax.set_xscale("log", base=2)
         ax.set_xticks(sorted(lengths))
         ax.set_xticklabels([str(x) for x in sorted(lengths)])
@@ -93,13 +98,14 @@ def length_extrapolation(report, stem):
 def rope_decay(decay, stem):
     pts = decay["points"]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    xs = [p["distance"] for p in pts]
+    query = decay.get("query_index", 0)
+    xs = [p["key"] for p in pts] if query else [p["distance"] for p in pts]
     top.plot(xs, [p["bound"] for p in pts], color="C0")
     top.set_ylabel("relative upper bound")
     top.set_title(f"RoPE long-term decay (head dim {decay['head_dim']}, base {decay['base']:g})")
     bottom.plot(xs, [p["score"] for p in pts], color="C1")
     bottom.set_ylabel("q·k score, all-ones q and k")
-    bottom.set_xlabel("relative distance")
+    bottom.set_xlabel(f"key position (query at {query})" if query else "relative distance")
     for ax in (top, bottom):
         ax.grid(alpha=0.3)
     save(fig, stem)

@@ -42,6 +42,7 @@ json run_json(const RunResult& r) {
 json variant_json(const VariantSummary& v, const StudyVariant& spec) {
   json j{{"name", v.name},
          {"position", spec.config.model.position.type},
+         {"training_length", spec.config.data.max_len},
          {"overrides", spec.overrides},
          {"runs", v.runs},
          {"finished", v.finished},
