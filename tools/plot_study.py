@@ -77,6 +77,10 @@ def length_extrapolation(report, stem):
                 ys = [100 * c["accuracy"]["mean"] for c in cells]
                 err = [100 * c["accuracy"]["std"] for c in cells]
                 label = v["name"] if scaling == "none" else f"{v['name']} + {scaling}"
+                missing = sorted({c["length"] for c in v["sweep"] if c["split"] == split
+                                  and c["scaling"] == scaling and not c["available"]})
+                if missing:
+                    label += " (n/a at " + ", ".join(str(m) for m in missing) + ")"
                 ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=styles[scaling],
                             marker=markers[scaling], markersize=4, label=label)
         trained = sorted({v["training_length"] for v in report["variants"]})

@@ -60,6 +60,66 @@ pid_t spawn_run(const StudySpec& spec, const StudyOptions& options, const StudyR
   return pid;
 }
 
+// The children of a study and its ETA: the mean wall time of the runs done so
+// far, over the remaining runs, shared by the job slots.
+class ChildPool {
+ public:
+  ChildPool(const StudySpec& spec, const StudyOptions& options, size_t remaining, size_t total)
+      : spec_(spec), options_(options), remaining_(remaining), total_(total) {}
+
+  size_t active() const { return active_.size(); }
+
+  void start(const StudyRun& run, size_t index) {
+    const std::string run_dir = run_directory(options_.dir, run);
+    fs::create_directories(run_dir);
+    const std::string eta = done_ == 0 ? "known after the first run"
+                                       : format_duration(busy_s_ / static_cast<double>(done_) *
+                                                         static_cast<double>(remaining_ - done_) /
+                                                         static_cast<double>(options_.jobs));
+    active_.push_back({spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index,
+                       std::chrono::steady_clock::now()});
+    std::fprintf(stderr, "== run %zu of %zu started: %s (log %s/compare.log) | study ETA %s\n", index, total_,
+                 run.id.c_str(), run_dir.c_str(), eta.c_str());
+  }
+
+  void signal_all(int sig) const {
+    for (const Child& c : active_) kill(c.pid, sig);
+  }
+
+  // Collects one finished child if there is one (else waits a moment);
+  // returns its exit code, or -1 when none finished.
+  int reap() {
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
+    const auto it = std::find_if(active_.begin(), active_.end(), [&](const Child& c) { return c.pid == pid; });
+    if (pid <= 0 || it == active_.end()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      return -1;
+    }
+    const Child c = *it;
+    active_.erase(it);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+    if (code == 0) {
+      busy_s_ += seconds;
+      ++done_;
+      std::fprintf(stderr, "== run %zu of %zu done: %s in %s\n", c.index, total_, c.run.id.c_str(),
+                   format_duration(seconds).c_str());
+    } else {
+      std::fprintf(stderr, "== run %zu of %zu stopped: %s (exit %d): %s\n", c.index, total_, c.run.id.c_str(), code,
+                   last_line(run_directory(options_.dir, c.run) + "/compare.log").c_str());
+    }
+    return code;
+  }
+
+ private:
+  const StudySpec& spec_;
+  const StudyOptions& options_;
+  size_t remaining_, total_, done_ = 0;
+  double busy_s_ = 0.0;
+  std::vector<Child> active_;
+};
+
 }  // namespace
 
 int run_children(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& pending,
@@ -70,54 +130,20 @@ int run_children(const StudySpec& spec, const StudyOptions& options, const std::
   const std::string per_child = std::to_string(std::max<int64_t>(1, static_cast<int64_t>(cores) / options.jobs));
   setenv("OMP_NUM_THREADS", per_child.c_str(), /*overwrite=*/0);
   install_stop_handlers();
-  std::vector<Child> active;
-  size_t next = 0, done = 0;
-  double busy_s = 0.0;
+  ChildPool pool(spec, options, pending.size(), total);
+  size_t next = 0;
   int failure = 0, forwarded = 0;
-  while ((next < pending.size() && failure == 0 && stop_requested() == 0) || !active.empty()) {
+  while ((next < pending.size() && failure == 0 && forwarded == 0) || pool.active() > 0) {
     if (const int sig = stop_requested(); sig != 0 && forwarded == 0) {
-      for (const Child& c : active) kill(c.pid, sig);
+      pool.signal_all(sig);  // once: a second SIGINT would make a child leave without its checkpoint
       forwarded = sig;
     }
-    while (failure == 0 && stop_requested() == 0 && next < pending.size() &&
-           active.size() < static_cast<size_t>(options.jobs)) {
-      const StudyRun& run = pending[next];
-      const std::string run_dir = run_directory(options.dir, run);
-      fs::create_directories(run_dir);
-      const std::string eta = done == 0 ? "known after the first run"
-                                        : format_duration(busy_s / static_cast<double>(done) *
-                                                          static_cast<double>(pending.size() - done) /
-                                                          static_cast<double>(options.jobs));
-      active.push_back({spawn_run(spec, options, run, run_dir + "/compare.log"), run, already_done + next + 1,
-                        std::chrono::steady_clock::now()});
-      std::fprintf(stderr, "== run %zu of %zu started: %s (log %s/compare.log) | study ETA %s\n", active.back().index,
-                   total, run.id.c_str(), run_dir.c_str(), eta.c_str());
+    while (failure == 0 && forwarded == 0 && next < pending.size() && pool.active() < static_cast<size_t>(options.jobs)) {
+      pool.start(pending[next], already_done + next + 1);
       ++next;
     }
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid <= 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      continue;
-    }
-    for (size_t i = 0; i < active.size(); ++i) {
-      if (active[i].pid != pid) continue;
-      const Child c = active[i];
-      active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
-      const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
-      const std::string log = run_directory(options.dir, c.run) + "/compare.log";
-      if (code == 0) {
-        busy_s += seconds;
-        ++done;
-        std::fprintf(stderr, "== run %zu of %zu done: %s in %s\n", c.index, total, c.run.id.c_str(),
-                     format_duration(seconds).c_str());
-      } else {
-        std::fprintf(stderr, "== run %zu of %zu stopped: %s (exit %d): %s\n", c.index, total, c.run.id.c_str(), code,
-                     last_line(log).c_str());
-        if (failure == 0) failure = code;
-      }
-    }
+    const int code = pool.reap();
+    if (code > 0 && failure == 0) failure = code;
   }
   restore_default_handlers();
   if (forwarded != 0) {

@@ -1,8 +1,8 @@
 #include "trainers/study/length_sweep.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -100,16 +100,20 @@ std::vector<SweepCell> read_length_sweep(const std::string& run_dir) {
   return cells;
 }
 
+std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vector<SweepCell>& plan) {
+  const std::vector<SweepCell> cells = read_length_sweep(run_dir);
+  std::vector<SweepCell> missing;
+  for (const SweepCell& p : plan)
+    if (std::none_of(cells.begin(), cells.end(), [&](const SweepCell& c) { return c.same_point(p); }))
+      missing.push_back(p);
+  return missing;
+}
+
 void run_length_sweep(const std::string& run_dir, const std::vector<SweepCell>& plan,
                       const std::function<void(size_t, size_t, const SweepCell&)>& on_cell) {
-  std::vector<SweepCell> cells = read_length_sweep(run_dir);
-  std::vector<SweepCell> todo;
-  for (const SweepCell& p : plan) {
-    bool done = false;
-    for (const SweepCell& c : cells) done = done || c.same_point(p);
-    if (!done) todo.push_back(p);
-  }
+  const std::vector<SweepCell> todo = missing_points(run_dir, plan);
   if (todo.empty()) return;
+  std::vector<SweepCell> cells = read_length_sweep(run_dir);
   const json summary = read_json_file((fs::path(run_dir) / "summary.json").string());
   const int64_t best_step = summary.at("best_step").get<int64_t>();
   const std::string checkpoint = CheckpointDirectory(run_dir).path_for_step(best_step);

@@ -29,6 +29,9 @@ struct SweepCell {
 // The cells of RUN/length_sweep.json (none when the file does not exist).
 std::vector<SweepCell> read_length_sweep(const std::string& run_dir);
 
+// The points of `plan` that RUN/length_sweep.json does not have yet.
+std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vector<SweepCell>& plan);
+
 // Evaluates the points of `plan` (split, length, scaling) missing from
 // RUN/length_sweep.json with the run's best checkpoint (summary.json's
 // best_step). `on_cell(done, total, cell)` reports progress.

@@ -15,16 +15,6 @@ namespace rotor {
 namespace fs = std::filesystem;
 namespace {
 
-bool sweep_complete(const std::string& run_dir, const std::vector<SweepCell>& plan) {
-  const std::vector<SweepCell> done = read_length_sweep(run_dir);
-  for (const SweepCell& p : plan) {
-    bool found = false;
-    for (const SweepCell& c : done) found = found || c.same_point(p);
-    if (!found) return false;
-  }
-  return true;
-}
-
 // Trains (or resumes) one run, then sweeps its best checkpoint. Returns the
 // trainer's exit code when it stopped early.
 int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRun& run) {
@@ -87,7 +77,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   std::vector<StudyRun> pending;
   for (const StudyRun& r : runs) {
     const std::string run_dir = run_directory(options.dir, r);
-    if (!(run_finished(run_dir) && sweep_complete(run_dir, sweep_plan(spec, spec.variant(r.variant).config))))
+    if (!run_finished(run_dir) || !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
       pending.push_back(r);
   }
   if (options.only.empty())
