@@ -132,20 +132,26 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
   std::getline(csv, header);
   CHECK(header == "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note");
 
-  SECTION("a rerun trains nothing and sweeps only what is missing") {
-    const fs::path summary = dir / "out/runs/learned-seed1/summary.json";
-    const auto summary_time = mtime(summary);
-    const auto sweep_time = mtime(dir / "out/runs/rope-seed1/length_sweep.json");
-    fs::remove(dir / "out/runs/learned-seed2/length_sweep.json");
-    REQUIRE(run_study(spec, options) == 0);
-    CHECK(mtime(summary) == summary_time);
-    CHECK(mtime(dir / "out/runs/rope-seed1/length_sweep.json") == sweep_time);
-    CHECK(fs::exists(dir / "out/runs/learned-seed2/length_sweep.json"));
-  }
-  SECTION("--report rebuilds the same numbers from the run directories") {
-    const json before = read_json(dir / "out/report.json");
-    fs::remove(dir / "out/report.json");
-    rebuild_study_report(options.dir);
-    CHECK(read_json(dir / "out/report.json")["variants"] == before["variants"]);
-  }
+  // A rerun trains nothing and sweeps only what is missing.
+  const fs::path summary = dir / "out/runs/learned-seed1/summary.json";
+  const auto summary_time = mtime(summary);
+  const auto sweep_time = mtime(dir / "out/runs/rope-seed1/length_sweep.json");
+  fs::remove(dir / "out/runs/learned-seed2/length_sweep.json");
+  REQUIRE(run_study(spec, options) == 0);
+  CHECK(mtime(summary) == summary_time);
+  CHECK(mtime(dir / "out/runs/rope-seed1/length_sweep.json") == sweep_time);
+  CHECK(fs::exists(dir / "out/runs/learned-seed2/length_sweep.json"));
+
+  // --report rebuilds the same numbers from the run directories.
+  const json before = read_json(dir / "out/report.json");
+  fs::remove(dir / "out/report.json");
+  rebuild_study_report(options.dir);
+  CHECK(read_json(dir / "out/report.json")["variants"] == before["variants"]);
+
+  // A finished run trained with another config is an error, not a stale result.
+  std::string text = kTinyStudy;
+  text.replace(text.find("train.max_steps: 12"), 19, "train.max_steps: 12, train.lr: 0.01");
+  const StudySpec edited = parse_study_spec(test::tiny_study_spec(dir, text));
+  CHECK_THROWS_WITH(run_study(edited, options),
+                    Catch::Contains("rope-seed1 was trained with another config") && Catch::Contains("(train.lr differ)"));
 }

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
 #include "trainers/training/progress.h"
 #include "trainers/study/child_runs.h"
 #include "trainers/study/run_results.h"
@@ -14,6 +16,20 @@
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
+
+// A finished run is only reused when the spec still gives its config: after
+// an edit of the spec or its base, stale results must not enter the report.
+// The trainer fills in vocab_size and num_classes from the data.
+void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::string& run_dir) {
+  const Config expected = load_config(spec.base, spec.run_overrides(run));
+  const Config trained = load_config((fs::path(run_dir) / "config.yaml").string());
+  std::string changed;
+  for (const std::string& key : differing_keys(trained, expected))
+    if (!resumable_change(key) && key != "model.vocab_size" && key != "model.num_classes") changed += " " + key;
+  if (!changed.empty())
+    throw ConfigError(run_dir + " was trained with another config than " + spec.path + " now gives (" +
+                      changed.substr(1) + " differ): delete that run directory to train it again, or use another --out");
+}
 
 // Trains (or resumes) one run, then sweeps its best checkpoint. Returns the
 // trainer's exit code when it stopped early.
@@ -77,6 +93,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   std::vector<StudyRun> pending;
   for (const StudyRun& r : runs) {
     const std::string run_dir = run_directory(options.dir, r);
+    if (run_finished(run_dir)) require_unchanged(spec, r, run_dir);
     if (!run_finished(run_dir) || !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
       pending.push_back(r);
   }
