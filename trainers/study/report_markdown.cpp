@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "trainers/config/config_loader.h"
@@ -145,12 +146,20 @@ std::string configs_section(const StudyReport& r) {
   o << "Command:\n\n```\n" << r.manifest.command << "\n```\n\nStudy spec (" << spec.path << "):\n\n```yaml\n"
     << spec.text << (spec.text.empty() || spec.text.back() == '\n' ? "" : "\n") << "```\n\n"
     << "Each run trains `" << spec.base << "` with the spec's `set`, its variant's overrides, then "
-    << "`run.seed`, `data.seed` = the seed and `run.name` = the run id; its resolved config is "
-    << "`runs/<variant>-seed<seed>/config.yaml`. The resolved config of each variant (first seed):\n";
+    << "`run.seed`, `data.seed` = the seed and `run.name` = the run id; the trainer writes the exact config to "
+    << "`runs/<variant>-seed<seed>/config.yaml`. That of each variant's first seed:\n";
   for (const StudyVariant& v : spec.variants) {
+    const RunResult& first = *std::find_if(r.runs.begin(), r.runs.end(), [&](const RunResult& run) {
+      return run.run.variant == v.name;
+    });
+    std::ifstream in(fs::path(first.dir) / "config.yaml");
+    std::stringstream trained;
+    trained << in.rdbuf();
     o << "\n<details><summary>" << v.name << ":";
     for (const std::string& ov : v.overrides) o << " <code>" << ov << "</code>";
-    o << "</summary>\n\n```yaml\n" << dump_config(v.config) << "```\n</details>\n";
+    o << "</summary>\n\n```yaml\n"
+      << (in ? trained.str() : "# not trained yet; before the seed's overrides:\n" + dump_config(v.config))
+      << "```\n</details>\n";
   }
   return o.str();
 }
