@@ -152,6 +152,6 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
   std::string text = kTinyStudy;
   text.replace(text.find("train.max_steps: 12"), 19, "train.max_steps: 12, train.lr: 0.01");
   const StudySpec edited = parse_study_spec(test::tiny_study_spec(dir, text));
-  CHECK_THROWS_WITH(run_study(edited, options),
-                    Catch::Contains("rope-seed1 was trained with another config") && Catch::Contains("(train.lr differ)"));
+  CHECK_THROWS_WITH(run_study(edited, options), Catch::Contains("rope-seed1 was trained with another config") &&
+                                                    Catch::Contains("(train.lr differ)"));
 }

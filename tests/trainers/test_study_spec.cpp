@@ -84,12 +84,14 @@ TEST_CASE("study spec: unknown keys, variants and bad values are errors naming t
 
 TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[study]") {
   const std::string v = kVariants;
-  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [64, 32]\n"),
-             Contains("study.yaml:5: evaluation.lengths: expected distinct lengths in ascending order, got 32 after 64"));
+  CHECK_THAT(
+      parse_error(v + "evaluation:\n  lengths: [64, 32]\n"),
+      Contains("study.yaml:5: evaluation.lengths: expected distinct lengths in ascending order, got 32 after 64"));
   CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [32, 32]\n"), Contains("ascending order"));
   CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [0]\n"), Contains("at least 2 tokens, got 0"));
   CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [1.5]\n"), Contains("expected an integer, got '1.5'"));
-  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: 512\n"), Contains("evaluation.lengths: expected a non-empty list"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: 512\n"),
+             Contains("evaluation.lengths: expected a non-empty list"));
   CHECK_THAT(parse_error(v + "evaluation:\n  scalings: [none, dynamic]\n"), Contains("unknown scaling 'dynamic'"));
   CHECK_THAT(parse_error(v + "evaluation:\n  splits: [test_4k]\n"),
              Contains("unknown split 'test_4k' of task 'listops-easy' (expected one of: val, test)"));

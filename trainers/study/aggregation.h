@@ -24,8 +24,8 @@ struct CurvePoint {
 };
 
 struct SweepStats {
-  SweepCell point;          // split, length, scaling
-  bool available = true;    // false: n/a for this variant (point.reason says why)
+  SweepCell point;        // split, length, scaling
+  bool available = true;  // false: n/a for this variant (point.reason says why)
   SeedStats accuracy, macro_f1;
 };
 
@@ -47,8 +47,8 @@ struct Leader {
   bool decided = false;  // fewer than two variants with results: nothing to compare
   std::string metric;    // "test_accuracy"
   std::string best, second;
-  double lead = 0.0;     // difference of the means
-  double spread = 0.0;   // sum of the two standard deviations
+  double lead = 0.0;           // difference of the means
+  double spread = 0.0;         // sum of the two standard deviations
   bool beyond_spread = false;  // lead > spread (and more than one seed)
 };
 Leader find_leader(const std::vector<VariantSummary>& variants, const std::string& metric);

@@ -14,9 +14,9 @@
 #include <fstream>
 #include <thread>
 
+#include "trainers/study/run_results.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/signals.h"
-#include "trainers/study/run_results.h"
 
 extern char** environ;
 
@@ -72,12 +72,12 @@ class ChildPool {
   void start(const StudyRun& run, size_t index) {
     const std::string run_dir = run_directory(options_.dir, run);
     fs::create_directories(run_dir);
-    const std::string eta = done_ == 0 ? "known after the first run"
-                                       : format_duration(busy_s_ / static_cast<double>(done_) *
-                                                         static_cast<double>(remaining_ - done_) /
-                                                         static_cast<double>(options_.jobs));
-    active_.push_back({spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index,
-                       std::chrono::steady_clock::now()});
+    const std::string eta =
+        done_ == 0 ? "known after the first run"
+                   : format_duration(busy_s_ / static_cast<double>(done_) * static_cast<double>(remaining_ - done_) /
+                                     static_cast<double>(options_.jobs));
+    active_.push_back(
+        {spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index, std::chrono::steady_clock::now()});
     std::fprintf(stderr, "== run %zu of %zu started: %s (log %s/compare.log) | study ETA %s\n", index, total_,
                  run.id.c_str(), run_dir.c_str(), eta.c_str());
   }
@@ -138,7 +138,8 @@ int run_children(const StudySpec& spec, const StudyOptions& options, const std::
       pool.signal_all(sig);  // once: a second SIGINT would make a child leave without its checkpoint
       forwarded = sig;
     }
-    while (failure == 0 && forwarded == 0 && next < pending.size() && pool.active() < static_cast<size_t>(options.jobs)) {
+    while (failure == 0 && forwarded == 0 && next < pending.size() &&
+           pool.active() < static_cast<size_t>(options.jobs)) {
       pool.start(pending[next], already_done + next + 1);
       ++next;
     }

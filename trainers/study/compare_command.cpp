@@ -40,7 +40,8 @@ int rope_decay_command(const RopeDecayRequest& r) {
   if (stem.extension() == ".png" || stem.extension() == ".svg") stem.replace_extension();
   nlohmann::json data{{"head_dim", r.head_dim}, {"base", r.base}, {"query_index", r.query_index}};
   for (const RopeDecayPoint& p : points)
-    data["points"].push_back({{"key", p.key_position}, {"distance", p.distance}, {"bound", p.bound}, {"score", p.score}});
+    data["points"].push_back(
+        {{"key", p.key_position}, {"distance", p.distance}, {"bound", p.bound}, {"score", p.score}});
   if (!stem.parent_path().empty()) fs::create_directories(stem.parent_path());
   write_json_file(stem.string() + ".json", data);
   const std::string problem = run_plot_script("decay", {stem.string() + ".json", stem.string()});

@@ -8,9 +8,9 @@
 
 #include "datasets/dataset.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
+#include "trainers/study/study_files.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/restored_model.h"
-#include "trainers/study/study_files.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

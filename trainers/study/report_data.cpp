@@ -51,7 +51,8 @@ json variant_json(const VariantSummary& v, const StudyVariant& spec) {
          {"val_curve", json::array()},
          {"sweep", json::array()}};
   for (const auto& [key, s] : v.metrics) j["metrics"][key] = stats_json(s);
-  for (const CurvePoint& p : v.val_curve) j["val_curve"].push_back({{"step", p.step}, {"accuracy", stats_json(p.accuracy)}});
+  for (const CurvePoint& p : v.val_curve)
+    j["val_curve"].push_back({{"step", p.step}, {"accuracy", stats_json(p.accuracy)}});
   for (const SweepStats& s : v.sweep) {
     json cell = cell_point(s.point);
     cell["available"] = s.available;

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "trainers/config/config_loader.h"
-#include "trainers/training/progress.h"
 #include "trainers/study/study_report.h"
+#include "trainers/training/progress.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -41,19 +41,20 @@ std::string results_table(const StudyReport& r) {
     const bool best = r.leader.decided && v.name == r.leader.best;
     const SeedStats& speed = metric(v, "tokens_per_s");
     const SeedStats& wall = metric(v, "elapsed_s");
-    o << "| " << (best ? "**" + v.name + "** (best)" : v.name) << " | " << r.manifest.spec.variants[i].config.model.position.type
-      << " | " << v.parameters << " | " << percent(metric(v, "val_accuracy")) << " | "
-      << percent(metric(v, "val_macro_f1")) << " | " << percent(metric(v, "test_accuracy")) << " | "
-      << percent(metric(v, "test_macro_f1")) << " | " << (speed.n ? fixed(speed.mean, 0) : "–") << " | "
-      << (wall.n ? format_duration(wall.mean) : "–") << " | " << v.finished << "/" << v.runs << " |\n";
+    o << "| " << (best ? "**" + v.name + "** (best)" : v.name) << " | "
+      << r.manifest.spec.variants[i].config.model.position.type << " | " << v.parameters << " | "
+      << percent(metric(v, "val_accuracy")) << " | " << percent(metric(v, "val_macro_f1")) << " | "
+      << percent(metric(v, "test_accuracy")) << " | " << percent(metric(v, "test_macro_f1")) << " | "
+      << (speed.n ? fixed(speed.mean, 0) : "–") << " | " << (wall.n ? format_duration(wall.mean) : "–") << " | "
+      << v.finished << "/" << v.runs << " |\n";
   }
   return o.str();
 }
 
 std::string leader_text(const Leader& l) {
   if (!l.decided) return "Fewer than two variants have finished runs: no comparison yet.\n";
-  std::string text = "Best on mean test accuracy: **" + l.best + "**, " + fixed(100 * l.lead, 2) +
-                     " points ahead of " + l.second + ". ";
+  std::string text = "Best on mean test accuracy: **" + l.best + "**, " + fixed(100 * l.lead, 2) + " points ahead of " +
+                     l.second + ". ";
   if (l.beyond_spread)
     text += "The lead is larger than the seed spread (the sum of the two standard deviations, " +
             fixed(100 * l.spread, 2) + " points).";
@@ -131,9 +132,11 @@ std::string sweep_tables(const StudyReport& r) {
 
 std::string plots_section(const StudyReport& r, const PlotOutcome& plots) {
   if (!plots.problem.empty())
-    return "Plots were not drawn: " + plots.problem + "\nThe tables above and report.csv/report.json hold every "
+    return "Plots were not drawn: " + plots.problem +
+           "\nThe tables above and report.csv/report.json hold every "
            "number. To draw the plots, install Debian's `python3-matplotlib` (`apt-get install python3-matplotlib`) "
-           "and rebuild the report: `rotor compare --report " + r.dir + "`.\n";
+           "and rebuild the report: `rotor compare --report " +
+           r.dir + "`.\n";
   std::string out;
   for (const std::string& f : plots.files)
     if (fs::path(f).extension() == ".png") out += "![" + fs::path(f).stem().string() + "](" + f + ")\n\n";
@@ -143,15 +146,15 @@ std::string plots_section(const StudyReport& r, const PlotOutcome& plots) {
 std::string configs_section(const StudyReport& r) {
   const StudySpec& spec = r.manifest.spec;
   std::ostringstream o;
-  o << "Command:\n\n```\n" << r.manifest.command << "\n```\n\nStudy spec (" << spec.path << "):\n\n```yaml\n"
+  o << "Command:\n\n```\n"
+    << r.manifest.command << "\n```\n\nStudy spec (" << spec.path << "):\n\n```yaml\n"
     << spec.text << (spec.text.empty() || spec.text.back() == '\n' ? "" : "\n") << "```\n\n"
     << "Each run trains `" << spec.base << "` with the spec's `set`, its variant's overrides, then "
     << "`run.seed`, `data.seed` = the seed and `run.name` = the run id; the trainer writes the exact config to "
     << "`runs/<variant>-seed<seed>/config.yaml`. That of each variant's first seed:\n";
   for (const StudyVariant& v : spec.variants) {
-    const RunResult& first = *std::find_if(r.runs.begin(), r.runs.end(), [&](const RunResult& run) {
-      return run.run.variant == v.name;
-    });
+    const RunResult& first =
+        *std::find_if(r.runs.begin(), r.runs.end(), [&](const RunResult& run) { return run.run.variant == v.name; });
     std::ifstream in(fs::path(first.dir) / "config.yaml");
     std::stringstream trained;
     trained << in.rdbuf();
@@ -172,12 +175,17 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
   o << "# Study: " << fs::path(spec.path).stem().string() << "\n\n"
     << r.variants.size() << " variants x " << spec.seeds.size() << " seeds; base config `" << spec.base
     << "`. Accuracy and macro-F1 in percent, mean ± standard deviation over seeds (n - 1), of the best "
-       "checkpoint (by validation " << (spec.variants.empty() ? "accuracy" : spec.variants[0].config.train.best_metric)
+       "checkpoint (by validation "
+    << (spec.variants.empty() ? "accuracy" : spec.variants[0].config.train.best_metric)
     << "). Tokens/s and wall time are training means over seeds.\n\n## Results\n\n"
-    << results_table(r) << "\n" << leader_text(r.leader) << "\n## Per seed\n\n" << seed_table(r)
+    << results_table(r) << "\n"
+    << leader_text(r.leader) << "\n## Per seed\n\n"
+    << seed_table(r)
     << "\n## Length extrapolation\n\nThe best checkpoint of every run evaluated with windows of each length; "
        "RoPE scalings (scaling factor = length / training length) only beyond the training length.\n"
-    << sweep_tables(r) << "\n## Plots\n\n" << plots_section(r, plots) << "\n## Configs\n\n" << configs_section(r);
+    << sweep_tables(r) << "\n## Plots\n\n"
+    << plots_section(r, plots) << "\n## Configs\n\n"
+    << configs_section(r);
   return o.str();
 }
 

@@ -29,6 +29,8 @@ void write_text_file(const std::string& path, const std::string& text) {
   std::filesystem::rename(tmp, path);
 }
 
-void write_json_file(const std::string& path, const nlohmann::json& value) { write_text_file(path, value.dump(2) + "\n"); }
+void write_json_file(const std::string& path, const nlohmann::json& value) {
+  write_text_file(path, value.dump(2) + "\n");
+}
 
 }  // namespace rotor

@@ -15,18 +15,17 @@ void write_study_manifest(const std::string& study_dir, const StudyManifest& m) 
   json variants = json::array();
   for (const StudyVariant& v : s.variants)
     variants.push_back({{"name", v.name}, {"overrides", v.overrides}, {"config", dump_config(v.config)}});
-  const json out{{"command", m.command},
-                 {"spec_path", s.path},
-                 {"spec_text", s.text},
-                 {"base", s.base},
-                 {"out_dir", s.out_dir},
-                 {"overrides", s.overrides},
-                 {"seeds", s.seeds},
-                 {"variants", variants},
-                 {"evaluation",
-                  {{"splits", s.evaluation.splits},
-                   {"lengths", s.evaluation.lengths},
-                   {"scalings", s.evaluation.scalings}}}};
+  const json out{
+      {"command", m.command},
+      {"spec_path", s.path},
+      {"spec_text", s.text},
+      {"base", s.base},
+      {"out_dir", s.out_dir},
+      {"overrides", s.overrides},
+      {"seeds", s.seeds},
+      {"variants", variants},
+      {"evaluation",
+       {{"splits", s.evaluation.splits}, {"lengths", s.evaluation.lengths}, {"scalings", s.evaluation.scalings}}}};
   write_json_file((fs::path(study_dir) / "study.json").string(), out);
 }
 

@@ -6,11 +6,11 @@
 
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
-#include "trainers/training/progress.h"
 #include "trainers/study/child_runs.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_manifest.h"
 #include "trainers/study/study_report.h"
+#include "trainers/training/progress.h"
 #include "trainers/training/trainer.h"
 
 namespace rotor {
@@ -28,7 +28,8 @@ void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::st
     if (!resumable_change(key) && key != "model.vocab_size" && key != "model.num_classes") changed += " " + key;
   if (!changed.empty())
     throw ConfigError(run_dir + " was trained with another config than " + spec.path + " now gives (" +
-                      changed.substr(1) + " differ): delete that run directory to train it again, or use another --out");
+                      changed.substr(1) +
+                      " differ): delete that run directory to train it again, or use another --out");
 }
 
 // Trains (or resumes) one run, then sweeps its best checkpoint. Returns the

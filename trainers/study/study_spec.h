@@ -36,7 +36,7 @@ struct StudyVariant {
 
 struct StudyEvaluation {
   std::vector<std::string> splits{"test"};
-  std::vector<int64_t> lengths;          // ascending; empty: the training length only
+  std::vector<int64_t> lengths;               // ascending; empty: the training length only
   std::vector<std::string> scalings{"none"};  // always starts with "none"
 };
 
@@ -47,10 +47,10 @@ struct StudyRun {
 };
 
 struct StudySpec {
-  std::string path;       // the spec file
-  std::string text;       // its contents, copied into the report
-  std::string base;       // the base run config (resolved path)
-  std::string out_dir;    // from the spec; empty: runs/compare/<spec stem>
+  std::string path;                    // the spec file
+  std::string text;                    // its contents, copied into the report
+  std::string base;                    // the base run config (resolved path)
+  std::string out_dir;                 // from the spec; empty: runs/compare/<spec stem>
   std::vector<std::string> overrides;  // `set` of the spec
   std::vector<uint64_t> seeds;
   std::vector<StudyVariant> variants;
