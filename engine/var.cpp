@@ -1,5 +1,6 @@
 #include "engine/var.h"
 
+#include <unordered_map>
 #include <unordered_set>
 
 #include "engine/error.h"
@@ -64,16 +65,29 @@ std::vector<std::shared_ptr<Node>> topological_order(const Var& root) {
   return order;
 }
 
-void backward(const Var& loss) {
+void backward(const Var& loss) { backward(loss, {}); }
+
+void backward(const Var& loss, const std::function<void(const Node& leaf)>& on_leaf_final) {
   if (loss.numel() != 1)
     throw ShapeError("backward: the loss must have one element, got shape " + to_string(loss.shape()));
   if (!loss.requires_grad()) throw ValueError("backward: the loss does not depend on any parameter");
   std::vector<std::shared_ptr<Node>> order = topological_order(loss);
+  // Closures still to run that accumulate into each leaf (counted per edge).
+  std::unordered_map<const Node*, int64_t> pending_consumers;
+  if (on_leaf_final)
+    for (const std::shared_ptr<Node>& node : order)
+      for (const std::shared_ptr<Node>& parent : node->parents)
+        if (!parent->backward && parent->requires_grad) ++pending_consumers[parent.get()];
   loss.node()->grad_buffer().fill(1.0);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     std::shared_ptr<Node> node = std::move(*it);  // dropped at the end of this iteration
     if (!node->backward) continue;                // leaf
     if (node->grad.defined()) node->backward(*node);  // closures allocate parents' gradients on first use
+    if (on_leaf_final)
+      for (const std::shared_ptr<Node>& parent : node->parents) {
+        auto pending = pending_consumers.find(parent.get());
+        if (pending != pending_consumers.end() && --pending->second == 0) on_leaf_final(*parent);
+      }
     // Interior node done: release its edges, closure and gradient.
     node->backward = nullptr;
     node->parents.clear();

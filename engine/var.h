@@ -59,6 +59,10 @@ Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, std::function<
 
 // Runs the backward pass from a one-element loss (seeded with 1).
 void backward(const Var& loss);
+// The same, calling `on_leaf_final(leaf)` as soon as a leaf's gradient can no
+// longer change (its last consumer's closure has run), so data-parallel
+// training can start reducing those gradients while the pass goes on.
+void backward(const Var& loss, const std::function<void(const Node& leaf)>& on_leaf_final);
 
 // Every node reachable from `root`, parents before children.
 std::vector<std::shared_ptr<Node>> topological_order(const Var& root);
