@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "datasets/data_error.h"
 #include "datasets/document.h"
@@ -139,7 +142,8 @@ void save_token_cache(const std::string& path, const std::string& key, const Cac
   const fs::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const std::string temp = path + ".tmp";
+  // A temporary of this process's own: several processes (MPI ranks) may build the same cache at once.
+  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) throw DataError("cannot write token cache '" + temp + "'");
