@@ -8,6 +8,7 @@ packages=(
   cmake g++ make pkg-config
   libeigen3-dev libopenblas-openmp-dev libyaml-cpp-dev libhdf5-dev catch2 libcli11-dev
   libsentencepiece-dev libfmt-dev nlohmann-json3-dev
+  libopenmpi-dev openmpi-bin
   python3-matplotlib  # plots of `rotor compare` (optional: tables are written without it)
 )
 if [ "${1:-}" = "--bench" ]; then

@@ -10,6 +10,7 @@
 #include "datasets/dataset.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/distributed/communicator.h"
 #include "trainers/training/eval_result.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/json_output.h"
@@ -43,7 +44,9 @@ std::string describe(const ResolvedCheckpoint& r) { return r.how.empty() ? r.pat
 
 DocumentScores score(RestoredModel& r, const TokenizedSplit& split, const DataConfig& data) {
   Sampler sampler = make_eval_sampler(split, data);
-  Progress progress("eval " + split.name, sampler.batches_in_epoch(), Progress::parse(r.header.config.run.progress));
+  // Under mpirun every rank scores a share of the batches; rank 0 reports.
+  const Progress::Style style = world().is_root() ? Progress::parse(r.header.config.run.progress) : Progress::Style::none;
+  Progress progress("eval " + split.name, sampler.batches_in_epoch(), style);
   const auto start = std::chrono::steady_clock::now();
   DocumentScores s = score_documents(*r.model, sampler, split.num_docs(), [&](int64_t done, int64_t) {
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -127,6 +130,7 @@ int eval_command(const EvalRequest& req) {
                               config.data.eval_windows,
                               req.overrides};
     const ClassificationMetrics m = metrics_of(score(r, data.split(), config.data), r.labels.size());
+    if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
         req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;
     std::ofstream f(out, std::ios::trunc);
@@ -134,6 +138,7 @@ int eval_command(const EvalRequest& req) {
     if (!f) throw ConfigError(out + ": cannot write the metrics file");
     results.push_back({len, m, out});
   }
+  if (!world().is_root()) return 0;
   print_results(data.name, config.data.eval_windows, results);
   return 0;
 }
@@ -147,6 +152,7 @@ int predict_command(const PredictRequest& req) {
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
   const DocumentScores s = score(r, split, config.data);
+  if (!world().is_root()) return 0;
   std::ofstream file;
   if (!req.output.empty()) {
     file.open(req.output, std::ios::trunc);

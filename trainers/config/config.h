@@ -36,6 +36,9 @@ struct TrainConfig {
   int64_t max_steps = 0;   // optimizer updates; 0: use max_epochs
   int64_t max_epochs = 0;  // 0: use max_steps
   int64_t grad_accumulation = 1;
+  // Each batch is split into this many groups whose gradients are summed in
+  // one fixed order; 0: one group per MPI rank (trainers/distributed/).
+  int64_t gradient_groups = 0;
   double clip_norm = 1.0;  // 0: no clipping
   double label_smoothing = 0.0;
   int64_t eval_every = 0;                // steps; 0: at the end of every epoch

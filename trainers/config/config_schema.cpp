@@ -176,6 +176,10 @@ std::vector<ConfigOption> build() {
       OPT("train.max_epochs", train.max_epochs, "Epochs to run (0: use max_steps)").at_least(0).on_resume(),
       OPT("train.grad_accumulation", train.grad_accumulation, "Batches whose gradients add up to one update")
           .at_least(1),
+      OPT("train.gradient_groups", train.gradient_groups,
+          "Groups each batch is split into, summed in a fixed order; same value = same bits on any number of MPI "
+          "ranks that divides it (0: one per rank)")
+          .at_least(0),
       OPT("train.clip_norm", train.clip_norm, "Global gradient-norm clip (0: off)").at_least(0),
       OPT("train.label_smoothing", train.label_smoothing, "Cross-entropy label smoothing").at_least(0).below(1),
       OPT("train.eval_every", train.eval_every, "Steps between validations (0: every epoch)").at_least(0).on_resume(),

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "trainers/distributed/communicator.h"
+#include "trainers/distributed/scored_batches.h"
+
 namespace rotor {
 
 DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64_t num_docs,
@@ -16,17 +19,24 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
   ForwardContext ctx;  // training = false: no dropout
   sampler.restore({sampler.state().epoch, 0});
   const int64_t total = sampler.batches_in_epoch();
+  // Under MPI each rank scores every N-th batch; the batches are gathered
+  // back in order so the sums below are the same on any number of ranks.
+  Communicator& comm = world();
+  std::vector<ScoredBatch> scored;
   Batch batch;
-  for (int64_t done = 0; sampler.next(batch);) {
+  for (int64_t index = 0; sampler.next(batch); ++index) {
+    if (!scores_batch(comm, index)) continue;
     const Tensor logits = model.logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx).value();
-    const std::vector<double> values = logits.to_doubles();
-    for (int64_t b = 0; b < batch.batch_size; ++b) {
-      const int64_t doc = batch.doc_ids[b];
-      for (int64_t c = 0; c < C; ++c) s.logits[doc][c] += values[b * C + c];
-      s.labels[doc] = batch.labels[b];
+    scored.push_back({index, batch.doc_ids, batch.labels, logits.to_doubles()});
+    if (on_batch) on_batch(index + 1, total);
+  }
+  for (const ScoredBatch& b : gather_in_order(comm, std::move(scored))) {
+    for (size_t r = 0; r < b.doc_ids.size(); ++r) {
+      const int64_t doc = b.doc_ids[r];
+      for (int64_t c = 0; c < C; ++c) s.logits[doc][c] += b.logits[r * C + c];
+      s.labels[doc] = b.labels[r];
       ++windows[doc];
     }
-    if (on_batch) on_batch(++done, total);
   }
   for (int64_t d = 0; d < num_docs; ++d)
     for (double& v : s.logits[d]) v /= static_cast<double>(std::max<int64_t>(1, windows[d]));

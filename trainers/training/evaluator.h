@@ -1,7 +1,9 @@
 #pragma once
 // Runs a model over every batch of an evaluation sampler without gradients.
 // A document seen through several windows (eval_windows: all) is scored by
-// the mean of its windows' logits.
+// the mean of its windows' logits. Under mpirun the ranks share the batches
+// and gather the scores back in batch order (trainers/distributed/), so every
+// rank gets the single process's bits.
 #include <cstdint>
 #include <functional>
 #include <vector>

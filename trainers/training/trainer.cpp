@@ -18,6 +18,9 @@
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/distributed/communicator.h"
+#include "trainers/distributed/data_parallel_step.h"
+#include "trainers/distributed/run_agreement.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/metrics_log.h"
 #include "trainers/training/optimizer_factory.h"
@@ -60,13 +63,23 @@ class TrainingSession {
   enum class SaveReason { signal, stop_after, best, evaluation, schedule };
   std::optional<SaveReason> save_due(bool evaluated, bool better) const;
   void save_checkpoint(SaveReason reason);
+  void write_checkpoint_file(SaveReason reason);
+  void report_communication(int64_t first_step) const;
   bool finished() const;
   void test_best();
   double elapsed() const;
+  void log(const JsonFields& event) {
+    if (log_) log_->write(event);
+  }
+  void note(const std::string& line) {
+    if (root_) progress_->note(line);
+  }
 
   Config config_;
   fs::path run_dir_;
-  RunLock lock_;
+  Communicator& comm_ = world();
+  bool root_ = comm_.is_root();  // rank 0 alone writes files and prints progress
+  std::optional<RunLock> lock_;
   CheckpointDirectory checkpoints_;
   Dataset data_;
   std::unique_ptr<EncoderClassifier> model_;
@@ -74,6 +87,7 @@ class TrainingSession {
   std::optional<LrSchedule> schedule_;
   std::optional<Sampler> train_sampler_;
   std::optional<MetricsLog> log_;
+  std::optional<DataParallelStep> gradient_;  // this rank's share of each step's gradient (trainers/distributed/)
   TrainingState state_;
   int64_t total_steps_ = 0;
   int64_t last_saved_step_ = -1;
@@ -87,9 +101,9 @@ class TrainingSession {
 TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from)
     : config_(std::move(config)),
       run_dir_(std::move(run_dir)),
-      lock_(run_dir_.string()),
       checkpoints_(run_dir_.string()),
       style_(Progress::parse(config_.run.progress)) {
+  if (root_) lock_.emplace(run_dir_.string());
   if (config_.run.threads > 0) set_num_threads(static_cast<int>(config_.run.threads));
   std::optional<CheckpointContents> ckpt;
   std::optional<CheckpointHeader> header;
@@ -97,7 +111,13 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     ckpt = read_checkpoint(*resume_from);
     header = read_header(*ckpt, *resume_from);
   }
+  // Rank 0 builds the token cache first; the other ranks then read it.
+  if (!root_) comm_.barrier();
   load_data(header ? &*header : nullptr);
+  if (root_) comm_.barrier();
+  // Fixed when a run starts and kept by its checkpoints (trainers/distributed/gradient_groups.h).
+  config_.train.gradient_groups = resolve_gradient_groups(
+      config_.train.gradient_groups, header ? &header->config.train.gradient_groups : nullptr, comm_.size(), resume_from);
   if (header) {
     // Only run-length and logging keys may change on resume.
     std::vector<std::string> changed;
@@ -110,7 +130,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
                         "checkpoint's:" + list + "\n(only run length, evaluation/checkpoint frequency, keep_last and " +
                         "logging may change)");
     }
-    if (header->threads != num_threads())
+    if (root_ && header->threads != num_threads())
       fmt::print(stderr, "note: checkpoint was written with {} threads, resuming with {}\n", header->threads,
                  num_threads());
   }
@@ -130,8 +150,13 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     state_ = header->state;
     train_sampler_->restore(state_.sampler);
     last_saved_step_ = state_.step;
-    fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
+    if (root_)
+      fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
   }
+  synchronize_parameters(comm_, model_->parameters(), *optimizer_);
+  gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options_from_environment(), config_.run.seed,
+                    config_.train.label_smoothing);
+  if (!root_) return;
   write_text(run_dir_ / "config.yaml", dump_config(config_));
   log_.emplace((run_dir_ / "metrics.jsonl").string(), ckpt ? state_.step : -1);
 }
@@ -142,9 +167,11 @@ void TrainingSession::load_data(const CheckpointHeader* header) {
     opt.tokenizer = header->tokenizer;
     opt.labels = header->labels;
   }
-  opt.warn = [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); };
+  opt.warn = [this](const std::string& w) {
+    if (root_) fmt::print(stderr, "warning: {}\n", w);
+  };
   data_ = load_dataset(config_.data, opt);
-  fmt::print(stderr, "{}", data_.stats.report());
+  if (root_) fmt::print(stderr, "{}", data_.stats.report());
   config_.model.vocab_size = data_.tokenizer->vocab_size();
   config_.model.num_classes = data_.labels.size();  // >= 2 and > 0 by the data layer; the rest was validated at load
 }
@@ -155,34 +182,28 @@ double TrainingSession::elapsed() const {
 
 bool TrainingSession::train_step() {
   ParameterStore& params = model_->parameters();
-  params.zero_grad();
   const int64_t accumulation = config_.train.grad_accumulation;
   // An update never straddles epochs: the last one of an epoch may use fewer batches.
   const int64_t remaining = train_sampler_->batches_in_epoch() - state_.sampler.cursor;
   const int64_t micro = std::min(accumulation, remaining);
+  gradient_->begin(micro);
   Batch batch;
   for (int64_t i = 0; i < micro; ++i) {
     if (!train_sampler_->next(batch)) throw TrainingError("internal: the sampler ran out of batches mid-epoch");
-    ForwardContext ctx{true, config_.run.seed, static_cast<uint64_t>(state_.step * accumulation + i), 0};
-    Var logits = model_->logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
-    Var loss = model_->loss(logits, batch.labels, config_.train.label_smoothing);
-    const double loss_value = loss.value().item();
-    if (!std::isfinite(loss_value))
-      throw TrainingError("step " + std::to_string(state_.step + 1) + ": the training loss is " +
-                          std::to_string(loss_value) + "; stopping (the last good checkpoint is kept in " +
-                          (run_dir_ / "checkpoints").string() + "). Try a lower train.lr or train.clip_norm.");
-    backward(mul_scalar(loss, 1.0 / static_cast<double>(micro)));
-    const std::vector<double> l = logits.value().to_doubles();
-    const int64_t C = logits.size(1);
-    for (int64_t b = 0; b < batch.batch_size; ++b) {
-      const auto row = l.begin() + b * C;
-      state_.correct += (std::max_element(row, row + C) - row) == batch.labels[b];
-      state_.tokens += batch.lengths[b];
-      tokens_since_log_ += batch.lengths[b];
-    }
-    state_.loss_sum += loss_value * static_cast<double>(batch.batch_size);
-    state_.seen += batch.batch_size;
+    gradient_->add(batch, i, static_cast<uint64_t>(state_.step * accumulation + i));
   }
+  const StepTotals totals = gradient_->finish();
+  for (const double loss_sum : totals.loss_sums) {
+    if (!std::isfinite(loss_sum))
+      throw TrainingError("step " + std::to_string(state_.step + 1) + ": the training loss is " +
+                          std::to_string(loss_sum) + "; stopping (the last good checkpoint is kept in " +
+                          (run_dir_ / "checkpoints").string() + "). Try a lower train.lr or train.clip_norm.");
+    state_.loss_sum += loss_sum;
+  }
+  state_.correct += totals.correct;
+  state_.tokens += totals.tokens;
+  tokens_since_log_ += totals.tokens;
+  state_.seen += totals.examples;
   const double norm = config_.train.clip_norm > 0 ? clip_grad_norm(params, config_.train.clip_norm)
                                                   : clip_grad_norm(params, std::numeric_limits<double>::max());
   if (!std::isfinite(norm))
@@ -207,16 +228,16 @@ void TrainingSession::log_training(double lr, double grad_norm) {
   const double rate = dt > 0 ? static_cast<double>(tokens_since_log_) / dt : 0.0;
   const double loss = state_.seen ? state_.loss_sum / static_cast<double>(state_.seen) : 0.0;
   const double acc = state_.seen ? static_cast<double>(state_.correct) / static_cast<double>(state_.seen) : 0.0;
-  log_->write({{"event", "train"},
-               {"step", state_.step},
-               {"epoch", state_.sampler.epoch},
-               {"lr", lr},
-               {"loss", loss},
-               {"accuracy", acc},
-               {"grad_norm", grad_norm},
-               {"tokens", state_.tokens},
-               {"tokens_per_s", rate},
-               {"elapsed_s", elapsed()}});
+  log({{"event", "train"},
+       {"step", state_.step},
+       {"epoch", state_.sampler.epoch},
+       {"lr", lr},
+       {"loss", loss},
+       {"accuracy", acc},
+       {"grad_norm", grad_norm},
+       {"tokens", state_.tokens},
+       {"tokens_per_s", rate},
+       {"elapsed_s", elapsed()}});
   if (progress_)
     progress_->update(state_.step, fmt::format("loss {:.4f} acc {:.3f} lr {:.2e}", loss, acc, lr), rate, "tok/s");
   state_.loss_sum = 0;
@@ -242,13 +263,32 @@ std::optional<TrainingSession::SaveReason> TrainingSession::save_due(bool evalua
 
 void TrainingSession::save_checkpoint(SaveReason reason) {
   if (last_saved_step_ == state_.step) return;
+  // Every rank has finished this step; rank 0 writes the one checkpoint while
+  // the others wait, so none exits (and has mpirun end the job) mid-write.
+  comm_.barrier();
+  last_saved_step_ = state_.step;
+  if (root_) write_checkpoint_file(reason);
+  comm_.barrier();
+}
+
+void TrainingSession::write_checkpoint_file(SaveReason reason) {
   TrainingState saved = state_;
   saved.elapsed_s = elapsed();
   const std::string path = checkpoints_.save(state_.step, snapshot(config_, data_, *model_, *optimizer_, saved),
                                              static_cast<int>(config_.train.keep_last), state_.best_step);
-  last_saved_step_ = state_.step;
   static const char* const why[] = {"stop signal", "--stop-after", "best so far", "after evaluation", "scheduled"};
   if (style_ == Progress::Style::lines) fmt::print(stderr, "checkpoint {} ({})\n", path, why[static_cast<int>(reason)]);
+}
+
+void TrainingSession::report_communication(int64_t first_step) const {
+  const int64_t steps = state_.step - first_step;
+  if (comm_.size() == 1 || !root_ || steps <= 0) return;
+  const GradientReducer& reducer = gradient_->reducer();
+  fmt::print(stderr,
+             "communication: {} gradient bytes sent per step by each rank, {:.1f} ms per step waiting for the gradient "
+             "sums after the backward pass; {:.1f} of {} buckets started during it\n",
+             comm_.bytes_sent() / steps, 1e3 * reducer.wait_seconds() / static_cast<double>(steps),
+             static_cast<double>(reducer.early_starts()) / static_cast<double>(steps), reducer.buckets());
 }
 
 bool TrainingSession::finished() const {
@@ -260,17 +300,20 @@ bool TrainingSession::finished() const {
 
 int TrainingSession::run(int64_t stop_after) {
   install_stop_handlers();
-  progress_ = std::make_unique<Progress>("train", total_steps_, style_);
-  fmt::print(stderr, "model: {} parameters, {} position encoding; training {} steps into {}\n",
-             model_->parameters().total_size(), config_.model.position.type, total_steps_, run_dir_.string());
+  progress_ = std::make_unique<Progress>("train", total_steps_, root_ ? style_ : Progress::Style::none);
+  if (root_)
+    fmt::print(stderr, "model: {} parameters, {} position encoding; training {} steps into {}{}\n",
+               model_->parameters().total_size(), config_.model.position.type, total_steps_, run_dir_.string(),
+               comm_.size() > 1 ? fmt::format(" on {} MPI ranks", comm_.size()) : "");
+  const int64_t first_step = state_.step;
   while (!finished()) {
-    const int sig = stop_requested();
+    // A signal to any rank stops every rank after the same step.
+    const int sig = agree_on_stop(comm_, stop_requested());
     if (sig || (stop_after > 0 && state_.step >= stop_after)) {
       save_checkpoint(sig ? SaveReason::signal : SaveReason::stop_after);
-      progress_->note(sig ? "stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
-                                std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto"
-                          : "stopped after step " + std::to_string(state_.step) +
-                                " as asked; resume with --resume auto");
+      note(sig ? "stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
+                     std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto"
+               : "stopped after step " + std::to_string(state_.step) + " as asked; resume with --resume auto");
       restore_default_handlers();
       return sig ? 128 + sig : 0;
     }
@@ -293,20 +336,23 @@ int TrainingSession::run(int64_t stop_after) {
       add_metrics(event, "", m);
       event["best"] = better;
       event["elapsed_s"] = elapsed();
-      log_->write(event);
-      progress_->note(fmt::format("val step {}: loss {:.4f} accuracy {:.4f} macro-F1 {:.4f}{}", state_.step, m.loss,
-                                  m.accuracy, m.macro_f1, better ? " (best)" : ""));
+      log(event);
+      note(fmt::format("val step {}: loss {:.4f} accuracy {:.4f} macro-F1 {:.4f}{}", state_.step, m.loss, m.accuracy,
+                       m.macro_f1, better ? " (best)" : ""));
     }
     if (const std::optional<SaveReason> reason = save_due(evaluated, better)) save_checkpoint(*reason);
   }
   progress_->finish("done: " + std::to_string(state_.step) + " steps in " + format_duration(elapsed()));
+  report_communication(first_step);
   restore_default_handlers();
   test_best();
   return 0;
 }
 
 void TrainingSession::test_best() {
-  // Test metrics come from the best checkpoint's weights, reloaded from disk.
+  // Test metrics come from the best checkpoint's weights, reloaded from disk
+  // (by every rank, once rank 0 has written it).
+  comm_.barrier();
   if (state_.best_step >= 0) {
     const CheckpointContents best = read_checkpoint(checkpoints_.path_for_step(state_.best_step));
     load_parameters(best, checkpoints_.path_for_step(state_.best_step), *model_);
@@ -327,22 +373,17 @@ void TrainingSession::test_best() {
     const ClassificationMetrics m = evaluate(split.name);
     JsonFields event = {{"event", "final"}, {"split", split.name}, {"step", state_.best_step}};
     add_metrics(event, "", m);
-    log_->write(event);
+    log(event);
     add_metrics(summary, split.name + "_", m);
     report += fmt::format("  {:<10} accuracy {:.4f}  macro-F1 {:.4f}  loss {:.4f}  ({} documents)\n", split.name,
                           m.accuracy, m.macro_f1, m.loss, m.count);
   }
+  if (!root_) return;
   write_text(run_dir_ / "summary.json", json_line(summary) + "\n");
   fmt::print(stderr, "{}summary: {}\n", report, (run_dir_ / "summary.json").string());
 }
 
-}  // namespace
-
-int train(const TrainRequest& request) {
-  Config config = load_config(request.config_path, request.overrides);
-  const fs::path run_dir =
-      request.out_dir.empty() ? fs::path(config.run.out_dir) / config.run.name : fs::path(request.out_dir);
-  fs::create_directories(run_dir);
+std::optional<std::string> checkpoint_to_resume(const TrainRequest& request, const fs::path& run_dir) {
   CheckpointDirectory dir(run_dir.string());
   std::optional<std::string> resume_from;
   if (request.resume == "auto") {
@@ -356,8 +397,39 @@ int train(const TrainRequest& request) {
     throw ConfigError("run directory " + run_dir.string() +
                       " already has checkpoints: resume with --resume auto, or pick another run.name or --out");
   }
+  return resume_from;
+}
+
+int train_this_rank(const TrainRequest& request, Communicator& comm) {
+  Config config = load_config(request.config_path, request.overrides);
+  const fs::path run_dir =
+      request.out_dir.empty() ? fs::path(config.run.out_dir) / config.run.name : fs::path(request.out_dir);
+  std::optional<std::string> resume_from;
+  if (comm.is_root()) {
+    fs::create_directories(run_dir);
+    resume_from = checkpoint_to_resume(request, run_dir);
+  }
+  // Every rank resumes rank 0's choice ("" for none): the run directory must be shared.
+  if (comm.size() > 1) {
+    const std::string chosen = broadcast_string(comm, resume_from.value_or(""));
+    resume_from = chosen.empty() ? std::nullopt : std::optional<std::string>(chosen);
+  }
   TrainingSession session(std::move(config), run_dir, resume_from);
   return session.run(request.stop_after);
+}
+
+}  // namespace
+
+int train(const TrainRequest& request) {
+  Communicator& comm = world();
+  if (comm.size() == 1) return train_this_rank(request, comm);
+  try {
+    return train_this_rank(request, comm);
+  } catch (const std::exception& err) {
+    // The other ranks may be waiting for this one in a collective: end them all.
+    fmt::print(stderr, "\nerror (rank {} of {}): {}\n", comm.rank(), comm.size(), err.what());
+    comm.abort(1);
+  }
 }
 
 }  // namespace rotor
