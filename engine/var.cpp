@@ -80,8 +80,8 @@ void backward(const Var& loss, const std::function<void(const Node& leaf)>& on_l
         if (!parent->backward && parent->requires_grad) ++pending_consumers[parent.get()];
   loss.node()->grad_buffer().fill(1.0);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    std::shared_ptr<Node> node = std::move(*it);  // dropped at the end of this iteration
-    if (!node->backward) continue;                // leaf
+    std::shared_ptr<Node> node = std::move(*it);      // dropped at the end of this iteration
+    if (!node->backward) continue;                    // leaf
     if (node->grad.defined()) node->backward(*node);  // closures allocate parents' gradients on first use
     if (on_leaf_final)
       for (const std::shared_ptr<Node>& parent : node->parents) {

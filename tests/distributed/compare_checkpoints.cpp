@@ -74,10 +74,11 @@ int main(int argc, char** argv) {
         return 1;
       }
     const double relative = params_norm2 > 0 ? std::sqrt(params_diff2 / params_norm2) : std::sqrt(params_diff2);
-    std::printf("%lld of %lld tensor elements differ; parameters' relative difference %.3g (largest in one tensor "
-                "%.3g%s%s)\n",
-                static_cast<long long>(differing), static_cast<long long>(elements), relative, worst,
-                worst_key.empty() ? "" : ", ", worst_key.c_str());
+    std::printf(
+        "%lld of %lld tensor elements differ; parameters' relative difference %.3g (largest in one tensor "
+        "%.3g%s%s)\n",
+        static_cast<long long>(differing), static_cast<long long>(elements), relative, worst,
+        worst_key.empty() ? "" : ", ", worst_key.c_str());
     return (exact ? differing == 0 : relative <= tol) ? 0 : 1;
   } catch (const rotor::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

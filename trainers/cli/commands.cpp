@@ -45,7 +45,8 @@ std::string describe(const ResolvedCheckpoint& r) { return r.how.empty() ? r.pat
 DocumentScores score(RestoredModel& r, const TokenizedSplit& split, const DataConfig& data) {
   Sampler sampler = make_eval_sampler(split, data);
   // Under mpirun every rank scores a share of the batches; rank 0 reports.
-  const Progress::Style style = world().is_root() ? Progress::parse(r.header.config.run.progress) : Progress::Style::none;
+  const Progress::Style style =
+      world().is_root() ? Progress::parse(r.header.config.run.progress) : Progress::Style::none;
   Progress progress("eval " + split.name, sampler.batches_in_epoch(), style);
   const auto start = std::chrono::steady_clock::now();
   DocumentScores s = score_documents(*r.model, sampler, split.num_docs(), [&](int64_t done, int64_t) {

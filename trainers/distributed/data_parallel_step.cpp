@@ -1,6 +1,7 @@
 #include "trainers/distributed/data_parallel_step.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "engine/ops.h"
 
@@ -27,7 +28,8 @@ void DataParallelStep::add(const Batch& batch, int64_t i, uint64_t first_draw) {
     reducer_.begin_group(j, i == 0);
     const Batch part = groups_.slice(batch, g);
     if (part.batch_size > 0) {
-      ForwardContext ctx{true, seed_, first_draw * static_cast<uint64_t>(groups_.groups()) + static_cast<uint64_t>(g), 0};
+      ForwardContext ctx{true, seed_, first_draw * static_cast<uint64_t>(groups_.groups()) + static_cast<uint64_t>(g),
+                         0};
       Var logits = model_.logits({part.tokens, part.lengths, part.batch_size, part.seq_len}, ctx);
       Var loss = model_.loss(logits, part.labels, label_smoothing_);
       // The group's share of the batch mean, averaged over the micro-batches.
@@ -50,6 +52,17 @@ void DataParallelStep::add(const Batch& batch, int64_t i, uint64_t first_draw) {
 StepTotals DataParallelStep::finish() {
   reducer_.finish();
   return tally_->combine(comm_);
+}
+
+std::string DataParallelStep::communication_report(int64_t steps) const {
+  const double n = static_cast<double>(std::max<int64_t>(1, steps));
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "communication: %lld gradient bytes sent per step by each rank, %.1f ms per step waiting for the "
+                "gradient sums after the backward pass; %.1f of %lld buckets started during it",
+                static_cast<long long>(static_cast<double>(comm_.bytes_sent()) / n), 1e3 * reducer_.wait_seconds() / n,
+                static_cast<double>(reducer_.early_starts()) / n, static_cast<long long>(reducer_.buckets()));
+  return line;
 }
 
 }  // namespace rotor

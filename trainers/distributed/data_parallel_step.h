@@ -6,6 +6,7 @@
 // (one group) this is exactly one forward and backward per micro-batch.
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "datasets/batch.h"
 #include "models/encoder_classifier.h"
@@ -32,6 +33,8 @@ class DataParallelStep {
 
   const GradientGroups& groups() const { return groups_; }
   const GradientReducer& reducer() const { return reducer_; }
+  // Bytes sent, exposed wait and early bucket starts per step, over the last `steps` steps.
+  std::string communication_report(int64_t steps) const;
 
  private:
   EncoderClassifier& model_;

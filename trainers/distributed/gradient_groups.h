@@ -22,7 +22,7 @@ class GradientGroups {
 
   int64_t groups() const { return groups_; }
   int64_t local() const { return groups_ / ranks_; }  // groups this rank computes
-  int64_t first() const { return rank_ * local(); }  // this rank's first group
+  int64_t first() const { return rank_ * local(); }   // this rank's first group
 
   // Examples [begin, end) of group g in a batch of `batch_size` examples.
   int64_t begin(int64_t g, int64_t batch_size) const { return batch_size * g / groups_; }

@@ -6,11 +6,12 @@
 
 namespace rotor {
 
-GradientReducer::GradientReducer(ParameterStore& params, Communicator& comm, int64_t local_groups,
-                                 int64_t bucket_bytes, bool overlap)
+GradientReducer::GradientReducer(ParameterStore& params, Communicator& comm, int64_t local_groups, int64_t bucket_bytes,
+                                 bool overlap)
     : params_(params), comm_(comm), local_groups_(local_groups), overlap_(overlap) {
   if (local_groups_ > 1)
-    for (int64_t j = 0; j < local_groups_; ++j) group_grads_.push_back(Tensor::zeros({params.total_size()}, params.dtype()));
+    for (int64_t j = 0; j < local_groups_; ++j)
+      group_grads_.push_back(Tensor::zeros({params.total_size()}, params.dtype()));
   const int64_t element_bytes = params.dtype() == DType::F64 ? 8 : 4;
   const std::vector<ParameterInfo>& infos = params.infos();
   for (size_t p = infos.size(); p-- > 0;) {
@@ -70,7 +71,8 @@ void GradientReducer::start(Bucket& bucket) {
     dispatch(grads.dtype(), [&](auto tag) {
       using T = decltype(tag);
       std::vector<const T*> parts;
-      for (int64_t j = 0; j + 1 < local_groups_; ++j) parts.push_back(group_grads_[static_cast<size_t>(j)].template data<T>() + bucket.begin);
+      for (int64_t j = 0; j + 1 < local_groups_; ++j)
+        parts.push_back(group_grads_[static_cast<size_t>(j)].template data<T>() + bucket.begin);
       T* last = grads.data<T>() + bucket.begin;
       parts.push_back(last);
       ordered_sum(parts, last, count);

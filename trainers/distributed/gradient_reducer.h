@@ -24,8 +24,7 @@ namespace rotor {
 
 class GradientReducer {
  public:
-  GradientReducer(ParameterStore& params, Communicator& comm, int64_t local_groups, int64_t bucket_bytes,
-                  bool overlap);
+  GradientReducer(ParameterStore& params, Communicator& comm, int64_t local_groups, int64_t bucket_bytes, bool overlap);
 
   // Puts group j's gradient so far in the store's buffer (zero on the first micro-batch).
   void begin_group(int64_t j, bool first_micro_batch);
@@ -45,7 +44,7 @@ class GradientReducer {
  private:
   struct Bucket {
     int64_t begin = 0, end = 0;  // elements of the flat buffers
-    int64_t waiting = 0;          // parameters whose gradient is not final yet
+    int64_t waiting = 0;         // parameters whose gradient is not final yet
   };
   void reset_waiting();
   void leaf_final(const Node& leaf);

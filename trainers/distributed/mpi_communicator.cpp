@@ -20,7 +20,8 @@ void check(int code, const char* what) {
 }
 
 int as_count(int64_t n) {
-  if (n > std::numeric_limits<int>::max()) throw Error("MPI: a message of " + std::to_string(n) + " elements is too long");
+  if (n > std::numeric_limits<int>::max())
+    throw Error("MPI: a message of " + std::to_string(n) + " elements is too long");
   return static_cast<int>(n);
 }
 
@@ -49,8 +50,8 @@ class OrderedSum : public PendingSum {
     received_ = Tensor::empty({static_cast<int64_t>(mine) * size_}, buffer_.dtype());
     recv_counts_.assign(static_cast<size_t>(size_), mine);
     for (int r = 0; r < size_; ++r) recv_offsets_.push_back(r * mine);
-    check(MPI_Ialltoallv(base(buffer_), counts_.data(), offsets_.data(), element_, base(received_),
-                         recv_counts_.data(), recv_offsets_.data(), element_, scatter, &request_),
+    check(MPI_Ialltoallv(base(buffer_), counts_.data(), offsets_.data(), element_, base(received_), recv_counts_.data(),
+                         recv_offsets_.data(), element_, scatter, &request_),
           "Ialltoallv");
   }
   ~OrderedSum() override {
@@ -74,7 +75,9 @@ class OrderedSum : public PendingSum {
   }
 
  private:
-  static void* base(Tensor& t) { return t.dtype() == DType::F64 ? static_cast<void*>(t.data<double>()) : t.data<float>(); }
+  static void* base(Tensor& t) {
+    return t.dtype() == DType::F64 ? static_cast<void*>(t.data<double>()) : t.data<float>();
+  }
 
   void advance() {
     if (phase_ == 0) {

@@ -16,8 +16,7 @@ bool has_node(int64_t lo, int64_t hi, int64_t want_lo, int64_t want_hi) {
   if (lo == want_lo && hi == want_hi) return true;
   if (hi - lo <= 1) return false;
   const int64_t mid = lo + (hi - lo) / 2;
-  return want_hi <= mid ? has_node(lo, mid, want_lo, want_hi)
-                        : want_lo >= mid && has_node(mid, hi, want_lo, want_hi);
+  return want_hi <= mid ? has_node(lo, mid, want_lo, want_hi) : want_lo >= mid && has_node(mid, hi, want_lo, want_hi);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 
 #include "engine/error.h"
 
@@ -26,7 +28,8 @@ uint64_t state_hash(const ParameterStore& params, const Optimizer& optimizer) {
   uint64_t hash = tensor_hash(params.values(), 14695981039346656037ULL);
   const OptimizerState state = optimizer.export_state();
   for (const auto& [name, tensor] : state.tensors) hash = tensor_hash(tensor, fnv1a(name.data(), name.size(), hash));
-  for (const auto& [name, value] : state.scalars) hash = fnv1a(&value, sizeof value, fnv1a(name.data(), name.size(), hash));
+  for (const auto& [name, value] : state.scalars)
+    hash = fnv1a(&value, sizeof value, fnv1a(name.data(), name.size(), hash));
   return hash;
 }
 
@@ -60,9 +63,20 @@ void synchronize_parameters(Communicator& comm, ParameterStore& params, const Op
   const auto all = comm.allgather({static_cast<double>(hash >> 32), static_cast<double>(hash & 0xffffffffULL)});
   for (int r = 1; r < comm.size(); ++r)
     if (all[static_cast<size_t>(r)] != all[0])
-      throw Error("rank " + std::to_string(r) + " holds different parameters or optimizer state than rank 0 after "
+      throw Error("rank " + std::to_string(r) +
+                  " holds different parameters or optimizer state than rank 0 after "
                   "the broadcast (checksums differ): the ranks did not load the same checkpoint or build the same "
                   "model; check that every machine sees the same run directory, data and rotor build");
+}
+
+int run_or_abort_all(Communicator& comm, const std::function<int()>& work) {
+  if (comm.size() == 1) return work();
+  try {
+    return work();
+  } catch (const std::exception& err) {
+    std::fprintf(stderr, "\nerror (rank %d of %d): %s\n", comm.rank(), comm.size(), err.what());
+    comm.abort(1);
+  }
 }
 
 }  // namespace rotor

@@ -25,7 +25,8 @@ std::vector<ScoredBatch> gather_in_order(Communicator& comm, std::vector<ScoredB
       auto p = from.begin() + static_cast<std::ptrdiff_t>(at + 3);
       b.doc_ids.assign(p, p + static_cast<std::ptrdiff_t>(rows));
       b.labels.assign(p + static_cast<std::ptrdiff_t>(rows), p + static_cast<std::ptrdiff_t>(2 * rows));
-      b.logits.assign(p + static_cast<std::ptrdiff_t>(2 * rows), p + static_cast<std::ptrdiff_t>(2 * rows + rows * classes));
+      b.logits.assign(p + static_cast<std::ptrdiff_t>(2 * rows),
+                      p + static_cast<std::ptrdiff_t>(2 * rows + rows * classes));
       at += 3 + 2 * rows + rows * classes;
       all.push_back(std::move(b));
     }

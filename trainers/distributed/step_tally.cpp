@@ -6,11 +6,11 @@ constexpr int64_t kFields = 4;  // loss sum, examples, correct, tokens
 }
 
 StepTally::StepTally(int64_t micro_batches, const GradientGroups& groups)
-    : micro_batches_(micro_batches), groups_(groups),
+    : micro_batches_(micro_batches),
+      groups_(groups),
       local_(static_cast<size_t>(micro_batches * groups.local() * kFields), 0.0) {}
 
-void StepTally::add(int64_t micro, int64_t group, double mean_loss, int64_t examples, int64_t correct,
-                    int64_t tokens) {
+void StepTally::add(int64_t micro, int64_t group, double mean_loss, int64_t examples, int64_t correct, int64_t tokens) {
   double* slot = &local_[static_cast<size_t>((micro * groups_.local() + group - groups_.first()) * kFields)];
   slot[0] = mean_loss * static_cast<double>(examples);
   slot[1] = static_cast<double>(examples);

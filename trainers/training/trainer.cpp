@@ -64,7 +64,6 @@ class TrainingSession {
   std::optional<SaveReason> save_due(bool evaluated, bool better) const;
   void save_checkpoint(SaveReason reason);
   void write_checkpoint_file(SaveReason reason);
-  void report_communication(int64_t first_step) const;
   bool finished() const;
   void test_best();
   double elapsed() const;
@@ -116,8 +115,9 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   load_data(header ? &*header : nullptr);
   if (root_) comm_.barrier();
   // Fixed when a run starts and kept by its checkpoints (trainers/distributed/gradient_groups.h).
-  config_.train.gradient_groups = resolve_gradient_groups(
-      config_.train.gradient_groups, header ? &header->config.train.gradient_groups : nullptr, comm_.size(), resume_from);
+  config_.train.gradient_groups =
+      resolve_gradient_groups(config_.train.gradient_groups, header ? &header->config.train.gradient_groups : nullptr,
+                              comm_.size(), resume_from);
   if (header) {
     // Only run-length and logging keys may change on resume.
     std::vector<std::string> changed;
@@ -280,17 +280,6 @@ void TrainingSession::write_checkpoint_file(SaveReason reason) {
   if (style_ == Progress::Style::lines) fmt::print(stderr, "checkpoint {} ({})\n", path, why[static_cast<int>(reason)]);
 }
 
-void TrainingSession::report_communication(int64_t first_step) const {
-  const int64_t steps = state_.step - first_step;
-  if (comm_.size() == 1 || !root_ || steps <= 0) return;
-  const GradientReducer& reducer = gradient_->reducer();
-  fmt::print(stderr,
-             "communication: {} gradient bytes sent per step by each rank, {:.1f} ms per step waiting for the gradient "
-             "sums after the backward pass; {:.1f} of {} buckets started during it\n",
-             comm_.bytes_sent() / steps, 1e3 * reducer.wait_seconds() / static_cast<double>(steps),
-             static_cast<double>(reducer.early_starts()) / static_cast<double>(steps), reducer.buckets());
-}
-
 bool TrainingSession::finished() const {
   const TrainConfig& t = config_.train;
   if (t.max_steps > 0 && state_.step >= t.max_steps) return true;
@@ -343,7 +332,7 @@ int TrainingSession::run(int64_t stop_after) {
     if (const std::optional<SaveReason> reason = save_due(evaluated, better)) save_checkpoint(*reason);
   }
   progress_->finish("done: " + std::to_string(state_.step) + " steps in " + format_duration(elapsed()));
-  report_communication(first_step);
+  if (root_ && comm_.size() > 1) fmt::print(stderr, "{}\n", gradient_->communication_report(state_.step - first_step));
   restore_default_handlers();
   test_best();
   return 0;
@@ -422,14 +411,7 @@ int train_this_rank(const TrainRequest& request, Communicator& comm) {
 
 int train(const TrainRequest& request) {
   Communicator& comm = world();
-  if (comm.size() == 1) return train_this_rank(request, comm);
-  try {
-    return train_this_rank(request, comm);
-  } catch (const std::exception& err) {
-    // The other ranks may be waiting for this one in a collective: end them all.
-    fmt::print(stderr, "\nerror (rank {} of {}): {}\n", comm.rank(), comm.size(), err.what());
-    comm.abort(1);
-  }
+  return run_or_abort_all(comm, [&] { return train_this_rank(request, comm); });
 }
 
 }  // namespace rotor
