@@ -46,7 +46,7 @@ import json, re, statistics, sys
 work, out, cores, load = sys.argv[1:5]
 rows = []
 for name, ranks in [("one-rank", 1), ("two-ranks-overlap", 2), ("two-ranks-no-overlap", 2)]:
-    events = [json.loads(l) for l in open(f"{work}/{name}/metrics.jsonl") if '"event": "train"' in l]
+    events = [e for e in map(json.loads, open(f"{work}/{name}/metrics.jsonl")) if e["event"] == "train"]
     rates = [e["tokens_per_s"] for e in events[1:]]  # the first step includes start-up
     params = int(re.search(r"model: (\d+) parameters", open(f"{work}/{name}.log").read()).group(1))
     comm = re.search(r"communication: (\d+) gradient bytes .*?, ([\d.]+) ms per step waiting", open(f"{work}/{name}.log").read())

@@ -25,7 +25,9 @@ export ROTOR_MPI_BUCKET_MB=0.002
 mpi=("$mpirun" --allow-run-as-root --oversubscribe --mca btl_vader_single_copy_mechanism none -x ROTOR_MPI_BUCKET_MB
      -np)  # then: N COMMAND...
 ckpt() { printf '%s/checkpoints/step-%08d.h5' "$1" "$2"; }
-train_losses() { grep '"event": "train"' "$1/metrics.jsonl" | sed 's/.*"loss": \([^,]*\),.*/\1/'; }
+train_losses() {  # the "loss" of every training event, one a line (spacing of the JSON writer aside)
+  grep -E '"event": ?"train"' "$1/metrics.jsonl" | sed -E 's/.*"loss": ?([^,]*),.*/\1/'
+}
 wait_for_checkpoint() {
   for _ in $(seq 1 600); do
     [ -f "$1/checkpoints/latest" ] && return 0
@@ -53,6 +55,7 @@ check "1 rank, 2 groups: exit 0" test $? -eq 0
 check "2 ranks: exit 0" test $? -eq 0
 check "2 ranks x 8 == 1 rank x 16 with 2 gradient groups, bit for bit" \
   "$compare" "$(ckpt "$dir/one" 20)" "$(ckpt "$dir/two" 20)"
+check "training losses logged" test "$(train_losses "$dir/one" | wc -l)" -eq 4
 check "2 ranks log the same training losses" test "$(train_losses "$dir/one")" = "$(train_losses "$dir/two")"
 check "2 ranks: rank 0 alone reports" test "$(grep -c 'val step 20' "$dir/two.log")" -eq 1
 # Two groups per rank and two micro-batches per step: each rank keeps per-group gradients across micro-batches.
