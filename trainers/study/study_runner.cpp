@@ -19,13 +19,14 @@ namespace {
 
 // A finished run is only reused when the spec still gives its config: after
 // an edit of the spec or its base, stale results must not enter the report.
-// The trainer fills in vocab_size and num_classes from the data.
 void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::string& run_dir) {
-  const Config expected = load_config(spec.base, spec.run_overrides(run));
+  Config expected = load_config(spec.base, spec.run_overrides(run));
   const Config trained = load_config((fs::path(run_dir) / "config.yaml").string());
+  // train.gradient_groups 0 means "one per rank", resolved when the run started.
+  if (expected.train.gradient_groups == 0) expected.train.gradient_groups = trained.train.gradient_groups;
   std::string changed;
   for (const std::string& key : differing_keys(trained, expected))
-    if (!resumable_change(key) && key != "model.vocab_size" && key != "model.num_classes") changed += " " + key;
+    if (!resumable_change(key)) changed += " " + key;
   if (!changed.empty())
     throw ConfigError(run_dir + " was trained with another config than " + spec.path + " now gives (" +
                       changed.substr(1) +
