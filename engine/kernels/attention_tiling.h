@@ -39,10 +39,7 @@ class DropoutFactors {
   void row(uint64_t first, int64_t n, T* f) const {
     uint32_t words[kBlock + 8];
     const uint64_t counter = first / 4, counters = (first % 4 + static_cast<uint64_t>(n) + 3) / 4;
-    for (uint64_t i = 0; i < counters; ++i) {
-      const auto bits = key_.bits(counter + i);
-      for (int w = 0; w < 4; ++w) words[4 * i + w] = bits[w];
-    }
+    key_.bits_block(counter, static_cast<int64_t>(counters), words);
     const uint32_t* word = words + first % 4;
     for (int64_t c = 0; c < n; ++c) f[c] = (word[c] >> 8) >= threshold_ ? keep_scale_ : T(0);
   }
