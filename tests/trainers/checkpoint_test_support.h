@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "trainers/checkpoint/checkpoint.h"
+#include "trainers/checkpoint/checkpoint_integrity.h"
 
 namespace rotor::test {
 
@@ -60,6 +61,16 @@ inline bool flip_byte_in(const std::string& path, const void* pattern, size_t n,
   at[static_cast<std::ptrdiff_t>(offset)] ^= 0x10;
   write_bytes(path, bytes);
   return true;
+}
+
+// Recomputes the whole-file checksum of an edited checkpoint, as someone who
+// edits a file on purpose would: what is left to catch the edit are the
+// checks inside the file (HDF5's, Fletcher32, the content checksum).
+inline void reseal(const std::string& path) {
+  const std::vector<char> bytes = read_bytes(path);
+  std::string image(bytes.begin(), bytes.end());
+  seal_checkpoint_image(image);
+  write_bytes(path, std::vector<char>(image.begin(), image.end()));
 }
 
 // A small checkpoint with one of each kind; `fill` varies the tensor values.

@@ -44,6 +44,9 @@ void set_root_attribute(const std::string& path, const char* name, int64_t value
   hdf5::Id attr(H5Aopen(file.get(), name, H5P_DEFAULT), H5Aclose);
   REQUIRE(attr);
   REQUIRE(H5Awrite(attr.get(), H5T_NATIVE_INT64, &value) >= 0);
+  attr.close();
+  file.close();
+  rotor::test::reseal(path);
 }
 
 }  // namespace
@@ -129,9 +132,12 @@ TEST_CASE("checkpoint: a multi-megabyte tensor writes and reads quickly", "[chec
   CHECK(same_bits(r.tensors.at("model/embed.weight"), big));
   CHECK(same_bits(r.tensors.at("optimizer/v/embed.weight"), c.tensors.at("optimizer/v/embed.weight")));
 
-  // Damage the second chunk: the checksum of that chunk catches it.
+  // Damage the second chunk: the whole-file checksum catches it, and behind
+  // it (a resealed file) the checksum of that chunk.
   const size_t second_chunk = static_cast<size_t>(1024) * 1024;  // first element of row 1024
   REQUIRE(rotor::test::flip_byte_in(path, p + second_chunk + 5, 64));
+  CHECK_THAT(read_error(path), Catch::StartsWith(path + ": whole-file checksum mismatch (file damaged;"));
+  rotor::test::reseal(path);
   const std::string msg = read_error(path);
   CHECK_THAT(msg, Catch::Contains(path) && Catch::Contains("model/embed.weight") && Catch::Contains("Fletcher32"));
 }
@@ -167,8 +173,8 @@ TEST_CASE("checkpoint: bad contents are refused before anything is written", "[c
   c.tensors["model/w"] = Tensor();
   refused(c, "tensor 'model/w' is undefined");
   c = {};
-  c.format_version = 2;
-  refused(c, "cannot write format version 2");
+  c.format_version = 3;
+  refused(c, "cannot write format version 3");
   CHECK(std::filesystem::is_empty(dir.path()));
 }
 
@@ -177,10 +183,18 @@ TEST_CASE("checkpoint: damaged data is detected and named", "[checkpoint]") {
   const std::string path = dir / "step-00000100.h5";
   const CheckpointContents c = rotor::test::small_contents();
 
+  SECTION("any damage fails the whole-file checksum before HDF5 reads the file") {
+    write_checkpoint(path, c);
+    const std::vector<char> head = rotor::test::head_bytes(c.tensors.at("model/head.weight"), 8);
+    REQUIRE(rotor::test::flip_byte_in(path, head.data(), head.size(), 9));
+    CHECK_THAT(read_error(path), Catch::StartsWith(path + ": whole-file checksum mismatch (file damaged; computed "));
+  }
+  // The sections below reseal the damaged file, to check the defences inside it.
   SECTION("a tensor's data fails its Fletcher32 checksum") {
     write_checkpoint(path, c);
     const std::vector<char> head = rotor::test::head_bytes(c.tensors.at("model/head.weight"), 8);
     REQUIRE(rotor::test::flip_byte_in(path, head.data(), head.size(), 9));
+    rotor::test::reseal(path);
     const std::string msg = read_error(path);
     CHECK(msg == path + ": dataset model/head.weight failed its Fletcher32 checksum (file corrupt)");
     std::string why;
@@ -192,6 +206,7 @@ TEST_CASE("checkpoint: damaged data is detected and named", "[checkpoint]") {
     d.blobs["tokenizer/model"] = {'s', 'p', 'm', '-', 'm', 'o', 'd', 'e', 'l', '-', 'b', 'y', 't', 'e', 's'};
     write_checkpoint(path, d);
     REQUIRE(rotor::test::flip_byte_in(path, "spm-model-bytes", 15, 3));
+    rotor::test::reseal(path);
     CHECK_THAT(read_error(path), Catch::Contains("dataset tokenizer/model failed its Fletcher32 checksum"));
   }
   SECTION("an integer (not chunked) fails the content checksum") {
@@ -200,6 +215,7 @@ TEST_CASE("checkpoint: damaged data is detected and named", "[checkpoint]") {
     d.integers["state/step"] = marker;
     write_checkpoint(path, d);
     REQUIRE(rotor::test::flip_byte_in(path, &marker, sizeof marker, 2));
+    rotor::test::reseal(path);
     CHECK_THAT(read_error(path), Catch::StartsWith(path + ": content checksum mismatch (file corrupt"));
   }
   SECTION("a text fails the content checksum") {
@@ -207,6 +223,7 @@ TEST_CASE("checkpoint: damaged data is detected and named", "[checkpoint]") {
     d.texts["config"] = "a distinctive resolved config text";
     write_checkpoint(path, d);
     REQUIRE(rotor::test::flip_byte_in(path, "distinctive", 11, 4));
+    rotor::test::reseal(path);
     CHECK_THAT(read_error(path), Catch::Contains("content checksum mismatch"));
   }
   SECTION("an edited content checksum is a mismatch") {
@@ -223,15 +240,25 @@ TEST_CASE("checkpoint: truncated or empty or missing or foreign files give clear
   SECTION("truncated") {
     write_checkpoint(path, rotor::test::small_contents());
     std::vector<char> bytes = rotor::test::read_bytes(path);
-    bytes.resize(bytes.size() / 2);
+    const size_t full = bytes.size();
+    bytes.resize(full / 2);
     rotor::test::write_bytes(path, bytes);
-    CHECK_THAT(read_error(path), Catch::StartsWith(path + ": damaged or truncated HDF5 file"));
+    CHECK(read_error(path) == path + ": truncated or extended file: its header says " + std::to_string(full) +
+                                  " bytes, the file has " + std::to_string(full / 2) + " (an interrupted copy?)");
   }
-  SECTION("cut off after the signature") {
+  SECTION("cut off inside the header") {
     write_checkpoint(path, rotor::test::small_contents());
     std::vector<char> bytes = rotor::test::read_bytes(path);
     bytes.resize(100);
     rotor::test::write_bytes(path, bytes);
+    CHECK_THAT(read_error(path), Catch::StartsWith(path + ": truncated or extended file: its header says "));
+  }
+  SECTION("damaged HDF5 behind a resealed header") {
+    write_checkpoint(path, rotor::test::small_contents());
+    std::vector<char> bytes = rotor::test::read_bytes(path);
+    bytes.resize(kIntegrityBlockBytes + 100);
+    rotor::test::write_bytes(path, bytes);
+    rotor::test::reseal(path);
     CHECK_THAT(read_error(path), Catch::StartsWith(path + ": damaged or truncated HDF5 file"));
   }
   SECTION("empty") {
@@ -246,21 +273,31 @@ TEST_CASE("checkpoint: truncated or empty or missing or foreign files give clear
   SECTION("not HDF5") {
     const std::string text = "step: 100\nthis is not HDF5\n";
     rotor::test::write_bytes(path, std::vector<char>(text.begin(), text.end()));
-    CHECK(read_error(path) == path + ": not an HDF5 file (no HDF5 signature at its start)");
+    CHECK(read_error(path) == path + ": not a rotor checkpoint (no 'rotor checkpoint' header at its start)");
+  }
+  SECTION("a plain HDF5 file (or one written before format 2)") {
+    {
+      hdf5::File f = hdf5::File::create(path);
+      f.close();
+    }
+    CHECK(read_error(path) == path + ": an HDF5 file without rotor's integrity header (not a rotor checkpoint, or "
+                                     "written by rotor before checkpoint format 2)");
   }
   SECTION("HDF5 without the rotor marker") {
     {
-      hdf5::File f = hdf5::File::create(path);
+      hdf5::File f = hdf5::File::create_in_memory(kIntegrityBlockBytes);
       const double x = 1.0;
       hdf5::write_dataset(f.id(), "data/x", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {1}, &x, false, 0);
-      f.close();
+      const std::string image = f.close_to_image();
+      rotor::test::write_bytes(path, std::vector<char>(image.begin(), image.end()));
     }
+    rotor::test::reseal(path);
     CHECK(read_error(path) == path + ": not a rotor checkpoint (missing attribute rotor_checkpoint)");
   }
   SECTION("a newer format version") {
     write_checkpoint(path, rotor::test::small_contents());
     set_root_attribute(path, "format_version", 7);
-    CHECK(read_error(path) == path + ": format version 7 is newer than this rotor (1); update rotor to read it");
+    CHECK(read_error(path) == path + ": format version 7 is newer than this rotor (2); update rotor to read it");
   }
   SECTION("a dataset added by hand") {
     write_checkpoint(path, rotor::test::small_contents());
@@ -270,6 +307,7 @@ TEST_CASE("checkpoint: truncated or empty or missing or foreign files give clear
       const int64_t x = 3;
       hdf5::write_dataset(file.get(), "extra/x", H5T_STD_I64LE, H5T_NATIVE_INT64, {}, &x, false, 0);
     }
+    rotor::test::reseal(path);
     CHECK(read_error(path) == path + ": dataset extra/x has no attribute kind (not written by rotor)");
   }
 }

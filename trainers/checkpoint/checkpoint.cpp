@@ -12,6 +12,7 @@
 
 #include "engine/fnv1a.h"
 #include "trainers/checkpoint/checkpoint_fs.h"
+#include "trainers/checkpoint/checkpoint_integrity.h"
 #include "trainers/checkpoint/hdf5_file.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -129,21 +130,22 @@ void write_contents(hid_t root, const CheckpointContents& c) {
 
 // ---- reading ----
 
-// What the first bytes of the file say, before HDF5 sees it.
-void check_file_start(const std::string& path, long long* size) {
+// The whole file's bytes, verified (see checkpoint_integrity.h) before HDF5
+// parses any of them.
+std::string read_verified_image(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Invalid(std::string("cannot open: ") + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw Invalid("is a directory, not a checkpoint file");
-  *size = static_cast<long long>(st.st_size);
   if (st.st_size == 0) throw Invalid("empty file (0 bytes; an interrupted copy?)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Invalid(std::string("cannot open: ") + std::strerror(errno));
-  char magic[8] = {};
-  in.read(magic, sizeof magic);
-  static const char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
-  if (in.gcount() != 8 || std::memcmp(magic, kSignature, 8) != 0) {
-    throw Invalid("not an HDF5 file (no HDF5 signature at its start)");
-  }
+  std::string image(static_cast<size_t>(st.st_size), '\0');
+  in.read(image.data(), static_cast<std::streamsize>(image.size()));
+  image.resize(static_cast<size_t>(in.gcount()));
+  if (in.bad()) throw Invalid(std::string("cannot read: ") + std::strerror(errno));
+  const std::string problem = checkpoint_image_problem(image);
+  if (!problem.empty()) throw Invalid(problem);
+  return image;
 }
 
 std::string shape_text(const std::vector<hsize_t>& dims) {
@@ -224,11 +226,11 @@ void read_entry(hid_t root, const std::string& key, long long file_size, Checkpo
 }
 
 CheckpointContents read_contents(const std::string& path) {
-  long long file_size = 0;
-  check_file_start(path, &file_size);
+  const std::string image = read_verified_image(path);
+  const auto file_size = static_cast<long long>(image.size());
   hdf5::File file = [&] {
     try {
-      return hdf5::File::open_read_only(path);
+      return hdf5::File::open_image(image, path);
     } catch (const hdf5::Hdf5Error& e) {
       throw Invalid("damaged or truncated HDF5 file (HDF5: " + (e.detail.empty() ? "cannot open it" : e.detail) + ")");
     }
@@ -309,20 +311,18 @@ void write_checkpoint(const std::string& path, const CheckpointContents& content
   } catch (const Invalid& e) {
     throw CheckpointError(path + ": " + e.what());
   }
-  const std::string temp = checkpoint_fs::temp_path_for(path);
+  // Built in memory, so that a full disk fails in a plain write() (HDF5 is
+  // never left holding a half-written file), and sealed before it is written.
+  std::string image;
   try {
-    hdf5::File file = hdf5::File::create(temp);
+    hdf5::File file = hdf5::File::create_in_memory(kIntegrityBlockBytes);
     write_contents(file.id(), contents);
-    checkpoint_fs::crash_point("temp-open", path);
-    file.close();
+    image = file.close_to_image();
   } catch (const hdf5::Hdf5Error& e) {
-    std::remove(temp.c_str());
     throw CheckpointError(path + ": cannot write checkpoint: " + e.what());
-  } catch (...) {
-    std::remove(temp.c_str());
-    throw;
   }
-  checkpoint_fs::commit(temp, path);
+  seal_checkpoint_image(image);
+  checkpoint_fs::write_file_atomically(path, image);
 }
 
 CheckpointContents read_checkpoint(const std::string& path) {

@@ -21,7 +21,9 @@
 //               content_fnv1a64 (uint64, see content_checksum)
 //
 // Files use the HDF5 1.8 format (superblock and object headers v2, which carry
-// their own checksums), so metadata damage is detected too.
+// their own checksums) behind a 512-byte user block holding the file's size
+// and a checksum of all its bytes (checkpoint_integrity.h), verified before
+// HDF5 parses the file. Format 2 added that block.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -32,7 +34,7 @@
 
 namespace rotor {
 
-inline constexpr int64_t kCheckpointFormatVersion = 1;
+inline constexpr int64_t kCheckpointFormatVersion = 2;
 
 struct CheckpointContents {
   int64_t format_version = kCheckpointFormatVersion;
@@ -43,8 +45,8 @@ struct CheckpointContents {
   std::map<std::string, std::vector<uint8_t>> blobs;  // "tokenizer/model", ...
 };
 
-// Writes `contents` to `path` atomically: a temporary `<path>.tmp-<pid>` in
-// the same directory is written, closed, fsynced and renamed over `path`,
+// Writes `contents` to `path` atomically: the file is built in memory, then a
+// temporary `<path>.tmp-<pid>` in the same directory is written, closed, fsynced and renamed over `path`,
 // then the directory is fsynced. After a crash at any point, `path` holds
 // either its previous contents or the complete new file. Keys must be
 // non-empty '/'-separated paths without empty, "." or ".." components, unique
@@ -52,7 +54,8 @@ struct CheckpointContents {
 // "a/b"). Throws CheckpointError naming the file (the temporary is removed).
 void write_checkpoint(const std::string& path, const CheckpointContents& contents);
 
-// Reads and fully validates a checkpoint (HDF5 metadata checksums, Fletcher32
+// Reads and fully validates a checkpoint (the whole-file checksum before
+// anything else, then HDF5 metadata checksums, Fletcher32
 // of every chunked dataset, the content checksum, kinds, types, version).
 // Throws CheckpointError "<path>: <what is wrong>".
 CheckpointContents read_checkpoint(const std::string& path);

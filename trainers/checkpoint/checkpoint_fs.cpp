@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "trainers/checkpoint/checkpoint_error.h"
@@ -74,8 +75,14 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(temp, "cannot create", errno);
   size_t done = 0;
+  bool halfway = false;
   while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (!halfway && done >= bytes.size() / 2) {
+      halfway = true;
+      crash_point("temp-partial", path);
+    }
+    const size_t chunk = halfway ? bytes.size() - done : bytes.size() / 2 - done;
+    const ssize_t n = ::write(fd, bytes.data() + done, chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int err = errno;
@@ -95,6 +102,12 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
 
 void crash_point(const char* stage, const std::string& final_path) {
   if (g_crash_hook != nullptr) g_crash_hook(stage, final_path);
+  // Lets a test outside the process kill it mid-write (tests/chaos).
+  static const long pause_ms = [] {
+    const char* v = std::getenv("ROTOR_TEST_WRITE_PAUSE_MS");
+    return v != nullptr ? std::strtol(v, nullptr, 10) : 0L;
+  }();
+  if (pause_ms > 0 && std::strcmp(stage, "temp-partial") == 0) ::usleep(static_cast<useconds_t>(pause_ms) * 1000);
 }
 
 }  // namespace rotor::checkpoint_fs

@@ -29,9 +29,12 @@ void crash_point(const char* stage, const std::string& final_path);
 namespace rotor::checkpoint_testing {
 
 // Test-only: called at the named points of every atomic write, with the final
-// path. Stages: "temp-open" (HDF5 data written, file still open) and
-// "before-rename" (temporary closed and fsynced, not yet renamed). A test
-// forks, installs a hook that _exit()s, and so leaves what a crash would.
+// path. Stages: "temp-partial" (the temporary holds the first half of the
+// bytes) and "before-rename" (temporary closed and fsynced, not yet renamed).
+// A test forks, installs a hook that _exit()s, and so leaves what a crash
+// would. From outside the process, the environment variable
+// ROTOR_TEST_WRITE_PAUSE_MS=N pauses N ms at "temp-partial", so that a test
+// can kill it there.
 using CrashHook = void (*)(const char* stage, const std::string& final_path);
 void set_crash_hook(CrashHook hook);  // nullptr removes it
 

@@ -15,6 +15,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,15 +63,31 @@ class File {
   // superblock and object headers, which carry metadata checksums and are
   // readable by every HDF5 (and h5py) since 1.8.
   static File create(const std::string& path);
-  static File open_read_only(const std::string& path);
+  // The same, built in memory (HDF5's core driver): nothing touches the disk,
+  // so HDF5 never meets a full disk; close_to_image() gives the bytes. The
+  // first `userblock` bytes (0, or a power of two >= 512) are reserved for
+  // the caller; HDF5 and h5py skip them.
+  static File create_in_memory(size_t userblock);
+  // Opens the bytes of a whole file (read into memory by the caller) read-only,
+  // so that HDF5 parses exactly those bytes; `name` is for messages.
+  static File open_image(const std::string& bytes, const std::string& name);
+
+  File(File&&) noexcept;
+  File& operator=(File&&) noexcept;
+  ~File();
 
   hid_t id() const { return id_.get(); }
   // Flushes and closes; throws if HDF5 could not write the file out.
   void close();
+  // For a file from create_in_memory: closes it and returns the whole file's
+  // bytes, exactly as HDF5 would have written them to disk.
+  std::string close_to_image();
 
  private:
-  explicit File(Id id) : id_(std::move(id)) {}
+  struct ImageSink;  // receives the in-memory file's buffer when HDF5 frees it
+  File(Id id, std::unique_ptr<ImageSink> sink);
   Id id_;
+  std::unique_ptr<ImageSink> sink_;
 };
 
 // ---- writing (names are '/'-separated paths; missing groups are created) ----
