@@ -5,8 +5,10 @@
 // Exit codes: 0 ok, 1 error, 2 usage, 130/143 stopped by SIGINT/SIGTERM after
 // saving a checkpoint.
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 
 #include <fmt/core.h>
 
@@ -32,6 +34,9 @@ int main(int argc, char** argv) {
   // Idle OpenMP threads sleep instead of spinning: on a few shared cores a
   // spinning thread steals the time of the one doing the work.
   setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
+  // Past a file-size limit (ulimit -f) a write then fails with EFBIG and is
+  // reported like a full disk, instead of killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{
       "rotor: compare position encodings (RoPE, sinusoidal, T5 bias, ALiBi, ...) in Transformer "
       "encoder classifiers on long-text classification.\n\nExit codes: 0 ok, 1 error, 2 usage, "
@@ -44,7 +49,8 @@ int main(int argc, char** argv) {
   t->add_option("--set", train.overrides, "Override a config key, e.g. --set train.lr=1e-3 (repeatable)");
   t->add_option("--resume", train.resume, "auto (newest valid checkpoint of the run directory) or a checkpoint path");
   t->add_option("--out", train.out_dir, "Run directory (default: <run.out_dir>/<run.name>)");
-  t->add_option("--stop-after", train.stop_after, "Checkpoint and exit once this many steps are done (resumable)");
+  t->add_option("--stop-after", train.stop_after, "Checkpoint and exit once this many steps are done (resumable)")
+      ->check(CLI::PositiveNumber);
 
   rotor::EvalRequest eval;
   auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
@@ -71,7 +77,7 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   p->add_option("--output", predict.output, "JSONL output (default: stdout)");
-  p->add_option("--max-len", predict.max_len, "Window length in tokens");
+  p->add_option("--max-len", predict.max_len, "Window length in tokens")->check(CLI::PositiveNumber);
   p->add_option("--set", predict.overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
 
   std::string inspect_path;
@@ -108,6 +114,18 @@ int main(int argc, char** argv) {
   rd->add_option("--query-index", decay.query_index, "Position of the query (default 0)");
   rd->add_option("--out", decay.out, "Plot file: FILE.png and FILE.svg, data in FILE.json");
 
+  if (argc > 1 && argv[1][0] != '-') {  // CLI11 would only say the word was not expected
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+      known = known || sub->get_name() == argv[1];
+    }
+    if (!known) {
+      fmt::print(stderr, "rotor: unknown command '{}' (commands: {}; see rotor --help)\n", argv[1], names);
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -133,6 +151,9 @@ int main(int argc, char** argv) {
     return rotor::config_command(config_path, config_overrides, reference, markdown);
   } catch (const rotor::Error& err) {
     fmt::print(stderr, "\nerror: {}\n", err.what());
+    return 1;
+  } catch (const std::filesystem::filesystem_error& err) {  // a path the user gave: not unexpected
+    fmt::print(stderr, "\nerror: {}: {}\n", err.path1().string(), err.code().message());
     return 1;
   } catch (const std::exception& err) {
     fmt::print(stderr, "\nerror (unexpected): {}\n", err.what());

@@ -1,38 +1,31 @@
 #include "trainers/training/metrics_log.h"
 
-#include <sstream>
 #include <vector>
 
+#include <fmt/core.h>
+
+#include "trainers/checkpoint/checkpoint_fs.h"
 #include "trainers/config/config.h"
+#include "trainers/training/metrics_history.h"
 
 namespace rotor {
-namespace {
-
-// The "step" field of a metrics line, or -1 (also for a line cut short by a crash).
-int64_t step_of(const std::string& line) {
-  const JsonFields event = JsonFields::parse(line, nullptr, /*allow_exceptions=*/false);
-  const auto step = event.is_object() ? event.find("step") : event.end();
-  return step != event.end() && step->is_number_integer() ? step->get<int64_t>() : -1;
-}
-
-}  // namespace
 
 MetricsLog::MetricsLog(const std::string& path, int64_t keep_through_step) : path_(path) {
-  std::vector<std::string> kept;
-  if (keep_through_step >= 0) {
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);)
-      if (!line.empty() && step_of(line) <= keep_through_step) kept.push_back(line);
-  }
-  out_.open(path, std::ios::trunc);
+  std::vector<std::string> kept, warnings;
+  if (keep_through_step >= 0) kept = metrics_lines_to_keep(path, keep_through_step, warnings);
+  for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+  // Rewritten atomically: a kill here leaves the old file, never a cut one.
+  std::string text;
+  for (const std::string& line : kept) text += line + '\n';
+  checkpoint_fs::write_file_atomically(path, text);
+  out_.open(path, std::ios::app);
   if (!out_) throw ConfigError(path + ": cannot write the metrics log");
-  for (const std::string& line : kept) out_ << line << '\n';
-  out_.flush();
 }
 
 void MetricsLog::write(const JsonFields& event) {
   out_ << json_line(event) << '\n';
   out_.flush();
+  if (!out_) throw Error(path_ + ": cannot write the metrics log (disk full?)");
 }
 
 }  // namespace rotor

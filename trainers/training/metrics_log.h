@@ -1,7 +1,8 @@
 #pragma once
 // metrics.jsonl: one JSON object per training-log or evaluation event,
 // flushed as it is written. Reopening for a resumed run drops the events
-// after the checkpoint's step, so the file reads as one uninterrupted run.
+// after the checkpoint's step and any "final" events (metrics_history.h), so
+// the file reads as one uninterrupted run.
 #include <cstdint>
 #include <fstream>
 #include <string>

@@ -16,6 +16,7 @@
 #include "engine/parallel.h"
 #include "models/encoder_classifier.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
+#include "trainers/checkpoint/checkpoint_fs.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/distributed/communicator.h"
@@ -26,6 +27,7 @@
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/run_lock.h"
+#include "trainers/training/run_summary.h"
 #include "trainers/training/signals.h"
 #include "trainers/training/training_checkpoint.h"
 
@@ -38,9 +40,7 @@ struct TrainingError : Error {
 };
 
 void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out) throw ConfigError(path.string() + ": cannot write");
+  checkpoint_fs::write_file_atomically(path.string(), text);
 }
 
 void add_metrics(JsonFields& o, const std::string& prefix, const ClassificationMetrics& m) {
@@ -65,6 +65,7 @@ class TrainingSession {
   void save_checkpoint(SaveReason reason);
   void write_checkpoint_file(SaveReason reason);
   bool finished() const;
+  int stop_for(int sig);
   void test_best();
   double elapsed() const;
   void log(const JsonFields& event) {
@@ -95,6 +96,7 @@ class TrainingSession {
   std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_log_ = session_start_;
   int64_t tokens_since_log_ = 0;
+  bool already_done_ = false;  // resumed a run whose summary is written: nothing to do
 };
 
 TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from)
@@ -110,16 +112,13 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     ckpt = read_checkpoint(*resume_from);
     header = read_header(*ckpt, *resume_from);
   }
-  // Rank 0 builds the token cache first; the other ranks then read it.
-  if (!root_) comm_.barrier();
-  load_data(header ? &*header : nullptr);
-  if (root_) comm_.barrier();
   // Fixed when a run starts and kept by its checkpoints (trainers/distributed/gradient_groups.h).
   config_.train.gradient_groups =
       resolve_gradient_groups(config_.train.gradient_groups, header ? &header->config.train.gradient_groups : nullptr,
                               comm_.size(), resume_from);
   if (header) {
-    // Only run-length and logging keys may change on resume.
+    // Only run-length and logging keys may change on resume. Checked before
+    // the data is read, so another run's checkpoint is named as such.
     std::vector<std::string> changed;
     for (const std::string& key : differing_keys(header->config, config_))
       if (!resumable_change(key)) changed.push_back(key);
@@ -134,6 +133,10 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       fmt::print(stderr, "note: checkpoint was written with {} threads, resuming with {}\n", header->threads,
                  num_threads());
   }
+  // Rank 0 builds the token cache first; the other ranks then read it.
+  if (!root_) comm_.barrier();
+  load_data(header ? &*header : nullptr);
+  if (root_) comm_.barrier();
   model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);
   model_->initialize(config_.run.seed);
   optimizer_ = make_optimizer(config_.train, model_->parameters());
@@ -156,7 +159,8 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   synchronize_parameters(comm_, model_->parameters(), *optimizer_);
   gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options_from_environment(), config_.run.seed,
                     config_.train.label_smoothing);
-  if (!root_) return;
+  already_done_ = ckpt && finished() && summarized_steps((run_dir_ / "summary.json").string()) == state_.step;
+  if (already_done_ || !root_) return;  // a finished run writes nothing; rank 0 alone writes
   write_text(run_dir_ / "config.yaml", dump_config(config_));
   log_.emplace((run_dir_ / "metrics.jsonl").string(), ckpt ? state_.step : -1);
 }
@@ -287,7 +291,21 @@ bool TrainingSession::finished() const {
   return t.early_stopping_patience > 0 && state_.stale_evals >= t.early_stopping_patience;
 }
 
+int TrainingSession::stop_for(int sig) {
+  save_checkpoint(SaveReason::signal);
+  note("stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " + std::to_string(state_.step) +
+       "; checkpoint saved, resume with --resume auto");
+  restore_default_handlers();
+  return 128 + sig;
+}
+
 int TrainingSession::run(int64_t stop_after) {
+  if (already_done_) {
+    if (root_)
+      fmt::print(stderr, "run {} already finished at step {} (see summary.json); nothing to do\n", run_dir_.string(),
+                 state_.step);
+    return 0;
+  }
   install_stop_handlers();
   progress_ = std::make_unique<Progress>("train", total_steps_, root_ ? style_ : Progress::Style::none);
   if (root_)
@@ -297,14 +315,12 @@ int TrainingSession::run(int64_t stop_after) {
   const int64_t first_step = state_.step;
   while (!finished()) {
     // A signal to any rank stops every rank after the same step.
-    const int sig = agree_on_stop(comm_, stop_requested());
-    if (sig || (stop_after > 0 && state_.step >= stop_after)) {
-      save_checkpoint(sig ? SaveReason::signal : SaveReason::stop_after);
-      note(sig ? "stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
-                     std::to_string(state_.step) + "; checkpoint saved, resume with --resume auto"
-               : "stopped after step " + std::to_string(state_.step) + " as asked; resume with --resume auto");
+    if (const int sig = agree_on_stop(comm_, stop_requested())) return stop_for(sig);
+    if (stop_after > 0 && state_.step >= stop_after) {
+      save_checkpoint(SaveReason::stop_after);
+      note("stopped after step " + std::to_string(state_.step) + " as asked; resume with --resume auto");
       restore_default_handlers();
-      return sig ? 128 + sig : 0;
+      return 0;
     }
     const bool epoch_end = train_step();
     const TrainConfig& t = config_.train;
@@ -331,6 +347,8 @@ int TrainingSession::run(int64_t stop_after) {
     }
     if (const std::optional<SaveReason> reason = save_due(evaluated, better)) save_checkpoint(*reason);
   }
+  // A stop during the last step or its checkpoint counts like any other.
+  if (const int sig = agree_on_stop(comm_, stop_requested())) return stop_for(sig);
   progress_->finish("done: " + std::to_string(state_.step) + " steps in " + format_duration(elapsed()));
   if (root_ && comm_.size() > 1) fmt::print(stderr, "{}\n", gradient_->communication_report(state_.step - first_step));
   restore_default_handlers();
@@ -379,6 +397,12 @@ std::optional<std::string> checkpoint_to_resume(const TrainRequest& request, con
     std::vector<std::string> warnings;
     resume_from = dir.newest_valid(&warnings);
     for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+    if (!resume_from && !dir.list().empty()) {
+      std::string list;
+      for (const std::string& w : warnings) list += "\n  " + w;
+      throw CheckpointError("every checkpoint in " + dir.dir() + " is damaged; nothing was changed:" + list +
+                            "\nremove the damaged files to start over, or resume from one with --resume PATH");
+    }
     if (!resume_from) fmt::print(stderr, "no checkpoint in {}: starting a new run\n", run_dir.string());
   } else if (!request.resume.empty()) {
     resume_from = request.resume;
@@ -395,7 +419,9 @@ int train_this_rank(const TrainRequest& request, Communicator& comm) {
       request.out_dir.empty() ? fs::path(config.run.out_dir) / config.run.name : fs::path(request.out_dir);
   std::optional<std::string> resume_from;
   if (comm.is_root()) {
-    fs::create_directories(run_dir);
+    std::error_code ec;
+    fs::create_directories(run_dir, ec);
+    if (ec) throw Error("run directory " + run_dir.string() + ": cannot create it: " + ec.message());
     resume_from = checkpoint_to_resume(request, run_dir);
   }
   // Every rank resumes rank 0's choice ("" for none): the run directory must be shared.
