@@ -255,7 +255,13 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
                                   source_name(c), key);
     cached = load_token_cache(cache_path, key);
     tokens = cached ? std::move(*cached) : build(c, t, options);
-    if (!cached) save_token_cache(cache_path, key, tokens);
+    if (!cached) {
+      try {
+        save_token_cache(cache_path, key, tokens);
+      } catch (const DataError& e) {  // a cache is an optimisation: a read-only folder must not stop the run
+        if (options.warn) options.warn(std::string(e.what()) + "; continuing without a token cache");
+      }
+    }
   } else {
     tokens = build(c, t, options);
   }

@@ -1,10 +1,13 @@
 #include "datasets/token_cache.h"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "datasets/data_error.h"
 #include "datasets/document.h"
@@ -142,11 +145,14 @@ void save_token_cache(const std::string& path, const std::string& key, const Cac
   const fs::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  // A temporary of this process's own: several processes (MPI ranks) may build the same cache at once.
-  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+  // One temporary per writer: runs sharing a cache folder never write the
+  // same file, and each rename installs a complete file.
+  static std::atomic<int> writers{0};
+  const std::string temp =
+      path + ".tmp-" + std::to_string(static_cast<long>(::getpid())) + "-" + std::to_string(++writers);
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw DataError("cannot write token cache '" + temp + "'");
+    if (!out) throw DataError("cannot write token cache '" + temp + "': " + std::strerror(errno));
     Writer w(out);
     w.str(kMagic);
     w.str(key);
@@ -164,10 +170,17 @@ void save_token_cache(const std::string& path, const std::string& key, const Cac
       w.vec(s.labels);
     }
     out.flush();
-    if (!out) throw DataError("cannot write token cache '" + temp + "' (disk full?)");
+    if (!out) {
+      fs::remove(temp, ec);
+      throw DataError("cannot write token cache '" + temp + "' (disk full?)");
+    }
   }
   fs::rename(temp, path, ec);
-  if (ec) throw DataError("cannot rename '" + temp + "' to '" + path + "': " + ec.message());
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    throw DataError("cannot rename '" + temp + "' to '" + path + "': " + ec.message());
+  }
 }
 
 }  // namespace rotor

@@ -47,8 +47,9 @@ std::string token_cache_path(const std::string& dir, const std::string& name, co
 // or is damaged (a damaged cache is rebuilt, never trusted).
 std::optional<CachedTokens> load_token_cache(const std::string& path, const std::string& key);
 
-// Writes atomically (temporary file, then rename), creating `path`'s folder.
-// Throws DataError if the file cannot be written.
+// Writes atomically (a temporary file unique to this writer, then rename),
+// creating `path`'s folder. Throws DataError if the file cannot be written;
+// load_dataset then warns and goes on without the cache.
 void save_token_cache(const std::string& path, const std::string& key, const CachedTokens& tokens);
 
 }  // namespace rotor

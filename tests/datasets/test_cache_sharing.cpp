@@ -1,0 +1,83 @@
+// Token caches shared by several writers, and caches that cannot be written
+// (issue 11, defect 4).
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "datasets/data_error.h"
+#include "datasets/dataset.h"
+#include "datasets/token_cache.h"
+#include "helpers.h"
+
+using namespace rotor;
+
+namespace {
+
+CachedTokens tokens_of_size(size_t n) {
+  CachedTokens t;
+  t.tokenizer = "rotor-tokenizer byte\n";
+  t.labels = {"a", "b"};
+  TokenizedSplit s;
+  s.name = "train";
+  s.tokens.assign(n, 7);
+  s.offsets = {0, static_cast<int64_t>(n)};
+  s.labels = {1};
+  t.splits.push_back(s);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("token cache: concurrent writers of one file never fail and never leave a partial file",
+          "[datasets][cache]") {
+  test::TempDir dir;
+  const std::string path = dir.path("cache/task-0123.tokens");
+  const CachedTokens tokens = tokens_of_size(200000);  // large enough for the writes to overlap
+  std::atomic<int> failures{0}, bad_reads{0};
+  for (int round = 0; round < 15; ++round) {
+    std::vector<std::thread> writers;
+    for (int w = 0; w < 3; ++w) {
+      writers.emplace_back([&] {
+        try {
+          save_token_cache(path, "key", tokens);
+        } catch (const DataError&) {
+          ++failures;
+        }
+      });
+    }
+    writers.emplace_back([&] {  // a reader sees the old file, the new one, or none; never a partial one
+      for (int i = 0; i < 20; ++i) {
+        const auto loaded = load_token_cache(path, "key");
+        if (!loaded && std::filesystem::exists(path)) ++bad_reads;
+      }
+    });
+    for (std::thread& t : writers) t.join();
+  }
+  CHECK(failures == 0);
+  CHECK(bad_reads == 0);
+  REQUIRE(load_token_cache(path, "key").has_value());
+  int leftovers = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path("cache"))) leftovers += e.path() != path;
+  CHECK(leftovers == 0);
+}
+
+TEST_CASE("token cache: a folder that cannot be written degrades to no cache with a warning", "[datasets][cache]") {
+  test::TempDir dir;
+  dir.write("train.jsonl", "{\"text\": \"red green\", \"label\": \"a\"}\n{\"text\": \"one two\", \"label\": \"b\"}\n");
+  dir.write("eval.jsonl", "{\"text\": \"blue\", \"label\": \"a\"}\n{\"text\": \"three\", \"label\": \"b\"}\n");
+  dir.write("blocker", "a file where the cache folder should be\n");
+  DataConfig c;
+  c.train_path = dir.path("train.jsonl");
+  c.val_path = c.test_path = dir.path("eval.jsonl");
+  c.tokenizer = "vocab";
+  c.cache_dir = dir.path("blocker/cache");  // cannot be created: its parent is a file
+  std::vector<std::string> warnings;
+  LoadOptions opt;
+  opt.warn = [&](const std::string& w) { warnings.push_back(w); };
+  const Dataset data = load_dataset(c, opt);
+  CHECK_FALSE(data.stats.from_cache);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::StartsWith("cannot write token cache '" + dir.path("blocker/cache/")) &&
+                              Catch::EndsWith(": Not a directory; continuing without a token cache"));
+}
