@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "datasets/data_error.h"
+#include "datasets/utf8.h"
 
 namespace rotor {
 namespace {
@@ -19,7 +20,7 @@ class CsvRecords {
     std::string line;
     do {
       if (!std::getline(in_, line)) return std::nullopt;
-      ++line_number_;
+      if (++line_number_ == 1) strip_utf8_bom(line);
       strip_cr(line);
     } while (line.empty());
     record_line_ = line_number_;

@@ -76,4 +76,10 @@ std::string repair_utf8(std::string_view text, int64_t& replaced) {
   return out;
 }
 
+bool strip_utf8_bom(std::string& first_line) {
+  if (first_line.rfind("\xEF\xBB\xBF", 0) != 0) return false;
+  first_line.erase(0, 3);
+  return true;
+}
+
 }  // namespace rotor

@@ -16,6 +16,10 @@ void append_utf8(std::string& out, uint32_t code_point);
 // replacements to `replaced`.
 std::string repair_utf8(std::string_view text, int64_t& replaced);
 
+// Removes a UTF-8 byte order mark ("\xEF\xBB\xBF") from the start of
+// `first_line` (editors on Windows write one); true if there was one.
+bool strip_utf8_bom(std::string& first_line);
+
 // The repairs made while reading one dataset: how many, and where the first was.
 struct Utf8Repairs {
   int64_t count = 0;
