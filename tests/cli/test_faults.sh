@@ -62,7 +62,7 @@ check "torn: every line of the log is complete" bash -c "! grep -v '}\$' '$run/m
 cp "$run/metrics.jsonl" "$dir/metrics.before"
 "$rotor" train "$dir/run.yaml" --out "$run" --resume auto > "$run.again.log" 2>&1
 check "finished: exits 0" test $? -eq 0
-check "finished: says so" grep -q "already finished at step 30" "$run.again.log"
+check "finished: says so" grep -q "this run already finished at step 30" "$run.again.log"
 check "finished: metrics.jsonl untouched" cmp -s "$run/metrics.jsonl" "$dir/metrics.before"
 check "finished: one final event per split" test "$(finals "$run/metrics.jsonl")" -eq 2
 # Stopped during the final test evaluation (no summary yet, final events half written): finishes once.

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <new>
 
 #include <fmt/core.h>
 
@@ -42,6 +43,13 @@ int main(int argc, char** argv) {
       "encoder classifiers on long-text classification.\n\nExit codes: 0 ok, 1 error, 2 usage, "
       "130/143 interrupted by SIGINT/SIGTERM after saving a checkpoint."};
   app.require_subcommand(1);
+  const CLI::Validator positive(
+      [](std::string& v) {
+        const bool ok = !v.empty() && v.size() < 19 && v.find_first_not_of("0123456789") == std::string::npos &&
+                        std::stoll(v) > 0;
+        return ok ? std::string() : "expected a positive whole number, got " + v;
+      },
+      "N > 0");
 
   rotor::TrainRequest train;
   auto* t = app.add_subcommand("train", "Train a model from a YAML config (resumable)");
@@ -50,7 +58,7 @@ int main(int argc, char** argv) {
   t->add_option("--resume", train.resume, "auto (newest valid checkpoint of the run directory) or a checkpoint path");
   t->add_option("--out", train.out_dir, "Run directory (default: <run.out_dir>/<run.name>)");
   t->add_option("--stop-after", train.stop_after, "Checkpoint and exit once this many steps are done (resumable)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
 
   rotor::EvalRequest eval;
   auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
@@ -61,7 +69,7 @@ int main(int argc, char** argv) {
                 "Evaluation window length(s) in tokens, e.g. 512,1024,2048 (length extrapolation; one model load, "
                 "one metrics file per length)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   e->add_option("--set", eval.overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
   e->add_option("--output", eval.output,
                 "Metrics JSON file (default RUN/eval-<split>[-L<length>][-<--set values>].json, e.g. "
@@ -77,7 +85,7 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   p->add_option("--output", predict.output, "JSONL output (default: stdout)");
-  p->add_option("--max-len", predict.max_len, "Window length in tokens")->check(CLI::PositiveNumber);
+  p->add_option("--max-len", predict.max_len, "Window length in tokens")->check(positive);
   p->add_option("--set", predict.overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
 
   std::string inspect_path;
@@ -151,6 +159,10 @@ int main(int argc, char** argv) {
     return rotor::config_command(config_path, config_overrides, reference, markdown);
   } catch (const rotor::Error& err) {
     fmt::print(stderr, "\nerror: {}\n", err.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "\nerror: out of memory: this config needs more memory than the machine has; lower "
+                         "model.d_model, model.layers, data.batch_size or data.max_len\n");
     return 1;
   } catch (const std::filesystem::filesystem_error& err) {  // a path the user gave: not unexpected
     fmt::print(stderr, "\nerror: {}: {}\n", err.path1().string(), err.code().message());

@@ -1,6 +1,7 @@
 #include "trainers/config/config_loader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -55,15 +56,42 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
   return " (did you mean '" + best + "'?)";
 }
 
+std::string scalar_text(const YAML::Node& v) {
+  if (v.IsScalar()) return "'" + v.Scalar() + "'";
+  if (v.IsSequence()) return "a list";
+  if (v.IsMap()) return "a mapping";
+  return "nothing";
+}
+
+// True when `key` names a group of options ("model", "model.position").
+bool is_section(const std::string& key) {
+  for (const ConfigOption& o : config_options())
+    if (o.key.size() > key.size() && o.key.compare(0, key.size() + 1, key + ".") == 0) return true;
+  return false;
+}
+
 // base_dir: the folder relative paths in this document are resolved against.
 void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, const std::string& base_dir,
              FlatConfig& out) {
+  std::map<std::string, int> first_line;  // keys of this mapping: YAML forbids duplicates, yaml-cpp keeps both
   for (const auto& kv : node) {
-    const std::string key = prefix.empty() ? kv.first.as<std::string>() : prefix + "." + kv.first.as<std::string>();
-    if (kv.second.IsMap() && !find_option(key))
+    const std::string where = location(file, kv.first.Mark());
+    if (!kv.first.IsScalar()) throw ConfigError(where + ": expected a key name, got " + scalar_text(kv.first));
+    const std::string name = kv.first.Scalar();
+    const std::string key = prefix.empty() ? name : prefix + "." + name;
+    const auto [seen, fresh] = first_line.emplace(name, kv.first.Mark().line + 1);
+    if (!fresh) {
+      throw ConfigError(where + ": duplicate " + (is_section(key) ? "section" : "key") + " '" + key +
+                        "' (first given at line " + std::to_string(seen->second) + "; give each key once)");
+    }
+    if (kv.second.IsMap() && !find_option(key)) {
       flatten(kv.second, key, file, base_dir, out);
-    else
-      out[key] = {kv.second, location(file, kv.first.Mark()), base_dir};
+    } else if (!find_option(key) && is_section(key)) {
+      throw ConfigError(where + ": '" + key + "' is a section: expected a mapping of its keys, got " +
+                        scalar_text(kv.second));
+    } else {
+      out[key] = {kv.second, where, base_dir};
+    }
   }
 }
 
@@ -116,13 +144,6 @@ void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides
   }
 }
 
-std::string scalar_text(const YAML::Node& v) {
-  if (v.IsScalar()) return "'" + v.Scalar() + "'";
-  if (v.IsSequence()) return "a list";
-  if (v.IsMap()) return "a mapping";
-  return "nothing";
-}
-
 Config build(const FlatConfig& flat, const std::string& origin) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) keys.push_back(o.key);
@@ -145,11 +166,16 @@ Config build(const FlatConfig& flat, const std::string& origin) {
                           suggestion(v, opt->choices));
       }
     }
+    const bool wants_list = opt->type == "list of strings";
     try {
+      if (!wants_list && !leaf.value.IsScalar()) throw YAML::BadConversion(leaf.value.Mark());
       opt->set(config, leaf.value);
     } catch (const YAML::Exception&) {
       throw ConfigError(leaf.where + ": " + key + " expects " + (opt->type == "integer" ? "an " : "a ") + opt->type +
                         ", got " + scalar_text(leaf.value));
+    }
+    if (opt->type == "number" && !std::isfinite(leaf.value.as<double>())) {
+      throw ConfigError(leaf.where + ": " + key + " expects a finite number, got " + scalar_text(leaf.value));
     }
     if (opt->is_path && !leaf.base_dir.empty()) {
       const std::string v = leaf.value.as<std::string>();

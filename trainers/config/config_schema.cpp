@@ -155,7 +155,7 @@ std::vector<ConfigOption> build() {
           .one_of({"first", "all"}),
       OPT("data.batch_size", data.batch_size, "Windows per batch (when batch_tokens is 0)").at_least(1),
       OPT("data.batch_tokens", data.batch_tokens, "Batch by a budget of padded tokens instead").at_least(0),
-      OPT("data.bucket_pool", data.bucket_pool, "Windows sorted together by length (0 or 1: no bucketing)"),
+      OPT("data.bucket_pool", data.bucket_pool, "Windows sorted together by length (0 or 1: no bucketing)").at_least(0),
       OPT("data.seed", data.seed, "Seed of shuffling and random windows"),
       OPT("data.cache", data.cache, "Reuse tokenized data when sources and settings are unchanged"),
       OPT("data.cache_dir", data.cache_dir, "Token cache directory (empty: data_dir/cache)").path(),

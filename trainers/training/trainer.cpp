@@ -302,8 +302,8 @@ int TrainingSession::stop_for(int sig) {
 int TrainingSession::run(int64_t stop_after) {
   if (already_done_) {
     if (root_)
-      fmt::print(stderr, "run {} already finished at step {} (see summary.json); nothing to do\n", run_dir_.string(),
-                 state_.step);
+      fmt::print(stderr, "{}: this run already finished at step {} (see summary.json); nothing to do\n",
+                 run_dir_.string(), state_.step);
     return 0;
   }
   install_stop_handlers();
