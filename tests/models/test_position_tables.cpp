@@ -26,13 +26,15 @@ int64_t hf_t5_bucket(int64_t relative_position, int64_t num_buckets, int64_t max
   relative_position = std::llabs(relative_position);
   const int64_t max_exact = num_buckets / 2;
   const bool is_small = relative_position < max_exact;
+  // torch.where evaluates both branches; in C++ the large branch is only
+  // computed when taken (log(0) = -inf converted to an integer is undefined).
+  if (is_small) return relative_buckets + relative_position;
   int64_t relative_position_if_large =
       max_exact + static_cast<int64_t>(std::log(static_cast<float>(relative_position) / static_cast<float>(max_exact)) /
                                        static_cast<float>(std::log(static_cast<double>(max_distance) / max_exact)) *
                                        static_cast<float>(num_buckets - max_exact));
   relative_position_if_large = std::min(relative_position_if_large, num_buckets - 1);
-  relative_buckets += is_small ? relative_position : relative_position_if_large;
-  return relative_buckets;
+  return relative_buckets + relative_position_if_large;
 }
 
 }  // namespace
