@@ -389,8 +389,10 @@ DatasetInfo describe(hid_t dataset) {
 }
 
 void read_dataset(hid_t dataset, hid_t mem_type, void* out) {
-  check_status(H5Dread(dataset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out),
-               "cannot read dataset " + object_name(dataset));
+  // Named before the read: the name lookup is an HDF5 call too, and would
+  // clear the read's error stack if evaluated after it (clang's order).
+  const std::string what = "cannot read dataset " + object_name(dataset);
+  check_status(H5Dread(dataset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out), what);
 }
 
 std::string read_string_dataset(hid_t dataset) {
