@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "datasets/json_line.h"
-#include "trainers/checkpoint.h"
+#include "trainers/checkpoint/checkpoint.h"
 
 namespace fs = std::filesystem;
 using rotor::CheckpointContents;
