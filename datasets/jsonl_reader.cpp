@@ -4,7 +4,6 @@
 
 #include "datasets/data_error.h"
 #include "datasets/json_line.h"
-#include "datasets/utf8.h"
 
 namespace rotor {
 namespace {
@@ -25,7 +24,6 @@ std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fiel
   std::vector<Document> docs;
   std::string line;
   for (int64_t line_number = 1; std::getline(in, line); ++line_number) {
-    if (line_number == 1) strip_utf8_bom(line);
     if (is_blank(line)) continue;
     const std::string where = path + ":" + std::to_string(line_number);
     int64_t replaced = 0;
