@@ -31,6 +31,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kWritePauseMs = 300;  // ROTOR_TEST_WRITE_PAUSE_MS (pause at "temp-partial") for the runs killed mid-write
+constexpr int kTotalSteps = 120;
 
 pid_t launch(const std::string& rotor, const std::vector<std::string>& args, const std::string& log,
              bool pause_writes) {
@@ -161,7 +162,7 @@ int main(int argc, char** argv) {
                            "model: {d_model: 16, layers: 1, heads: 2, d_ff: 32}\n"
                            "data: {task: listops-easy, train_size: 160, eval_size: 32, max_len: 32, batch_size: 8, "
                            "data_dir: " + dir + "/data}\n"
-                           "train: {max_steps: 120, eval_every: 10, checkpoint_every: 4, keep_last: 2}\n";
+                           "train: {max_steps: " + std::to_string(kTotalSteps) + ", eval_every: 10, checkpoint_every: 4, keep_last: 2}\n";
 
   const std::string ref = dir + "/reference", chaos = dir + "/chaos";
   // Start-up time (data, model, first step and checkpoint), to spread the
@@ -178,6 +179,7 @@ int main(int argc, char** argv) {
   }
 
   std::string steps_at_kills;  // newest committed step after each kill
+  double pace = 1.0;           // scales the random kill moments
   int kills = 0, kills_this_run = 0, during_writes = 0, launches = 0, finished_early = 0;
   bool done = false;
   while (!done) {
@@ -198,7 +200,7 @@ int main(int argc, char** argv) {
     // first, second or third checkpoint this launch writes.
     const double train_s = std::max(0.1, ref_seconds - startup_s);
     const double deadline_s =
-        std::uniform_real_distribution<double>(0.01, startup_s + 2 * train_s / kills_wanted)(rng);
+        std::uniform_real_distribution<double>(0.01, startup_s + 2 * pace * train_s / kills_wanted)(rng);
     int writes_to_skip = std::uniform_int_distribution<int>(0, 2)(rng);
     std::string seen_write;
     bool killed = false;
@@ -223,6 +225,11 @@ int main(int argc, char** argv) {
         code = wait_for(pid);
         killed = code == 128 + SIGKILL;
         if (killed) {
+          // Machines differ in speed from one launch to the next: keep the
+          // run's progress in step with the kills, so it is not over early.
+          const double done = static_cast<double>(committed_step(chaos)) / kTotalSteps;
+          const double due = static_cast<double>(kills + 1) / (kills_wanted + 1);
+          pace = std::clamp(pace * (done > due ? 0.6 : 1.25), 0.05, 4.0);
           steps_at_kills += " " + std::to_string(committed_step(chaos));
           ++kills;
           ++kills_this_run;
@@ -243,9 +250,9 @@ int main(int argc, char** argv) {
   std::printf("chaos: %d SIGKILLs (%d during checkpoint writes; %d in the run compared), %d launches, %d runs "
               "finished before their kill, seed %u\n",
               kills, during_writes, kills_this_run, launches, finished_early, seed);
-  std::printf("newest checkpoint after each kill:%s (of 120 steps; the uninterrupted run took %.2f s, "
+  std::printf("newest checkpoint after each kill:%s (of %d steps; the uninterrupted run took %.2f s, "
               "start-up %.2f s)\n",
-              steps_at_kills.c_str(), ref_seconds, startup_s);
+              steps_at_kills.c_str(), kTotalSteps, ref_seconds, startup_s);
   expect(kills >= kills_wanted, "too few kills");
   expect(kills_this_run * 4 >= kills_wanted * 3, "the compared run was killed fewer than 3/4 of the times");
   expect(during_writes * 3 >= kills, "fewer than a third of the kills hit a checkpoint write");
