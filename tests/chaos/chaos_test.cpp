@@ -31,7 +31,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kWritePauseMs = 300;  // ROTOR_TEST_WRITE_PAUSE_MS (pause at "temp-partial") for the runs killed mid-write
-constexpr int kTotalSteps = 120;
+constexpr int kTotalSteps = 200;
 
 pid_t launch(const std::string& rotor, const std::vector<std::string>& args, const std::string& log,
              bool pause_writes) {
@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
           // run's progress in step with the kills, so it is not over early.
           const double done = static_cast<double>(committed_step(chaos)) / kTotalSteps;
           const double due = static_cast<double>(kills + 1) / (kills_wanted + 1);
-          pace = std::clamp(pace * (done > due ? 0.6 : 1.25), 0.05, 4.0);
+          pace = std::clamp(pace * (done > due ? 0.6 : 1.25), 0.05, 1.5);
           steps_at_kills += " " + std::to_string(committed_step(chaos));
           ++kills;
           ++kills_this_run;
