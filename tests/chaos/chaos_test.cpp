@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
   }
 
   std::string steps_at_kills;  // newest committed step after each kill
-  double pace = 1.0;           // scales the random kill moments
+  double pace = 0.3;           // scales the random kill moments; starts small, grows while the run lags
   int kills = 0, kills_this_run = 0, during_writes = 0, launches = 0, finished_early = 0;
   bool done = false;
   while (!done) {
