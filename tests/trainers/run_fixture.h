@@ -1,6 +1,8 @@
 #pragma once
 // A tiny, fast training run for trainer tests: listops-easy shrunk to a few
 // hundred documents and a one-layer model, in a fresh temporary directory.
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -10,8 +12,11 @@
 
 namespace rotor::test {
 
+// CTest runs each test case as its own process, two at a time: the process id
+// keeps cases that share a helper (and a name) out of each other's way.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("rotor-test-" + name);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rotor-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
