@@ -63,13 +63,20 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const char* value = argv[i + 1];
-    if (flag == "--n") N = std::atoll(value);
-    else if (flag == "--b") B = std::atoll(value);
-    else if (flag == "--h") H = std::atoll(value);
-    else if (flag == "--dh") dh = std::atoll(value);
-    else if (flag == "--reps") reps = std::atoi(value);
-    else if (flag == "--paths") paths = value;
-    else if (flag == "--dropout") dropout = std::atof(value);
+    if (flag == "--n")
+      N = std::atoll(value);
+    else if (flag == "--b")
+      B = std::atoll(value);
+    else if (flag == "--h")
+      H = std::atoll(value);
+    else if (flag == "--dh")
+      dh = std::atoll(value);
+    else if (flag == "--reps")
+      reps = std::atoi(value);
+    else if (flag == "--paths")
+      paths = value;
+    else if (flag == "--dropout")
+      dropout = std::atof(value);
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       return 2;

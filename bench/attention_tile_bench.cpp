@@ -44,8 +44,10 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   int rounds = 21, calls = 4000;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--rounds")) rounds = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--calls")) calls = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--rounds"))
+      rounds = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--calls"))
+      calls = std::atoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "unknown flag %s\n", argv[i]);
       return 2;
@@ -59,18 +61,16 @@ int main(int argc, char** argv) {
     b[i] = std::cos(0.07f * i) * 0.01f;
   }
   const std::vector<Variant> variants{
-      {"eigen", [&](const float* x, const float* y, float* c) {
-         Eigen::Map<Mat>(c).noalias() += Eigen::Map<const Mat>(x) * Eigen::Map<const Mat>(y);
-       }},
-      {"openblas", [&](const float* x, const float* y, float* c) {
+      {"eigen", [&](const float* x, const float* y,
+                    float* c) { Eigen::Map<Mat>(c).noalias() += Eigen::Map<const Mat>(x) * Eigen::Map<const Mat>(y); }},
+      {"openblas",
+       [&](const float* x, const float* y, float* c) {
          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, x, n, y, n, 1.0f, c, n);
        }},
-      {"avx512", [&](const float* x, const float* y, float* c) {
-         rotor::kernels::tile_matmul<float>(n, n, n, x, n, y, n, c, n, true);
-       }},
-      {"portable", [&](const float* x, const float* y, float* c) {
-         rotor::kernels::tile_matmul_portable<float>(n, n, n, x, n, y, n, c, n, true);
-       }},
+      {"avx512", [&](const float* x, const float* y,
+                     float* c) { rotor::kernels::tile_matmul<float>(n, n, n, x, n, y, n, c, n, true); }},
+      {"portable", [&](const float* x, const float* y,
+                       float* c) { rotor::kernels::tile_matmul_portable<float>(n, n, n, x, n, y, n, c, n, true); }},
   };
   // Same result from every variant (one call on zeros) before timing.
   std::vector<float> ref(n * n, 0.0f);
@@ -100,8 +100,8 @@ int main(int argc, char** argv) {
   std::printf("%-14s %10s %10s %10s\n", "variant", "median", "min", "max");
   for (size_t v = 0; v < variants.size(); ++v) {
     const auto& g = gflops[v];
-    std::printf("%-14s %10.1f %10.1f %10.1f GFLOP/s\n", variants[v].name,
-                median(g), *std::min_element(g.begin(), g.end()), *std::max_element(g.begin(), g.end()));
+    std::printf("%-14s %10.1f %10.1f %10.1f GFLOP/s\n", variants[v].name, median(g),
+                *std::min_element(g.begin(), g.end()), *std::max_element(g.begin(), g.end()));
   }
   return 0;
 }

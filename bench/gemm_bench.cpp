@@ -77,8 +77,8 @@ using Clock = std::chrono::steady_clock;
 using rotor::bench::eigen_blas_tiled_gemm;
 using rotor::bench::eigen_blas_whole_gemm;
 using rotor::bench::eigen_omp_gemm;
-using GemmFn = std::function<void(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*, float,
-                                  float*)>;
+using GemmFn =
+    std::function<void(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*, float, float*)>;
 
 std::string loadavg() {
   std::string s;
@@ -305,7 +305,7 @@ struct Options {
   std::vector<std::string> paths = {"a", "b", "c", "e", "e2", "et"};
   int reps = 5;
   double budget_s = 170;  // stop adding rounds (after 3) when the run would exceed this; 0: no limit
-  int inner = 0;  // calls per timed sample; 0: about 2 GFLOP per sample (see inner_for)
+  int inner = 0;          // calls per timed sample; 0: about 2 GFLOP per sample (see inner_for)
   bool with_torch = false;
   std::string python = "/usr/bin/python3";
   std::string torch_script = std::string(ROTOR_BENCH_SOURCE_DIR) + "/torch_matmul.py";
@@ -409,9 +409,9 @@ std::string json_str(const std::string& s) {
 // 1-thread call outside?
 struct RegionCheck {
   bool in_parallel = false;
-  long nested_launches = -1;        // GOMP_parallel calls made from inside the region
-  long outside_2t_launches = -1;    // ... made by one 2-thread call outside a region
-  bool inside_equals_1t = false;    // both threads' in-region results == 1-thread result
+  long nested_launches = -1;      // GOMP_parallel calls made from inside the region
+  long outside_2t_launches = -1;  // ... made by one 2-thread call outside a region
+  bool inside_equals_1t = false;  // both threads' in-region results == 1-thread result
   bool outside_2t_equals_1t = false;
 };
 
@@ -441,8 +441,8 @@ RegionCheck check_openblas_in_region() {
   }
   r.nested_launches = g_gomp_nested.load() - n0;
   r.in_parallel = inpar && omp_get_max_threads() >= 2;
-  r.inside_equals_1t = std::memcmp(c1.p, ct0.p, M * N * sizeof(float)) == 0 &&
-                       std::memcmp(c1.p, ct1.p, M * N * sizeof(float)) == 0;
+  r.inside_equals_1t =
+      std::memcmp(c1.p, ct0.p, M * N * sizeof(float)) == 0 && std::memcmp(c1.p, ct1.p, M * N * sizeof(float)) == 0;
   return r;
 }
 
@@ -504,11 +504,10 @@ int main(int argc, char** argv) {
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));
   const std::string load_start = loadavg();
-  std::printf("bench_gemm  %s  host %s %s  online cpus %ld  loadavg at start: %s\n", date, un.nodename,
-              un.machine, sysconf(_SC_NPROCESSORS_ONLN), load_start.c_str());
+  std::printf("bench_gemm  %s  host %s %s  online cpus %ld  loadavg at start: %s\n", date, un.nodename, un.machine,
+              sysconf(_SC_NPROCESSORS_ONLN), load_start.c_str());
   std::printf("OpenBLAS: %s (core %s)\n", openblas_get_config(), openblas_get_corename());
-  if (opt.with_torch)
-    std::printf("torch: %s\n", use_torch ? torch.info().c_str() : ("skipped: " + torch_note).c_str());
+  if (opt.with_torch) std::printf("torch: %s\n", use_torch ? torch.info().c_str() : ("skipped: " + torch_note).c_str());
   for (const auto& p : paths) std::printf("  %-14s %s\n", p.label.c_str(), p.desc.c_str());
 
   const RegionCheck rc = check_openblas_in_region();
@@ -588,8 +587,7 @@ int main(int argc, char** argv) {
             continue;
           }
           const auto t0 = Clock::now();
-          for (int k = 0; k < inner; ++k)
-            pd.fn(sh.ta, sh.tb, sh.M, sh.N, sh.K, 1.f, b.A->p, b.B->p, sh.beta, b.C->p);
+          for (int k = 0; k < inner; ++k) pd.fn(sh.ta, sh.tb, sh.M, sh.N, sh.K, 1.f, b.A->p, b.B->p, sh.beta, b.C->p);
           cell.sec.push_back(seconds_since(t0) / inner);
         }
       }
@@ -745,9 +743,10 @@ int main(int argc, char** argv) {
   }
 
   // Correctness and determinism.
-  std::printf("\ncorrectness vs (a) 1 thread: max over shapes and threads of max|C-ref|/max|ref|; "
-              "bit-identical across %s (shapes identical / total):\n",
-              thr_label.c_str());
+  std::printf(
+      "\ncorrectness vs (a) 1 thread: max over shapes and threads of max|C-ref|/max|ref|; "
+      "bit-identical across %s (shapes identical / total):\n",
+      thr_label.c_str());
   for (int p = 0; p < torch_path; ++p) {
     double err = 0;
     int same = 0, total = 0;
@@ -787,8 +786,9 @@ int main(int argc, char** argv) {
                  json_str(load_end).c_str());
     std::fprintf(f, "  \"openblas\": {\"config\": %s, \"core\": %s},\n", json_str(openblas_get_config()).c_str(),
                  json_str(openblas_get_corename()).c_str());
-    std::fprintf(f, "  \"torch\": %s,\n",
-                 use_torch ? torch.info().c_str() : ("{\"ok\": false, \"note\": " + json_str(torch_note) + "}").c_str());
+    std::fprintf(
+        f, "  \"torch\": %s,\n",
+        use_torch ? torch.info().c_str() : ("{\"ok\": false, \"note\": " + json_str(torch_note) + "}").c_str());
     std::fprintf(f,
                  "  \"openblas_in_region\": {\"omp_in_parallel\": %s, \"nested_launches\": %ld, "
                  "\"outside_2t_launches\": %ld, \"inside_equals_1t\": %s, \"outside_2t_equals_1t\": %s},\n",

@@ -44,7 +44,8 @@ void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0,
   if (!ta && !tb)
     run(CMap(A + row0 * K, m, K, Eigen::OuterStride<>(K)), CMap(B + col0, K, n, Eigen::OuterStride<>(N)));
   else if (!ta && tb)
-    run(CMap(A + row0 * K, m, K, Eigen::OuterStride<>(K)), CMap(B + col0 * K, n, K, Eigen::OuterStride<>(K)).transpose());
+    run(CMap(A + row0 * K, m, K, Eigen::OuterStride<>(K)),
+        CMap(B + col0 * K, n, K, Eigen::OuterStride<>(K)).transpose());
   else if (ta && !tb)
     run(CMap(A + row0, K, m, Eigen::OuterStride<>(M)).transpose(), CMap(B + col0, K, n, Eigen::OuterStride<>(N)));
   else
@@ -53,8 +54,8 @@ void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0,
 }
 }  // namespace
 
-void ROTOR_TILED_FN(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
-                           const float* B, float beta, float* C) {
+void ROTOR_TILED_FN(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
+                    float beta, float* C) {
   if (M == 0 || N == 0) return;
   if (M * N * K < kMinParallelWork) {
     gemm_block(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);

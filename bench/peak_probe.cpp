@@ -96,9 +96,10 @@ int main(int argc, char** argv) {
         },
         seconds);
     std::printf("{\"probe\": \"fma\", \"threads\": %d, \"gflops\": %.2f}\n", n, fma);
-    std::printf("{\"probe\": \"gemm\", \"shape\": \"8192x1024x256 NT\", \"blas_core\": \"%s\", \"threads\": %d, "
-                "\"gflops\": %.2f}\n",
-                openblas_get_corename(), n, gemm);
+    std::printf(
+        "{\"probe\": \"gemm\", \"shape\": \"8192x1024x256 NT\", \"blas_core\": \"%s\", \"threads\": %d, "
+        "\"gflops\": %.2f}\n",
+        openblas_get_corename(), n, gemm);
     std::fflush(stdout);
   }
   return 0;

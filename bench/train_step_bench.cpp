@@ -153,8 +153,7 @@ int main(int argc, char** argv) try {
                "%.0f tokens/s, %.2f GFLOP matmul/step, %.1f GFLOP/s, peak RSS %.0f MiB, loss %.4f\n",
                opt.config.c_str(), static_cast<long long>(N), static_cast<long long>(B),
                config.model.position.type.c_str(), option_name(config.model.attention_kernel), num_threads(), median,
-               sorted.front(), sorted.back(), n,
-               tokens_per_s, (f.linear + f.attention) * 1e-9, gflops, rss, last_loss);
+               sorted.front(), sorted.back(), n, tokens_per_s, (f.linear + f.attention) * 1e-9, gflops, rss, last_loss);
   std::printf(
       "{\"impl\": \"rotor\", \"config\": \"%s\", \"position\": \"%s\", \"seq\": %lld, \"batch\": %lld, "
       "\"attention_kernel\": \"%s\", \"threads\": %d, \"blas_core\": \"%s\", \"steps\": %zu, \"warmup\": %d, "
@@ -163,8 +162,7 @@ int main(int argc, char** argv) try {
       "\"peak_rss_mib\": %.1f, \"times_s\": [",
       opt.config.c_str(), config.model.position.type.c_str(), static_cast<long long>(N), static_cast<long long>(B),
       option_name(config.model.attention_kernel), num_threads(), openblas_get_corename(), n, opt.warmup, median,
-      sorted.front(), sorted.back(), tokens_per_s,
-      (f.linear + f.attention) * 1e-9, f.attention * 1e-9, gflops, rss);
+      sorted.front(), sorted.back(), tokens_per_s, (f.linear + f.attention) * 1e-9, f.attention * 1e-9, gflops, rss);
   for (size_t i = 0; i < times.size(); ++i) std::printf("%s%.6f", i ? ", " : "", times[i]);
   std::printf("]}\n");
   return 0;

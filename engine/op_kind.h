@@ -7,13 +7,13 @@
 
 namespace rotor {
 
-#define ROTOR_OPS(X)                                                                       \
-  X(add) X(sub) X(mul) X(div) X(add_scalar) X(mul_scalar) X(pow_scalar) X(neg) X(exp) X(log) \
-  X(sqrt) X(matmul) X(linear) X(embedding) X(layer_norm) X(gelu) X(relu) X(elu) X(tanh)     \
-  X(softmax) X(log_softmax) X(cross_entropy) X(dropout) X(reshape) X(permute) X(transpose)  \
-  X(sum) X(mean) X(masked_mean_pool) X(masked_max_pool) X(concat) X(slice) X(rotary)  \
-  X(attention)
-
+// clang-format off
+#define ROTOR_OPS(X) \
+  X(add) X(sub) X(mul) X(div) X(add_scalar) X(mul_scalar) X(pow_scalar) X(neg) X(exp) X(log) X(sqrt) \
+  X(matmul) X(linear) X(embedding) X(layer_norm) X(gelu) X(relu) X(elu) X(tanh) X(softmax) X(log_softmax) \
+  X(cross_entropy) X(dropout) X(reshape) X(permute) X(transpose) X(sum) X(mean) X(masked_mean_pool) \
+  X(masked_max_pool) X(concat) X(slice) X(rotary) X(attention)
+// clang-format on
 
 enum class OpKind {
   leaf,
@@ -24,9 +24,9 @@ enum class OpKind {
 
 constexpr std::array<std::string_view, 1
 #define ROTOR_COUNT(name) +1
-                                           ROTOR_OPS(ROTOR_COUNT)
+                     ROTOR_OPS(ROTOR_COUNT)
 #undef ROTOR_COUNT
-                                           >
+                     >
     kOpNames = {"leaf",
 #define ROTOR_NAME(name) #name,
                 ROTOR_OPS(ROTOR_NAME)

@@ -23,8 +23,12 @@ void ParameterStore::allocate(uint64_t seed) {
   for (const ParameterInfo& p : infos_) {
     Tensor v = values_.view(p.offset, p.shape);
     switch (p.init.kind) {
-      case ParameterInit::Kind::zeros: v.fill(0.0); break;
-      case ParameterInit::Kind::ones: v.fill(1.0); break;
+      case ParameterInit::Kind::zeros:
+        v.fill(0.0);
+        break;
+      case ParameterInit::Kind::ones:
+        v.fill(1.0);
+        break;
       case ParameterInit::Kind::normal: {
         const RandomKey key{seed, stream_id(p.name), 0};
         dispatch(dtype_, [&](auto tag) {

@@ -43,8 +43,8 @@ uint64_t stream_id(std::string_view name) { return splitmix64(fnv1a(name.data(),
 
 std::array<uint32_t, 4> RandomKey::bits(uint64_t index) const {
   const uint64_t key = philox_key(seed, stream);
-  return philox4x32({static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32),
-                     static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32)},
+  return philox4x32({static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), static_cast<uint32_t>(step),
+                     static_cast<uint32_t>(step >> 32)},
                     {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)});
 }
 
@@ -57,7 +57,7 @@ namespace {
 
 // 32x32 -> 64-bit products of 16 lanes: low and high words.
 inline void mul_hi_lo(__m512i a, __m512i m, __m512i& hi, __m512i& lo) {
-  const __m512i even = _mm512_mul_epu32(a, m);                         // lanes 0, 2, ... as 64-bit
+  const __m512i even = _mm512_mul_epu32(a, m);                        // lanes 0, 2, ... as 64-bit
   const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);  // lanes 1, 3, ...
   hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
   lo = _mm512_mullo_epi32(a, m);

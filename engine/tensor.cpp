@@ -62,8 +62,8 @@ Tensor Tensor::reshape(const Shape& shape) const {
 
 Tensor Tensor::view(int64_t offset, const Shape& shape) const {
   if (offset < 0 || offset + rotor::numel(shape) > numel())
-    throw ShapeError("view: " + to_string(shape) + " at offset " + std::to_string(offset) +
-                     " does not fit in " + to_string(shape_));
+    throw ShapeError("view: " + to_string(shape) + " at offset " + std::to_string(offset) + " does not fit in " +
+                     to_string(shape_));
   Tensor t = *this;
   t.offset_ = offset_ + offset;
   t.shape_ = shape;
@@ -85,8 +85,7 @@ Tensor Tensor::to(DType dtype) const {
 }
 
 void Tensor::copy_from(const Tensor& src) {
-  if (src.numel() != numel())
-    throw ShapeError("copy_from: " + to_string(src.shape_) + " into " + to_string(shape_));
+  if (src.numel() != numel()) throw ShapeError("copy_from: " + to_string(src.shape_) + " into " + to_string(shape_));
   dispatch(dtype_, [&](auto dst_tag) {
     using D = decltype(dst_tag);
     dispatch(src.dtype_, [&](auto src_tag) {

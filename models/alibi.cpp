@@ -30,7 +30,8 @@ Tensor alibi_bias(int64_t heads, int64_t length, DType dtype) {
   const int64_t offsets = 2 * length - 1;
   std::vector<double> bias(static_cast<size_t>(heads * offsets));
   for (int64_t h = 0; h < heads; ++h)
-    for (int64_t k = 0; k < offsets; ++k) bias[h * offsets + k] = -m[h] * static_cast<double>(std::llabs(k - (length - 1)));
+    for (int64_t k = 0; k < offsets; ++k)
+      bias[h * offsets + k] = -m[h] * static_cast<double>(std::llabs(k - (length - 1)));
   return Tensor::from_doubles({heads, offsets}, dtype, bias);
 }
 

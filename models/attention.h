@@ -20,7 +20,7 @@ namespace rotor {
 // What one layer's attention reads besides its input.
 struct AttentionInputs {
   const PositionEncoding* position = nullptr;  // never null in a forward
-  std::vector<int32_t> key_lengths;  // [B]: keys j < key_lengths[b] are valid (fused softmax)
+  std::vector<int32_t> key_lengths;            // [B]: keys j < key_lengths[b] are valid (fused softmax)
   Tensor logit_mask;  // composed softmax: constant added to the logits, broadcast to [B, H, N, N] (-inf = masked key)
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding
   Var relative_bias;  // softmax: [H, 2N-1] per-offset bias of this layer, or undefined
@@ -38,8 +38,7 @@ class MultiHeadAttention {
  private:
   Var split_heads(const Var& x) const;  // [B, N, d] -> [B, H, N, dh]
   Var merge_heads(const Var& x) const;  // [B, H, N, dh] -> [B, N, d]
-  Var softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
-                        ForwardContext& ctx) const;
+  Var softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in, ForwardContext& ctx) const;
   Var composed_softmax(const Var& q, const Var& k, const Var& v, double scale, const AttentionInputs& in,
                        ForwardContext& ctx) const;
   Var linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const;

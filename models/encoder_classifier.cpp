@@ -52,9 +52,12 @@ AttentionInputs EncoderClassifier::attention_inputs(const std::vector<int32_t>& 
 
 Var EncoderClassifier::pool(const Var& x, const std::vector<int32_t>& lengths) const {
   switch (config_.pooling) {
-    case Pooling::cls: return reshape(slice(x, 1, 0, 1), {x.size(0), x.size(2)});
-    case Pooling::max: return masked_max_pool(x, lengths);
-    case Pooling::mean: break;
+    case Pooling::cls:
+      return reshape(slice(x, 1, 0, 1), {x.size(0), x.size(2)});
+    case Pooling::max:
+      return masked_max_pool(x, lengths);
+    case Pooling::mean:
+      break;
   }
   return masked_mean_pool(x, lengths);
 }

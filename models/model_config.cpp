@@ -49,8 +49,8 @@ void reject_foreign_keys(const PositionConfig& p, const PositionEncodingSpec& en
     std::string owners;
     for (const PositionEncodingSpec& s : position_encodings())
       if (owns(s, k.key)) owners += (owners.empty() ? "" : " or ") + s.name;
-    fail(std::string("position.") + k.key, "applies to position.type " + owners + ", not " + encoding.name +
-                                               "; remove it or set it back to its default");
+    fail(std::string("position.") + k.key,
+         "applies to position.type " + owners + ", not " + encoding.name + "; remove it or set it back to its default");
   }
 }
 

@@ -25,13 +25,15 @@ struct PositionConfig {
   std::string type = "rope";
 
   // --- rope (RoFormer)
-  RotaryLayout layout = RotaryLayout::interleaved;  // interleaved: pairs (2i, 2i+1) as in the paper; half: (i, i+r/2) as in GPT-NeoX
-  double base = 10000.0;               // theta_i = base^(-2i/r)
-  double fraction = 1.0;               // share of each head's dims that are rotated (partial rotary)
-  bool rotary_value = false;           // also rotate v (HF RoFormer option)
+  RotaryLayout layout =
+      RotaryLayout::interleaved;  // interleaved: pairs (2i, 2i+1) as in the paper; half: (i, i+r/2) as in GPT-NeoX
+  double base = 10000.0;          // theta_i = base^(-2i/r)
+  double fraction = 1.0;          // share of each head's dims that are rotated (partial rotary)
+  bool rotary_value = false;      // also rotate v (HF RoFormer option)
   RopeScaling scaling = RopeScaling::none;  // evaluation beyond the training length
-  double scaling_factor = 1.0;         // target length / original length
-  int64_t original_max_len = 512;      // training length (yarn's correction range); the config loader sets data.max_len unless given
+  double scaling_factor = 1.0;              // target length / original length
+  int64_t original_max_len =
+      512;  // training length (yarn's correction range); the config loader sets data.max_len unless given
 
   // --- learned
   int64_t max_len = 512;  // rows of the learned table; longer inputs are an error

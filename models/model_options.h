@@ -13,9 +13,9 @@
 
 namespace rotor {
 
-enum class NormPlacement { pre, post };            // layer norm before (pre-LN) or after (post-LN) each residual
+enum class NormPlacement { pre, post };  // layer norm before (pre-LN) or after (post-LN) each residual
 enum class Pooling { mean, cls, max };
-enum class AttentionKind { softmax, linear };      // linear: elu(x)+1 feature map
+enum class AttentionKind { softmax, linear };  // linear: elu(x)+1 feature map
 // How softmax attention is computed: the fused O(N)-memory op, or composed
 // from matmul/softmax/dropout ops (the reference; holds B x H x N x N buffers).
 enum class AttentionKernel { fused, composed };
@@ -52,9 +52,10 @@ struct OptionNames<Activation> {
 };
 template <>
 struct OptionNames<RopeScaling> {
-  static constexpr std::array<std::pair<RopeScaling, const char*>, 4> table{
-      {{RopeScaling::none, "none"}, {RopeScaling::linear, "linear"}, {RopeScaling::ntk, "ntk"},
-       {RopeScaling::yarn, "yarn"}}};
+  static constexpr std::array<std::pair<RopeScaling, const char*>, 4> table{{{RopeScaling::none, "none"},
+                                                                             {RopeScaling::linear, "linear"},
+                                                                             {RopeScaling::ntk, "ntk"},
+                                                                             {RopeScaling::yarn, "yarn"}}};
 };
 template <>
 struct OptionNames<RotaryLayout> {

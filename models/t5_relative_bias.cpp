@@ -41,7 +41,8 @@ class T5BiasEncoding : public PositionEncoding {
       return;
     }
     for (int64_t i = 0; i < c.layers; ++i)
-      tables_.push_back(store.declare("layers." + std::to_string(i) + ".attn.t5_bias.weight", {num_buckets_, c.heads}, init));
+      tables_.push_back(
+          store.declare("layers." + std::to_string(i) + ".attn.t5_bias.weight", {num_buckets_, c.heads}, init));
   }
 
   Var relative_bias(const ParameterStore& store, int64_t layer, int64_t length) const override {

@@ -15,9 +15,15 @@ TransformerBlock::TransformerBlock(ParameterStore& store, const std::string& pre
 Var TransformerBlock::mlp(const ParameterStore& store, const Var& x) const {
   Var h = fc1_(store, x);
   switch (activation_) {
-    case Activation::relu: h = relu(h); break;
-    case Activation::gelu_tanh: h = gelu(h, GeluForm::tanh); break;
-    case Activation::gelu: h = gelu(h, GeluForm::erf); break;
+    case Activation::relu:
+      h = relu(h);
+      break;
+    case Activation::gelu_tanh:
+      h = gelu(h, GeluForm::tanh);
+      break;
+    case Activation::gelu:
+      h = gelu(h, GeluForm::erf);
+      break;
   }
   return fc2_(store, h);
 }

@@ -21,8 +21,16 @@ using namespace attention_tiling;
 template <class T>
 struct BackwardScratch {
   BackwardScratch(int64_t N, int64_t dh)
-      : kt(dh * kBlock), vt(dh * kBlock), s(kBlock * kBlock), dp(kBlock * kBlock), pt(kBlock * kBlock),
-        dst(kBlock * kBlock), dk(kBlock * dh), dv(kBlock * dh), f(kBlock), D(N) {}
+      : kt(dh * kBlock),
+        vt(dh * kBlock),
+        s(kBlock * kBlock),
+        dp(kBlock * kBlock),
+        pt(kBlock * kBlock),
+        dst(kBlock * kBlock),
+        dk(kBlock * dh),
+        dv(kBlock * dh),
+        f(kBlock),
+        D(N) {}
   std::vector<T> kt, vt, s, dp, pt, dst, dk, dv, f, D;
 };
 
@@ -48,7 +56,7 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), at.n, w.f.data());
     const T row_lse = lse[at.head * N + i], Di = w.D[i];
     T* part = dbias_part ? dbias_part + (i - at.j0 + N - 1) : nullptr;  // column c adds to part[-c]
-    if (row_lse == -std::numeric_limits<T>::infinity()) {  // every logit -inf: zero weights, zero gradient
+    if (row_lse == -std::numeric_limits<T>::infinity()) {               // every logit -inf: zero weights, zero gradient
       for (int64_t col = 0; col < at.n; ++col) w.pt[col * kBlock + r] = w.dst[col * kBlock + r] = s[col] = T(0);
       continue;
     }
@@ -112,8 +120,8 @@ void attention_backward(const AttentionConfig& c, const T* q, const T* k, const 
   parallel_for(heads, 1, [&](int64_t hb, int64_t he) {
     BackwardScratch<T> scratch(N, c.dh);
     for (int64_t h = hb; h < he; ++h)
-      backward_head(c, h, q, k, v, bias, out, lse, dout, dq, dk, dv,
-                    dbias ? dbias_part.data() + h * width : nullptr, scratch);
+      backward_head(c, h, q, k, v, bias, out, lse, dout, dq, dk, dv, dbias ? dbias_part.data() + h * width : nullptr,
+                    scratch);
   });
   if (!dbias) return;
   for (int64_t h = 0; h < c.H; ++h)
@@ -123,11 +131,10 @@ void attention_backward(const AttentionConfig& c, const T* q, const T* k, const 
     }
 }
 
-template void attention_backward<float>(const AttentionConfig&, const float*, const float*, const float*,
-                                        const float*, const float*, const float*, const float*, float*, float*,
-                                        float*, float*);
+template void attention_backward<float>(const AttentionConfig&, const float*, const float*, const float*, const float*,
+                                        const float*, const float*, const float*, float*, float*, float*, float*);
 template void attention_backward<double>(const AttentionConfig&, const double*, const double*, const double*,
-                                         const double*, const double*, const double*, const double*, double*,
-                                         double*, double*, double*);
+                                         const double*, const double*, const double*, const double*, double*, double*,
+                                         double*, double*);
 
 }  // namespace rotor::kernels

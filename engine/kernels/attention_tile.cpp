@@ -27,8 +27,8 @@ void tile_matmul_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t l
 // The primary templates are the portable code; float gets the AVX-512
 // specialisations below when the compiler targets AVX-512.
 template <class T>
-void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
-                 int64_t ldc, bool accumulate) {
+void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
+                 bool accumulate) {
   tile_matmul_portable<T>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
@@ -122,8 +122,8 @@ inline void block_avx512(int64_t K, const float* A, int64_t lda, const float* B,
 }
 
 template <int V>
-void rows_avx512(int64_t M, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
-                 int64_t ldc, __mmask16 last, bool accumulate) {
+void rows_avx512(int64_t M, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
+                 __mmask16 last, bool accumulate) {
   int64_t i = 0;
   for (; i + 6 <= M; i += 6) block_avx512<6, V>(K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
   for (; i + 4 <= M; i += 4) block_avx512<4, V>(K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
@@ -142,17 +142,26 @@ void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t
     const float* b = B + j0;
     float* c = C + j0;
     switch ((w + 15) / 16) {
-      case 1: rows_avx512<1>(M, K, A, lda, b, ldb, c, ldc, last, accumulate); break;
-      case 2: rows_avx512<2>(M, K, A, lda, b, ldb, c, ldc, last, accumulate); break;
-      case 3: rows_avx512<3>(M, K, A, lda, b, ldb, c, ldc, last, accumulate); break;
-      default: rows_avx512<4>(M, K, A, lda, b, ldb, c, ldc, last, accumulate); break;
+      case 1:
+        rows_avx512<1>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        break;
+      case 2:
+        rows_avx512<2>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        break;
+      case 3:
+        rows_avx512<3>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        break;
+      default:
+        rows_avx512<4>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        break;
     }
   }
 }
 template <>
 float row_max<float>(const float* x, int64_t n) {
   __m512 m = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
-  for (int64_t c = 0; c < n; c += 16) m = _mm512_maskz_max_ps(kAll, m, _mm512_mask_loadu_ps(m, first_lanes(n - c), x + c));
+  for (int64_t c = 0; c < n; c += 16)
+    m = _mm512_maskz_max_ps(kAll, m, _mm512_mask_loadu_ps(m, first_lanes(n - c), x + c));
   return lanes_in_order(m, [](float a, float b) { return std::max(a, b); });
 }
 
@@ -170,12 +179,11 @@ float exp_shifted<float>(float* x, int64_t n, float shift) {
 }
 #endif
 
-#define ROTOR_INSTANTIATE(T)                                                                                   \
-  template void tile_matmul_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*,    \
-                                        int64_t, bool);                                                         \
-  template void tile_matmul<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t,    \
-                               bool);                                                                           \
-  template T row_max<T>(const T*, int64_t);                                                                     \
+#define ROTOR_INSTANTIATE(T)                                                                                          \
+  template void tile_matmul_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, \
+                                        bool);                                                                        \
+  template void tile_matmul<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, bool);   \
+  template T row_max<T>(const T*, int64_t);                                                                           \
   template T exp_shifted<T>(T*, int64_t, T);
 ROTOR_INSTANTIATE(float)
 ROTOR_INSTANTIATE(double)

@@ -10,8 +10,8 @@
 namespace rotor::kernels {
 
 template <class T>
-void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
-                 int64_t ldc, bool accumulate);
+void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
+                 bool accumulate);
 
 // The plain-loop version (the compiler vectorises its inner loop): the fallback
 // without AVX-512, and the reference in tests and benchmarks.

@@ -43,7 +43,7 @@ inline float normal_cdf(float x) {
 inline float normal_pdf(float x) {
   const float t = std::max(-87.0f, -0.5f * x * x);
   const float k = (t * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest
-  const float r = (t - k * 0.693359375f) + k * 2.12194440e-4f;            // t - k ln2, two parts
+  const float r = (t - k * 0.693359375f) + k * 2.12194440e-4f;             // t - k ln2, two parts
   float e = 1.9875691500e-4f;
   e = e * r + 1.3981999507e-3f;
   e = e * r + 8.3334519073e-3f;
@@ -97,9 +97,15 @@ void sum_leading_rows(const T* g, int64_t rows, int64_t cols, T* acc) {
 template <class T>
 void unary_forward(Unary f, const T* x, T* y, int64_t n) {
   switch (f) {
-    case Unary::relu: map<T>(n, [&](int64_t i) { y[i] = x[i] > T(0) ? x[i] : T(0); }); break;
-    case Unary::elu: map<T>(n, [&](int64_t i) { y[i] = x[i] > T(0) ? x[i] : std::expm1(x[i]); }); break;
-    case Unary::tanh: map<T>(n, [&](int64_t i) { y[i] = std::tanh(x[i]); }); break;
+    case Unary::relu:
+      map<T>(n, [&](int64_t i) { y[i] = x[i] > T(0) ? x[i] : T(0); });
+      break;
+    case Unary::elu:
+      map<T>(n, [&](int64_t i) { y[i] = x[i] > T(0) ? x[i] : std::expm1(x[i]); });
+      break;
+    case Unary::tanh:
+      map<T>(n, [&](int64_t i) { y[i] = std::tanh(x[i]); });
+      break;
     case Unary::gelu_erf:
       map<T>(n, [&](int64_t i) { y[i] = x[i] * normal_cdf(x[i]); });
       break;
@@ -109,23 +115,35 @@ void unary_forward(Unary f, const T* x, T* y, int64_t n) {
         y[i] = T(0.5) * x[i] * (T(1) + std::tanh(u));
       });
       break;
-    case Unary::exp: map<T>(n, [&](int64_t i) { y[i] = std::exp(x[i]); }); break;
-    case Unary::log: map<T>(n, [&](int64_t i) { y[i] = std::log(x[i]); }); break;
-    case Unary::sqrt: map<T>(n, [&](int64_t i) { y[i] = std::sqrt(x[i]); }); break;
-    case Unary::neg: map<T>(n, [&](int64_t i) { y[i] = -x[i]; }); break;
+    case Unary::exp:
+      map<T>(n, [&](int64_t i) { y[i] = std::exp(x[i]); });
+      break;
+    case Unary::log:
+      map<T>(n, [&](int64_t i) { y[i] = std::log(x[i]); });
+      break;
+    case Unary::sqrt:
+      map<T>(n, [&](int64_t i) { y[i] = std::sqrt(x[i]); });
+      break;
+    case Unary::neg:
+      map<T>(n, [&](int64_t i) { y[i] = -x[i]; });
+      break;
   }
 }
 
 template <class T>
 void unary_backward(Unary f, const T* x, const T* y, const T* dy, T* dx, int64_t n) {
   switch (f) {
-    case Unary::relu: map<T>(n, [&](int64_t i) { dx[i] += x[i] > T(0) ? dy[i] : T(0); }); break;
-    case Unary::elu: map<T>(n, [&](int64_t i) { dx[i] += x[i] > T(0) ? dy[i] : dy[i] * (y[i] + T(1)); }); break;
-    case Unary::tanh: map<T>(n, [&](int64_t i) { dx[i] += dy[i] * (T(1) - y[i] * y[i]); }); break;
+    case Unary::relu:
+      map<T>(n, [&](int64_t i) { dx[i] += x[i] > T(0) ? dy[i] : T(0); });
+      break;
+    case Unary::elu:
+      map<T>(n, [&](int64_t i) { dx[i] += x[i] > T(0) ? dy[i] : dy[i] * (y[i] + T(1)); });
+      break;
+    case Unary::tanh:
+      map<T>(n, [&](int64_t i) { dx[i] += dy[i] * (T(1) - y[i] * y[i]); });
+      break;
     case Unary::gelu_erf:
-      map<T>(n, [&](int64_t i) {
-        dx[i] += dy[i] * (normal_cdf(x[i]) + x[i] * normal_pdf(x[i]));
-      });
+      map<T>(n, [&](int64_t i) { dx[i] += dy[i] * (normal_cdf(x[i]) + x[i] * normal_pdf(x[i])); });
       break;
     case Unary::gelu_tanh:
       map<T>(n, [&](int64_t i) {
@@ -135,22 +153,33 @@ void unary_backward(Unary f, const T* x, const T* y, const T* dy, T* dx, int64_t
         dx[i] += dy[i] * (T(0.5) * (T(1) + t) + T(0.5) * x[i] * (T(1) - t * t) * du);
       });
       break;
-    case Unary::exp: map<T>(n, [&](int64_t i) { dx[i] += dy[i] * y[i]; }); break;
-    case Unary::log: map<T>(n, [&](int64_t i) { dx[i] += dy[i] / x[i]; }); break;
-    case Unary::sqrt: map<T>(n, [&](int64_t i) { dx[i] += dy[i] * T(0.5) / y[i]; }); break;
-    case Unary::neg: map<T>(n, [&](int64_t i) { dx[i] -= dy[i]; }); break;
+    case Unary::exp:
+      map<T>(n, [&](int64_t i) { dx[i] += dy[i] * y[i]; });
+      break;
+    case Unary::log:
+      map<T>(n, [&](int64_t i) { dx[i] += dy[i] / x[i]; });
+      break;
+    case Unary::sqrt:
+      map<T>(n, [&](int64_t i) { dx[i] += dy[i] * T(0.5) / y[i]; });
+      break;
+    case Unary::neg:
+      map<T>(n, [&](int64_t i) { dx[i] -= dy[i]; });
+      break;
   }
 }
 
 template <class T>
-void binary_forward(Binary op, const T* a, const Shape& as, const T* b, const Shape& bs, T* out,
-                    const Shape& os) {
+void binary_forward(Binary op, const T* a, const Shape& as, const T* b, const Shape& bs, T* out, const Shape& os) {
   auto apply = [op](T u, T v) {
     switch (op) {
-      case Binary::add: return u + v;
-      case Binary::sub: return u - v;
-      case Binary::mul: return u * v;
-      case Binary::div: return u / v;
+      case Binary::add:
+        return u + v;
+      case Binary::sub:
+        return u - v;
+      case Binary::mul:
+        return u * v;
+      case Binary::div:
+        return u / v;
     }
     return u;
   };
@@ -164,20 +193,19 @@ void binary_forward(Binary op, const T* a, const Shape& as, const T* b, const Sh
   const auto sa = broadcast_strides(as, os), sb = broadcast_strides(bs, os);
   const int64_t inner = r ? os[r - 1] : 1, rows = inner ? n / inner : 0;
   const int64_t ia = r ? sa[r - 1] : 0, ib = r ? sb[r - 1] : 0;
-  parallel_for(rows, grain_for(inner),
-               [&](int64_t rb, int64_t re) {
-                 for (int64_t row = rb; row < re; ++row) {
-                   int64_t rem = row, oa = 0, ob = 0;
-                   for (int d = r - 2; d >= 0; --d) {
-                     const int64_t idx = rem % os[d];
-                     rem /= os[d];
-                     oa += idx * sa[d];
-                     ob += idx * sb[d];
-                   }
-                   T* o = out + row * inner;
-                   for (int64_t j = 0; j < inner; ++j) o[j] = apply(a[oa + j * ia], b[ob + j * ib]);
-                 }
-               });
+  parallel_for(rows, grain_for(inner), [&](int64_t rb, int64_t re) {
+    for (int64_t row = rb; row < re; ++row) {
+      int64_t rem = row, oa = 0, ob = 0;
+      for (int d = r - 2; d >= 0; --d) {
+        const int64_t idx = rem % os[d];
+        rem /= os[d];
+        oa += idx * sa[d];
+        ob += idx * sb[d];
+      }
+      T* o = out + row * inner;
+      for (int64_t j = 0; j < inner; ++j) o[j] = apply(a[oa + j * ia], b[ob + j * ib]);
+    }
+  });
 }
 
 template <class T>
@@ -223,26 +251,25 @@ void sum_to_shape(const T* g, const Shape& from, T* acc, const Shape& to) {
     sum_leading_rows(g, red_count, n_to, acc);
     return;
   }
-  parallel_for(n_to, grain_for(red_count),
-               [&](int64_t b, int64_t e) {
-                 for (int64_t t = b; t < e; ++t) {
-                   int64_t rem = t, base = 0;
-                   for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
-                     base += (rem % from[*it]) * stride[*it];
-                     rem /= from[*it];
-                   }
-                   T s = T(0);
-                   for (int64_t k = 0; k < red_count; ++k) {
-                     int64_t rr = k, off = base;
-                     for (auto it = reduced.rbegin(); it != reduced.rend(); ++it) {
-                       off += (rr % from[*it]) * stride[*it];
-                       rr /= from[*it];
-                     }
-                     s += g[off];
-                   }
-                   acc[t] += s;
-                 }
-               });
+  parallel_for(n_to, grain_for(red_count), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      int64_t rem = t, base = 0;
+      for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+        base += (rem % from[*it]) * stride[*it];
+        rem /= from[*it];
+      }
+      T s = T(0);
+      for (int64_t k = 0; k < red_count; ++k) {
+        int64_t rr = k, off = base;
+        for (auto it = reduced.rbegin(); it != reduced.rend(); ++it) {
+          off += (rr % from[*it]) * stride[*it];
+          rr /= from[*it];
+        }
+        s += g[off];
+      }
+      acc[t] += s;
+    }
+  });
 }
 
 template <class T>
@@ -251,15 +278,14 @@ void axpy(const T* x, T* acc, int64_t n, double scale) {
   map<T>(n, [&](int64_t i) { acc[i] += x[i] * s; });
 }
 
-#define ROTOR_INSTANTIATE(T)                                                                   \
-  template void unary_forward<T>(Unary, const T*, T*, int64_t);                                \
-  template void unary_backward<T>(Unary, const T*, const T*, const T*, T*, int64_t);           \
-  template void binary_forward<T>(Binary, const T*, const Shape&, const T*, const Shape&, T*,  \
-                                  const Shape&);                                               \
-  template void affine_scalar<T>(const T*, T*, int64_t, double, double);                       \
-  template void pow_scalar_forward<T>(const T*, T*, int64_t, double);                          \
-  template void pow_scalar_backward<T>(const T*, const T*, T*, int64_t, double);               \
-  template void sum_to_shape<T>(const T*, const Shape&, T*, const Shape&);                     \
+#define ROTOR_INSTANTIATE(T)                                                                                 \
+  template void unary_forward<T>(Unary, const T*, T*, int64_t);                                              \
+  template void unary_backward<T>(Unary, const T*, const T*, const T*, T*, int64_t);                         \
+  template void binary_forward<T>(Binary, const T*, const Shape&, const T*, const Shape&, T*, const Shape&); \
+  template void affine_scalar<T>(const T*, T*, int64_t, double, double);                                     \
+  template void pow_scalar_forward<T>(const T*, T*, int64_t, double);                                        \
+  template void pow_scalar_backward<T>(const T*, const T*, T*, int64_t, double);                             \
+  template void sum_to_shape<T>(const T*, const Shape&, T*, const Shape&);                                   \
   template void axpy<T>(const T*, T*, int64_t, double);
 ROTOR_INSTANTIATE(float)
 ROTOR_INSTANTIATE(double)

@@ -52,8 +52,8 @@ inline void blas(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, do
 // One single-threaded product on a [m, n] block of C whose top-left corner is
 // (row0, col0) in the full problem.
 template <class T>
-void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0, int64_t m, int64_t col0,
-                int64_t n, T alpha, const T* A, const T* B, T beta, T* C) {
+void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0, int64_t m, int64_t col0, int64_t n,
+                T alpha, const T* A, const T* B, T beta, T* C) {
   T* c = C + row0 * N + col0;
   if (K == 0) {  // BLAS rejects lda/ldb = 0; C = beta * C
     for (int64_t i = 0; i < m; ++i)
@@ -74,8 +74,7 @@ void gemm_block(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0,
 template <class T>
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta, T* C) {
   if (M == 0 || N == 0) return;
-  if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX)
-    throw ShapeError("gemm: a dimension exceeds BLAS's 32-bit int");
+  if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX) throw ShapeError("gemm: a dimension exceeds BLAS's 32-bit int");
   // Tile the larger output dimension when it is big enough to share.
   if (M * N * K < kMinParallelWork) {
     gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
@@ -99,8 +98,8 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
 }
 
 template <class T>
-void gemm_batched(bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t K, T alpha, const T* A,
-                  int64_t sa, const T* B, int64_t sb, T beta, T* C, int64_t sc) {
+void gemm_batched(bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t K, T alpha, const T* A, int64_t sa,
+                  const T* B, int64_t sb, T beta, T* C, int64_t sc) {
   if (sc == 0) {  // every product lands in the same C: accumulate in batch order
     for (int64_t i = 0; i < batch; ++i)
       gemm<T>(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, i == 0 ? beta : T(1), C);
@@ -110,10 +109,11 @@ void gemm_batched(bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t
     gemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
     return;
   }
-  parallel_for(batch, std::max<int64_t>(1, kMinParallelWork / std::max<int64_t>(1, M * N * K)), [&](int64_t b0, int64_t e) {
-    for (int64_t i = b0; i < e; ++i)
-      gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A + i * sa, B + i * sb, beta, C + i * sc);
-  });
+  parallel_for(batch, std::max<int64_t>(1, kMinParallelWork / std::max<int64_t>(1, M * N * K)),
+               [&](int64_t b0, int64_t e) {
+                 for (int64_t i = b0; i < e; ++i)
+                   gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A + i * sa, B + i * sb, beta, C + i * sc);
+               });
 }
 
 template void gemm<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*, float, float*);

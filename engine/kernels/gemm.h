@@ -10,8 +10,7 @@ namespace rotor::kernels {
 // C = alpha * op(A) op(B) + beta * C, with op(A) [M, K], op(B) [K, N], C [M, N].
 // A is stored [M, K] (or [K, M] if trans_a), B [K, N] (or [N, K] if trans_b).
 template <class T>
-void gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
-          T* C);
+void gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta, T* C);
 
 // `batch` independent products with the same shapes; a stride of 0 shares an
 // operand across the batch (its result is still summed in batch order).

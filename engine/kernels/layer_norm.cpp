@@ -31,26 +31,25 @@ template <class T>
 void layer_norm_backward(const T* x, const T* w, const T* mean, const T* rstd, const T* dy, T* dx, T* dw, T* db,
                          int64_t rows, int64_t D) {
   if (dx)
-    parallel_for(rows, grain_for(D),
-                 [&](int64_t r0, int64_t r1) {
-                   for (int64_t r = r0; r < r1; ++r) {
-                     const T* xr = x + r * D;
-                     const T* gr = dy + r * D;
-                     double sg = 0.0, sgx = 0.0;
-                     for (int64_t d = 0; d < D; ++d) {
-                       const double g = static_cast<double>(gr[d]) * w[d];
-                       sg += g;
-                       sgx += g * (xr[d] - mean[r]) * rstd[r];
-                     }
-                     sg /= static_cast<double>(D);
-                     sgx /= static_cast<double>(D);
-                     T* dr = dx + r * D;
-                     for (int64_t d = 0; d < D; ++d) {
-                       const double xhat = (xr[d] - mean[r]) * static_cast<double>(rstd[r]);
-                       dr[d] += static_cast<T>(rstd[r] * (static_cast<double>(gr[d]) * w[d] - sg - xhat * sgx));
-                     }
-                   }
-                 });
+    parallel_for(rows, grain_for(D), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const T* xr = x + r * D;
+        const T* gr = dy + r * D;
+        double sg = 0.0, sgx = 0.0;
+        for (int64_t d = 0; d < D; ++d) {
+          const double g = static_cast<double>(gr[d]) * w[d];
+          sg += g;
+          sgx += g * (xr[d] - mean[r]) * rstd[r];
+        }
+        sg /= static_cast<double>(D);
+        sgx /= static_cast<double>(D);
+        T* dr = dx + r * D;
+        for (int64_t d = 0; d < D; ++d) {
+          const double xhat = (xr[d] - mean[r]) * static_cast<double>(rstd[r]);
+          dr[d] += static_cast<T>(rstd[r] * (static_cast<double>(gr[d]) * w[d] - sg - xhat * sgx));
+        }
+      }
+    });
   if (!dw && !db) return;
   parallel_for(D, std::max<int64_t>(64, grain_for(rows)), [&](int64_t d0, int64_t d1) {
     for (int64_t d = d0; d < d1; ++d) {

@@ -8,29 +8,27 @@ namespace rotor::kernels {
 
 template <class T>
 void reduce_sum(const T* x, T* y, int64_t outer, int64_t len, int64_t inner, double scale) {
-  parallel_for(outer * inner, grain_for(len),
-               [&](int64_t b, int64_t e) {
-                 for (int64_t t = b; t < e; ++t) {
-                   const int64_t o = t / inner, i = t % inner;
-                   const T* p = x + o * len * inner + i;
-                   T s = T(0);
-                   for (int64_t j = 0; j < len; ++j) s += p[j * inner];
-                   y[t] = s * static_cast<T>(scale);
-                 }
-               });
+  parallel_for(outer * inner, grain_for(len), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / inner, i = t % inner;
+      const T* p = x + o * len * inner + i;
+      T s = T(0);
+      for (int64_t j = 0; j < len; ++j) s += p[j * inner];
+      y[t] = s * static_cast<T>(scale);
+    }
+  });
 }
 
 template <class T>
 void reduce_sum_backward(const T* dy, T* dx, int64_t outer, int64_t len, int64_t inner, double scale) {
-  parallel_for(outer * len, grain_for(inner),
-               [&](int64_t b, int64_t e) {
-                 for (int64_t r = b; r < e; ++r) {
-                   const int64_t o = r / len;
-                   T* d = dx + r * inner;
-                   const T* g = dy + o * inner;
-                   for (int64_t i = 0; i < inner; ++i) d[i] += g[i] * static_cast<T>(scale);
-                 }
-               });
+  parallel_for(outer * len, grain_for(inner), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      const int64_t o = r / len;
+      T* d = dx + r * inner;
+      const T* g = dy + o * inner;
+      for (int64_t i = 0; i < inner; ++i) d[i] += g[i] * static_cast<T>(scale);
+    }
+  });
 }
 
 template <class T>
@@ -76,11 +74,11 @@ void masked_max_backward(const T* dy, const int64_t* argmax, T* dx, int64_t B, i
     for (int64_t d = 0; d < D; ++d) dx[(b * N + argmax[b * D + d]) * D + d] += dy[b * D + d];
 }
 
-#define ROTOR_INSTANTIATE(T)                                                                          \
-  template void reduce_sum<T>(const T*, T*, int64_t, int64_t, int64_t, double);                      \
-  template void reduce_sum_backward<T>(const T*, T*, int64_t, int64_t, int64_t, double);             \
-  template void masked_mean_forward<T>(const T*, const int32_t*, T*, int64_t, int64_t, int64_t);     \
-  template void masked_mean_backward<T>(const T*, const int32_t*, T*, int64_t, int64_t, int64_t);    \
+#define ROTOR_INSTANTIATE(T)                                                                              \
+  template void reduce_sum<T>(const T*, T*, int64_t, int64_t, int64_t, double);                           \
+  template void reduce_sum_backward<T>(const T*, T*, int64_t, int64_t, int64_t, double);                  \
+  template void masked_mean_forward<T>(const T*, const int32_t*, T*, int64_t, int64_t, int64_t);          \
+  template void masked_mean_backward<T>(const T*, const int32_t*, T*, int64_t, int64_t, int64_t);         \
   template void masked_max_forward<T>(const T*, const int32_t*, T*, int64_t*, int64_t, int64_t, int64_t); \
   template void masked_max_backward<T>(const T*, const int64_t*, T*, int64_t, int64_t, int64_t);
 ROTOR_INSTANTIATE(float)

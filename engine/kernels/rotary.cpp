@@ -37,8 +37,8 @@ void rotary_apply(const T* x, T* y, const T* cos, const T* sin, int64_t G, int64
   });
 }
 
-template void rotary_apply<float>(const float*, float*, const float*, const float*, int64_t, int64_t, int64_t,
-                                  int64_t, PairLayout, int, bool);
+template void rotary_apply<float>(const float*, float*, const float*, const float*, int64_t, int64_t, int64_t, int64_t,
+                                  PairLayout, int, bool);
 template void rotary_apply<double>(const double*, double*, const double*, const double*, int64_t, int64_t, int64_t,
                                    int64_t, PairLayout, int, bool);
 

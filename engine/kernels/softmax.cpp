@@ -76,8 +76,8 @@ void log_softmax_backward(const T* y, const T* dy, T* dx, int64_t rows, int64_t 
 }
 
 template <class T>
-double cross_entropy_forward(const T* logits, const int32_t* labels, T* logp, int64_t rows, int64_t C,
-                             int32_t ignore, double smoothing, int64_t* count) {
+double cross_entropy_forward(const T* logits, const int32_t* labels, T* logp, int64_t rows, int64_t C, int32_t ignore,
+                             double smoothing, int64_t* count) {
   log_softmax_forward(logits, logp, rows, C);
   double total = 0.0;
   int64_t n = 0;
@@ -105,13 +105,12 @@ void cross_entropy_backward(const T* logp, const int32_t* labels, T* dlogits, in
   });
 }
 
-#define ROTOR_INSTANTIATE(T)                                                                                   \
-  template void softmax_forward<T>(const T*, T*, int64_t, int64_t);                                           \
-  template void softmax_backward<T>(const T*, const T*, T*, int64_t, int64_t);                                \
-  template void log_softmax_forward<T>(const T*, T*, int64_t, int64_t);                                       \
-  template void log_softmax_backward<T>(const T*, const T*, T*, int64_t, int64_t);                            \
-  template double cross_entropy_forward<T>(const T*, const int32_t*, T*, int64_t, int64_t, int32_t, double,   \
-                                           int64_t*);                                                          \
+#define ROTOR_INSTANTIATE(T)                                                                                           \
+  template void softmax_forward<T>(const T*, T*, int64_t, int64_t);                                                    \
+  template void softmax_backward<T>(const T*, const T*, T*, int64_t, int64_t);                                         \
+  template void log_softmax_forward<T>(const T*, T*, int64_t, int64_t);                                                \
+  template void log_softmax_backward<T>(const T*, const T*, T*, int64_t, int64_t);                                     \
+  template double cross_entropy_forward<T>(const T*, const int32_t*, T*, int64_t, int64_t, int32_t, double, int64_t*); \
   template void cross_entropy_backward<T>(const T*, const int32_t*, T*, int64_t, int64_t, int32_t, double, double);
 ROTOR_INSTANTIATE(float)
 ROTOR_INSTANTIATE(double)

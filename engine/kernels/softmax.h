@@ -24,8 +24,8 @@ void log_softmax_backward(const T* y, const T* dy, T* dx, int64_t rows, int64_t 
 // Writes log-probabilities to logp; returns the sum of row losses (in double)
 // and the number of counted rows through `count`.
 template <class T>
-double cross_entropy_forward(const T* logits, const int32_t* labels, T* logp, int64_t rows, int64_t C,
-                             int32_t ignore, double smoothing, int64_t* count);
+double cross_entropy_forward(const T* logits, const int32_t* labels, T* logp, int64_t rows, int64_t C, int32_t ignore,
+                             double smoothing, int64_t* count);
 // dlogits += (p - q) * scale for counted rows
 template <class T>
 void cross_entropy_backward(const T* logp, const int32_t* labels, T* dlogits, int64_t rows, int64_t C, int32_t ignore,

@@ -11,10 +11,14 @@ using kernels::Unary;
 
 OpKind kind_of(Binary op) {
   switch (op) {
-    case Binary::add: return OpKind::add;
-    case Binary::sub: return OpKind::sub;
-    case Binary::mul: return OpKind::mul;
-    case Binary::div: return OpKind::div;
+    case Binary::add:
+      return OpKind::add;
+    case Binary::sub:
+      return OpKind::sub;
+    case Binary::mul:
+      return OpKind::mul;
+    case Binary::div:
+      return OpKind::div;
   }
   return OpKind::add;
 }
@@ -86,8 +90,8 @@ Var unary(OpKind kind, Unary f, const Var& x) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
-        kernels::unary_backward<T>(f, n.parents[0]->value.data<T>(), n.value.data<T>(), n.grad.data<T>(),
-                                   gx->data<T>(), n.value.numel());
+        kernels::unary_backward<T>(f, n.parents[0]->value.data<T>(), n.value.data<T>(), n.grad.data<T>(), gx->data<T>(),
+                                   n.value.numel());
     });
   });
 }
@@ -128,8 +132,8 @@ Var pow_scalar(const Var& x, double p) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
-        kernels::pow_scalar_backward<T>(n.parents[0]->value.data<T>(), n.grad.data<T>(), gx->data<T>(),
-                                        n.value.numel(), p);
+        kernels::pow_scalar_backward<T>(n.parents[0]->value.data<T>(), n.grad.data<T>(), gx->data<T>(), n.value.numel(),
+                                        p);
     });
   });
 }

@@ -33,8 +33,8 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
     if (shared_b && !ta)  // fold the batch into the rows: one big product
       kernels::gemm<T>(false, tb, batch * M, N, K, T(1), A, B, T(0), out.data<T>());
     else
-      kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), A, M * K, B, shared_b ? 0 : K * N, T(0),
-                               out.data<T>(), M * N);
+      kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), A, M * K, B, shared_b ? 0 : K * N, T(0), out.data<T>(),
+                               M * N);
   });
   return make_result(OpKind::matmul, out, {a, b}, [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {

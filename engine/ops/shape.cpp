@@ -143,8 +143,8 @@ std::vector<Var> split(const Var& x, int dim, const std::vector<int64_t>& sizes)
   int64_t total = 0;
   for (int64_t s : sizes) total += s;
   if (total != x.shape()[d])
-    throw ShapeError("split: sizes add up to " + std::to_string(total) + " but dim " + std::to_string(dim) +
-                     " has " + std::to_string(x.shape()[d]));
+    throw ShapeError("split: sizes add up to " + std::to_string(total) + " but dim " + std::to_string(dim) + " has " +
+                     std::to_string(x.shape()[d]));
   std::vector<Var> parts;
   int64_t start = 0;
   for (int64_t s : sizes) {

@@ -18,8 +18,7 @@ Var softmax(const Var& x, const Tensor& mask) {
     if (mask.defined()) {
       if (mask.dtype() != x.dtype()) throw ValueError("softmax: mask dtype differs from the input's");
       if (broadcast_shapes(x.shape(), mask.shape(), "softmax") != x.shape())
-        throw ShapeError("softmax: mask " + to_string(mask.shape()) + " does not broadcast to " +
-                         to_string(x.shape()));
+        throw ShapeError("softmax: mask " + to_string(mask.shape()) + " does not broadcast to " + to_string(x.shape()));
       kernels::binary_forward<T>(kernels::Binary::add, in, x.shape(), mask.data<T>(), mask.shape(), y.data<T>(),
                                  x.shape());
       in = y.data<T>();

@@ -59,14 +59,16 @@ double LrSchedule::lr_at(int64_t step) const {
   const double W = static_cast<double>(config_.warmup_steps), T = static_cast<double>(config_.total_steps);
   if (step < config_.warmup_steps) return lr * t / W;
   switch (kind_) {
-    case Kind::constant: return lr;
+    case Kind::constant:
+      return lr;
     case Kind::linear:
       if (step >= config_.total_steps) return m;
       return m + (lr - m) * (T - t) / (T - W);
     case Kind::cosine:
       if (step >= config_.total_steps) return m;
       return m + (lr - m) * (1 + std::cos(kPi * (t - W) / (T - W))) / 2;
-    case Kind::inverse_sqrt: return lr * std::sqrt(W / t);
+    case Kind::inverse_sqrt:
+      return lr * std::sqrt(W / t);
   }
   return lr;  // unreachable: every kind returns above
 }

@@ -161,8 +161,11 @@ int main(int argc, char** argv) {
   std::ofstream(config) << "run: {progress: lines, log_every: 3, threads: 1}\n"
                            "model: {d_model: 16, layers: 1, heads: 2, d_ff: 32}\n"
                            "data: {task: listops-easy, train_size: 160, eval_size: 32, max_len: 32, batch_size: 8, "
-                           "data_dir: " + dir + "/data}\n"
-                           "train: {max_steps: " + std::to_string(kTotalSteps) + ", eval_every: 10, checkpoint_every: 4, keep_last: 2}\n";
+                           "data_dir: " +
+                               dir +
+                               "/data}\n"
+                               "train: {max_steps: " +
+                               std::to_string(kTotalSteps) + ", eval_every: 10, checkpoint_every: 4, keep_last: 2}\n";
 
   const std::string ref = dir + "/reference", chaos = dir + "/chaos";
   // Start-up time (data, model, first step and checkpoint), to spread the
@@ -218,7 +221,8 @@ int main(int argc, char** argv) {
       }
       if (now) {
         if (target_write) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, kWritePauseMs / 2)(rng)));
+          std::this_thread::sleep_for(
+              std::chrono::milliseconds(std::uniform_int_distribution<int>(0, kWritePauseMs / 2)(rng)));
         }
         const bool mid_write = !checkpoint_being_written(chaos, pid).empty();
         ::kill(pid, SIGKILL);
@@ -247,25 +251,29 @@ int main(int argc, char** argv) {
       launches = kills_this_run = 0;
     }
   }
-  std::printf("chaos: %d SIGKILLs (%d during checkpoint writes; %d in the run compared), %d launches, %d runs "
-              "finished before their kill, seed %u\n",
-              kills, during_writes, kills_this_run, launches, finished_early, seed);
-  std::printf("newest checkpoint after each kill:%s (of %d steps; the uninterrupted run took %.2f s, "
-              "start-up %.2f s)\n",
-              steps_at_kills.c_str(), kTotalSteps, ref_seconds, startup_s);
+  std::printf(
+      "chaos: %d SIGKILLs (%d during checkpoint writes; %d in the run compared), %d launches, %d runs "
+      "finished before their kill, seed %u\n",
+      kills, during_writes, kills_this_run, launches, finished_early, seed);
+  std::printf(
+      "newest checkpoint after each kill:%s (of %d steps; the uninterrupted run took %.2f s, "
+      "start-up %.2f s)\n",
+      steps_at_kills.c_str(), kTotalSteps, ref_seconds, startup_s);
   expect(kills >= kills_wanted, "too few kills");
   expect(kills_this_run * 4 >= kills_wanted * 3, "the compared run was killed fewer than 3/4 of the times");
   expect(during_writes * 3 >= kills, "fewer than a third of the kills hit a checkpoint write");
   if (g_failures == 0) {
     compare_checkpoints(latest_checkpoint(ref), latest_checkpoint(chaos));
     const std::vector<std::string> a = events(ref + "/metrics.jsonl"), b = events(chaos + "/metrics.jsonl");
-    expect(a.size() == b.size(), "metrics.jsonl: " + std::to_string(a.size()) + " vs " + std::to_string(b.size()) +
-                                     " events");
+    expect(a.size() == b.size(),
+           "metrics.jsonl: " + std::to_string(a.size()) + " vs " + std::to_string(b.size()) + " events");
     for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
       expect(a[i] == b[i], "metrics.jsonl event " + std::to_string(i + 1) + " differs:\n  " + a[i] + "\n  " + b[i]);
     expect(events(ref + "/summary.json") == events(chaos + "/summary.json"), "summary.json differs");
   }
-  if (g_failures == 0) fs::remove_all(dir);
-  else std::printf("kept %s for inspection\n", dir.c_str());
+  if (g_failures == 0)
+    fs::remove_all(dir);
+  else
+    std::printf("kept %s for inspection\n", dir.c_str());
   return g_failures == 0 ? 0 : 1;
 }

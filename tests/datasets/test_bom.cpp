@@ -11,8 +11,9 @@ TEST_CASE("readers skip a UTF-8 byte order mark at the start of the file", "[dat
   test::TempDir dir;
   Utf8Repairs repairs;
   SECTION("JSONL") {
-    const std::string path = dir.write("bom.jsonl", "\xEF\xBB\xBF{\"text\": \"a b\", \"label\": \"x\"}\n"
-                                                    "{\"text\": \"c\", \"label\": \"y\"}\n");
+    const std::string path = dir.write("bom.jsonl",
+                                       "\xEF\xBB\xBF{\"text\": \"a b\", \"label\": \"x\"}\n"
+                                       "{\"text\": \"c\", \"label\": \"y\"}\n");
     const auto docs = read_jsonl(path, FieldNames{}, repairs);
     REQUIRE(docs.size() == 2);
     CHECK(docs[0].text == "a b");

@@ -88,9 +88,9 @@ std::vector<Case> comparison_cases() {
         const int32_t n = static_cast<int32_t>(N);
         cases.push_back({2, 2, N, 20, {n, std::max(1, n / 2 + 1)}, bias, p});
       }
-  cases.push_back({2, 3, 70, 16, {}, true, 0.1});          // no padding, full 16-wide vectors
-  cases.push_back({3, 2, 9, 5, {0, 9, 4}, true, 0.3});     // a batch row with no valid key
-  cases.push_back({1, 1, 129, 64, {100}, true, 0.5});      // several key tiles, the bench's head size
+  cases.push_back({2, 3, 70, 16, {}, true, 0.1});       // no padding, full 16-wide vectors
+  cases.push_back({3, 2, 9, 5, {0, 9, 4}, true, 0.3});  // a batch row with no valid key
+  cases.push_back({1, 1, 129, 64, {100}, true, 0.5});   // several key tiles, the bench's head size
   return cases;
 }
 
@@ -135,7 +135,7 @@ TEST_CASE("fused attention: a batch row without valid keys gives zeros and zero 
 
 TEST_CASE("fused attention: a row whose bias is -inf everywhere gives zeros like the composed ops, no NaN") {
   const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> table(2 * 3 - 1, -inf);  // head 0: every offset -inf
+  std::vector<double> table(2 * 3 - 1, -inf);            // head 0: every offset -inf
   for (int d = 0; d < 5; ++d) table.push_back(0.1 * d);  // head 1: finite
   AttentionOptions opt;
   opt.bias = Var(Tensor::from_doubles({2, 5}, DType::F64, table), true);

@@ -9,10 +9,10 @@
 #include "engine/kernels/attention_tile.h"
 #include "engine/random.h"
 
-using rotor::kernels::tile_matmul;
-using rotor::kernels::tile_matmul_portable;
 using rotor::kernels::exp_shifted;
 using rotor::kernels::row_max;
+using rotor::kernels::tile_matmul;
+using rotor::kernels::tile_matmul_portable;
 
 namespace {
 
@@ -59,8 +59,8 @@ TEST_CASE("attention row max and shifted exp match std::max and std::exp") {
     INFO("n " << n);
     std::vector<float> x = random_values<float>(n, 4);
     for (int64_t c = 0; c < n; ++c) x[c] = 30.0f * x[c] - 20.0f;  // roughly [-110, 70]
-    x[0] = -inf;  // a masked score
-    if (n > 3) x[3] = -103.0f;  // near the flush-to-zero edge
+    x[0] = -inf;                                                  // a masked score
+    if (n > 3) x[3] = -103.0f;                                    // near the flush-to-zero edge
     float expected_max = -inf;
     for (float v : x) expected_max = std::max(expected_max, v);
     CHECK(row_max(x.data(), n) == expected_max);

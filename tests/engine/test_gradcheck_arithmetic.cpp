@@ -3,8 +3,8 @@
 #include "gradcheck_expect.h"
 
 using namespace rotor;
-using test::randn;
 using test::rand_positive;
+using test::randn;
 using Vars = std::vector<Var>;
 
 GRADCHECK(OpKind::add, "add with broadcasting") {

@@ -36,7 +36,8 @@ GRADCHECK(OpKind::log_softmax, "log_softmax") {
 
 GRADCHECK(OpKind::cross_entropy, "cross_entropy with ignore index and label smoothing") {
   const std::vector<int32_t> labels{2, 0, -100, 4};
-  CHECK_GRADIENTS(OpKind::cross_entropy, [&](const Vars& v) { return cross_entropy(v[0], labels); }, {randn({4, 5}, 1)});
+  CHECK_GRADIENTS(OpKind::cross_entropy, [&](const Vars& v) { return cross_entropy(v[0], labels); },
+                  {randn({4, 5}, 1)});
   CrossEntropyOptions smooth;
   smooth.label_smoothing = 0.1;
   CHECK_GRADIENTS(OpKind::cross_entropy, [&](const Vars& v) { return cross_entropy(v[0], labels, smooth); },
@@ -72,12 +73,18 @@ GRADCHECK(OpKind::mean, "mean over a dim") {
 }
 
 GRADCHECK(OpKind::masked_mean_pool, "masked mean pooling over valid tokens") {
-  CHECK_GRADIENTS(OpKind::masked_mean_pool, [](const Vars& v) { return masked_mean_pool(v[0], {4, 2, 1}); },
+  CHECK_GRADIENTS(OpKind::masked_mean_pool,
+                  [](const Vars& v) {
+                    return masked_mean_pool(v[0], {4, 2, 1});
+                  },
                   {randn({3, 4, 5}, 1)});
 }
 
 GRADCHECK(OpKind::masked_max_pool, "masked max pooling over valid tokens") {
-  CHECK_GRADIENTS(OpKind::masked_max_pool, [](const Vars& v) { return masked_max_pool(v[0], {4, 2, 1}); },
+  CHECK_GRADIENTS(OpKind::masked_max_pool,
+                  [](const Vars& v) {
+                    return masked_max_pool(v[0], {4, 2, 1});
+                  },
                   {randn({3, 4, 5}, 1)});
 }
 

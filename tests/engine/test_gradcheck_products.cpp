@@ -42,7 +42,8 @@ GRADCHECK(OpKind::linear, "linear with and without bias, 2-D and 3-D input") {
                   {randn({3, 4}, 1), randn({5, 4}, 2), randn({5}, 3)});
   CHECK_GRADIENTS(OpKind::linear, [](const Vars& v) { return linear(v[0], v[1], v[2]); },
                   {randn({2, 3, 4}, 1), randn({5, 4}, 2), randn({5}, 3)});
-  CHECK_GRADIENTS(OpKind::linear, [](const Vars& v) { return linear(v[0], v[1]); }, {randn({2, 4}, 1), randn({3, 4}, 2)});
+  CHECK_GRADIENTS(OpKind::linear, [](const Vars& v) { return linear(v[0], v[1]); },
+                  {randn({2, 4}, 1), randn({3, 4}, 2)});
 }
 
 GRADCHECK(OpKind::embedding, "embedding with repeated ids") {

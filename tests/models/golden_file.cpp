@@ -83,7 +83,9 @@ Shape GoldenFile::shape(const std::string& dataset) const {
   return Shape(dims.begin(), dims.end());
 }
 
-std::vector<double> GoldenFile::doubles(const std::string& d) const { return read<double>(file_, d, H5T_NATIVE_DOUBLE); }
+std::vector<double> GoldenFile::doubles(const std::string& d) const {
+  return read<double>(file_, d, H5T_NATIVE_DOUBLE);
+}
 std::vector<int64_t> GoldenFile::ints(const std::string& d) const { return read<int64_t>(file_, d, H5T_NATIVE_INT64); }
 
 }  // namespace rotor::test

@@ -57,7 +57,7 @@ TEST_CASE("determinism: dropout masks are a function of (seed, step)", "[determi
   const ToyBatch b = make_toy_batch(ToyTask::contains, 4, 9, c.vocab_size, 3, 0);
   const std::vector<double> step9 = forward(model, b, {true, 11, 9});
   CHECK(step9 == forward(model, b, {true, 11, 9}));  // same (seed, step): identical
-  EncoderClassifier other(c);                         // a fresh model object too
+  EncoderClassifier other(c);                        // a fresh model object too
   other.initialize(5);
   CHECK(step9 == forward(other, b, {true, 11, 9}));
   CHECK(step9 != forward(model, b, {true, 11, 10}));  // next step: new masks

@@ -26,7 +26,8 @@ ModelConfig wide(const std::string& type) {
 
 }  // namespace
 
-TEST_CASE("embedding scale: sinusoidal tokens are unit scale next to the table (ratio ~ sqrt 2)", "[sinusoidal][init]") {
+TEST_CASE("embedding scale: sinusoidal tokens are unit scale next to the table (ratio ~ sqrt 2)",
+          "[sinusoidal][init]") {
   const ModelConfig c = wide("sinusoidal");
   EncoderClassifier model(c, DType::F64);
   model.initialize(42);
@@ -34,7 +35,7 @@ TEST_CASE("embedding scale: sinusoidal tokens are unit scale next to the table (
   const double tokens = rms(model.parameters().var("embed.tokens.weight").value().to_doubles()) * std::sqrt(d);
   const double positions = rms(sinusoidal_table(512, c.d_model, DType::F64).to_doubles());
   INFO("token RMS " << tokens << ", position RMS " << positions);
-  CHECK(tokens == Approx(1.0).epsilon(0.02));               // 128000 draws: within 1% of 1
+  CHECK(tokens == Approx(1.0).epsilon(0.02));  // 128000 draws: within 1% of 1
   CHECK(positions == Approx(1.0 / std::sqrt(2.0)).epsilon(0.01));
   CHECK(tokens / positions == Approx(std::sqrt(2.0)).epsilon(0.03));  // BERT's 0.02 would give 0.32
 }

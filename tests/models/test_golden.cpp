@@ -14,7 +14,9 @@ using rotor::model_test::option;
 
 namespace {
 
-std::string golden_path(const std::string& variant) { return std::string(ROTOR_TEST_DATA_DIR) + "/golden/" + variant + ".h5"; }
+std::string golden_path(const std::string& variant) {
+  return std::string(ROTOR_TEST_DATA_DIR) + "/golden/" + variant + ".h5";
+}
 
 ModelConfig config_from(const test::GoldenFile& f) {
   ModelConfig c;
@@ -91,8 +93,8 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
   double largest_grad = 0;
   for (const std::string& name : names) largest_grad = std::max(largest_grad, max_abs(f.doubles("/grads/" + name)));
   for (const std::string& name : names) {
-    const double e = relative_error(params.grad(params.id(name)).to_doubles(), f.doubles("/grads/" + name),
-                                    1e-3 * largest_grad);
+    const double e =
+        relative_error(params.grad(params.id(name)).to_doubles(), f.doubles("/grads/" + name), 1e-3 * largest_grad);
     if (e >= r.grad_error) {
       r.grad_error = e;
       r.worst_grad = name;
@@ -104,9 +106,9 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
 }  // namespace
 
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
-  const auto variant = GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal",
-                                "learned", "t5_bias", "alibi", "none", "linear_rope", "sinusoidal_post_cls",
-                                "alibi_max");
+  const auto variant =
+      GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
+               "t5_bias", "alibi", "none", "linear_rope", "sinusoidal_post_cls", "alibi_max");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);

@@ -133,15 +133,32 @@ TEST_CASE("model config: numeric ranges", "[config]") {
       {"model.layers", "", [](ModelConfig& c) { c.layers = 0; }},
       {"model.position.base", "", [](ModelConfig& c) { c.position.base = 1.0; }},
       {"model.position.scaling_factor", "",
-       [](ModelConfig& c) { c.position.scaling = RopeScaling::linear; c.position.scaling_factor = 0.5; }},
+       [](ModelConfig& c) {
+         c.position.scaling = RopeScaling::linear;
+         c.position.scaling_factor = 0.5;
+       }},
       // head dim 2: one rotated pair, and ntk's exponent r/(r-2) is undefined
       {"model.position.scaling", "ntk",
-       [](ModelConfig& c) { c.d_model = 4; c.position.scaling = RopeScaling::ntk; c.position.scaling_factor = 2; }},
+       [](ModelConfig& c) {
+         c.d_model = 4;
+         c.position.scaling = RopeScaling::ntk;
+         c.position.scaling_factor = 2;
+       }},
       {"model.position.scaling", "linear attention",
-       [](ModelConfig& c) { c.attention = AttentionKind::linear; c.position.scaling = RopeScaling::yarn; }},
+       [](ModelConfig& c) {
+         c.attention = AttentionKind::linear;
+         c.position.scaling = RopeScaling::yarn;
+       }},
       {"model.position.num_buckets", "",
-       [](ModelConfig& c) { c.position.type = "t5_bias"; c.position.num_buckets = 31; }},
-      {"model.position.max_len", "", [](ModelConfig& c) { c.position.type = "learned"; c.position.max_len = 0; }},
+       [](ModelConfig& c) {
+         c.position.type = "t5_bias";
+         c.position.num_buckets = 31;
+       }},
+      {"model.position.max_len", "",
+       [](ModelConfig& c) {
+         c.position.type = "learned";
+         c.position.max_len = 0;
+       }},
   };
   check_rejected(cases);
 }
@@ -175,11 +192,21 @@ TEST_CASE("model: malformed inputs are a ShapeError", "[model]") {
 TEST_CASE("model config: a key of another encoding set away from its default is rejected", "[config]") {
   const std::vector<BadConfig> cases{
       {"model.position.scaling", "rope, not sinusoidal",
-       [](ModelConfig& c) { c.position.type = "sinusoidal"; c.position.scaling = RopeScaling::ntk; }},
-      {"model.position.base", "rope, not alibi", [](ModelConfig& c) { c.position.type = "alibi"; c.position.base = 500; }},
+       [](ModelConfig& c) {
+         c.position.type = "sinusoidal";
+         c.position.scaling = RopeScaling::ntk;
+       }},
+      {"model.position.base", "rope, not alibi",
+       [](ModelConfig& c) {
+         c.position.type = "alibi";
+         c.position.base = 500;
+       }},
       {"model.position.per_layer", "t5_bias, not rope", [](ModelConfig& c) { c.position.per_layer = true; }},
       {"model.position.max_len", "learned, not t5_bias",
-       [](ModelConfig& c) { c.position.type = "t5_bias"; c.position.max_len = 2001; }},
+       [](ModelConfig& c) {
+         c.position.type = "t5_bias";
+         c.position.max_len = 2001;
+       }},
   };
   check_rejected(cases);
   for (const char* type : {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "none"}) {

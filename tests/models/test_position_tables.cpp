@@ -54,7 +54,7 @@ TEST_CASE("t5 bucket: equals the HF formula for every relative position in -300.
 
 TEST_CASE("t5 bucket: spot values (32 buckets, max distance 128)", "[t5]") {
   CHECK(t5_bucket(0, 32, 128) == 0);
-  CHECK(t5_bucket(1, 32, 128) == 17);    // keys to the right use buckets 16..31
+  CHECK(t5_bucket(1, 32, 128) == 17);  // keys to the right use buckets 16..31
   CHECK(t5_bucket(-1, 32, 128) == 1);
   CHECK(t5_bucket(7, 32, 128) == 23);    // last exact bucket
   CHECK(t5_bucket(-8, 32, 128) == 8);    // first log-spaced bucket
@@ -127,8 +127,8 @@ TEST_CASE("t5 bias: one shared table by default, one per layer on request", "[t5
 }
 
 TEST_CASE("alibi slopes: powers of two are 2^(-8h/H)", "[alibi]") {
-  CHECK(alibi_slopes(8) == std::vector<double>{1.0 / 2, 1.0 / 4, 1.0 / 8, 1.0 / 16, 1.0 / 32, 1.0 / 64, 1.0 / 128,
-                                               1.0 / 256});
+  CHECK(alibi_slopes(8) ==
+        std::vector<double>{1.0 / 2, 1.0 / 4, 1.0 / 8, 1.0 / 16, 1.0 / 32, 1.0 / 64, 1.0 / 128, 1.0 / 256});
   CHECK(alibi_slopes(2) == std::vector<double>{1.0 / 16, 1.0 / 256});
   CHECK(alibi_slopes(1) == std::vector<double>{1.0 / 256});
   const std::vector<double> s16 = alibi_slopes(16);
@@ -136,8 +136,7 @@ TEST_CASE("alibi slopes: powers of two are 2^(-8h/H)", "[alibi]") {
   for (int h = 1; h <= 16; ++h) CHECK(s16[h - 1] == Approx(std::pow(2.0, -8.0 * h / 16)).epsilon(1e-15));
 }
 
-TEST_CASE("alibi slopes: non-powers of two take the closest power, then every other slope of twice that",
-          "[alibi]") {
+TEST_CASE("alibi slopes: non-powers of two take the closest power, then every other slope of twice that", "[alibi]") {
   // ofirpress/attention_with_linear_biases: get_slopes(closest) + get_slopes(2 closest)[0::2][:n - closest]
   CHECK(alibi_slopes(3) == std::vector<double>{1.0 / 16, 1.0 / 256, 1.0 / 4});
   CHECK(alibi_slopes(6) == std::vector<double>{1.0 / 4, 1.0 / 16, 1.0 / 64, 1.0 / 256, 1.0 / 2, 1.0 / 8});
@@ -168,8 +167,7 @@ TEST_CASE("alibi bias: per offset [H, 2N-1], expanded -m_h |i - j|, symmetric, i
   CHECK(v[(0 * N + 0) * N + 3] == Approx(-0.75).epsilon(1e-7));  // head 0 slope 1/4, distance 3
 }
 
-TEST_CASE("sinusoidal table: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same), any length",
-          "[sinusoidal]") {
+TEST_CASE("sinusoidal table: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same), any length", "[sinusoidal]") {
   const int64_t L = 10000, d = 16;
   const Tensor t = sinusoidal_table(L, d, DType::F64);
   REQUIRE(t.shape() == Shape{L, d});

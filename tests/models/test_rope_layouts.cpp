@@ -27,8 +27,7 @@ std::vector<double> to_interleaved(const std::vector<double>& x, int64_t d, int6
 }
 
 ModelInput input_of(const std::vector<int32_t>& tokens, const std::vector<int32_t>& lengths) {
-  return {tokens, lengths, static_cast<int64_t>(lengths.size()),
-          static_cast<int64_t>(tokens.size() / lengths.size())};
+  return {tokens, lengths, static_cast<int64_t>(lengths.size()), static_cast<int64_t>(tokens.size() / lengths.size())};
 }
 
 }  // namespace

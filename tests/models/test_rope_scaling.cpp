@@ -65,7 +65,7 @@ TEST_CASE("rope scaling yarn: HF ramp between the beta_fast and beta_slow correc
   p.original_max_len = 512;
   const std::vector<double> f = RotaryEmbedding::inverse_frequencies(64, p);
   REQUIRE(f.size() == 32);
-  for (int64_t i : {0, 1, 2, 3}) CHECK(f[i] == Approx(default_theta(i, 64)).epsilon(1e-15));  // high freq kept
+  for (int64_t i : {0, 1, 2, 3}) CHECK(f[i] == Approx(default_theta(i, 64)).epsilon(1e-15));          // high freq kept
   for (int64_t i : {16, 17, 25, 31}) CHECK(f[i] == Approx(default_theta(i, 64) / s).epsilon(1e-15));  // low: / s
   CHECK(f[4] == Approx(default_theta(4, 64) * (12.0 / 13 + 1.0 / 13 / s)).epsilon(1e-14));
   CHECK(f[8] == Approx(default_theta(8, 64) * (8.0 / 13 + 5.0 / 13 / s)).epsilon(1e-14));

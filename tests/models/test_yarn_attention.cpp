@@ -18,7 +18,9 @@ const double kPi = 3.14159265358979323846;
 
 // YaRN frequencies written from the paper / HF formulas (beta_fast 32, beta_slow 1).
 std::vector<double> yarn_theta(int64_t r, double base, double s, double original) {
-  auto correction = [&](double rotations) { return r * std::log(original / (rotations * 2 * kPi)) / (2 * std::log(base)); };
+  auto correction = [&](double rotations) {
+    return r * std::log(original / (rotations * 2 * kPi)) / (2 * std::log(base));
+  };
   const double low = std::max(0.0, std::floor(correction(32))), high = std::min(r - 1.0, std::ceil(correction(1)));
   std::vector<double> theta;
   for (int64_t i = 0; i < r / 2; ++i) {

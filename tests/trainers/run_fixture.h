@@ -15,8 +15,7 @@ namespace rotor::test {
 // CTest runs each test case as its own process, two at a time: the process id
 // keeps cases that share a helper (and a name) out of each other's way.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("rotor-test-" + name + "-" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() / ("rotor-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

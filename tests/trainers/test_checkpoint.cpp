@@ -280,8 +280,9 @@ TEST_CASE("checkpoint: truncated or empty or missing or foreign files give clear
       hdf5::File f = hdf5::File::create(path);
       f.close();
     }
-    CHECK(read_error(path) == path + ": an HDF5 file without rotor's integrity header (not a rotor checkpoint, or "
-                                     "written by rotor before checkpoint format 2)");
+    CHECK(read_error(path) == path +
+                                  ": an HDF5 file without rotor's integrity header (not a rotor checkpoint, or "
+                                  "written by rotor before checkpoint format 2)");
   }
   SECTION("HDF5 without the rotor marker") {
     {

@@ -80,8 +80,14 @@ TEST_CASE("checkpoint corruption: truncated files are rejected cleanly", "[check
   write_checkpoint(path, c);
   const uint64_t expected = content_checksum(c);
   const std::vector<char> original = rotor::test::read_bytes(path);
-  std::vector<size_t> lengths = {1, 8, 100, kIntegrityBlockBytes - 1, kIntegrityBlockBytes,
-                                 kIntegrityBlockBytes + 8, original.size() - 1, original.size() - 4096};
+  std::vector<size_t> lengths = {1,
+                                 8,
+                                 100,
+                                 kIntegrityBlockBytes - 1,
+                                 kIntegrityBlockBytes,
+                                 kIntegrityBlockBytes + 8,
+                                 original.size() - 1,
+                                 original.size() - 4096};
   for (size_t i = 1; i < 64; ++i) lengths.push_back(original.size() * i / 64);
   Outcomes out;
   for (size_t n : lengths) {

@@ -160,7 +160,7 @@ File File::create_in_memory(size_t userblock) {
   Id fapl = file_access_plist();
   check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18), "cannot set file properties");
   check_status(H5Pset_fapl_core(fapl.get(), /*increment=*/1, /*backing_store=*/0), "cannot set file properties");
-  H5FD_file_image_callbacks_t callbacks{ImageSink::allocate, ImageSink::copy,  ImageSink::resize, ImageSink::release,
+  H5FD_file_image_callbacks_t callbacks{ImageSink::allocate, ImageSink::copy,    ImageSink::resize, ImageSink::release,
                                         ImageSink::share,    ImageSink::unshare, sink.get()};
   check_status(H5Pset_file_image_callbacks(fapl.get(), &callbacks), "cannot set file properties");
   Id fcpl = make_plist(H5P_FILE_CREATE);

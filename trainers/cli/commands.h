@@ -12,8 +12,8 @@ namespace rotor {
 // validation; its newest when no evaluation ran).
 struct EvalRequest {
   std::string checkpoint;
-  std::string split = "test";  // val | test | any extra split of the task
-  std::string data;            // a JSONL/CSV/TSV file to evaluate instead of a split
+  std::string split = "test";     // val | test | any extra split of the task
+  std::string data;               // a JSONL/CSV/TSV file to evaluate instead of a split
   std::vector<int64_t> max_lens;  // evaluation window lengths, one evaluation each; empty: the run's own
   std::vector<std::string> overrides;
   std::string output;  // metrics JSON file (one length only); empty: RUN/<eval_file_name()>

@@ -45,8 +45,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const CLI::Validator positive(
       [](std::string& v) {
-        const bool ok = !v.empty() && v.size() < 19 && v.find_first_not_of("0123456789") == std::string::npos &&
-                        std::stoll(v) > 0;
+        const bool ok =
+            !v.empty() && v.size() < 19 && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) > 0;
         return ok ? std::string() : "expected a positive whole number, got " + v;
       },
       "N > 0");
@@ -102,8 +102,9 @@ int main(int argc, char** argv) {
   c->add_flag("--markdown", markdown, "With --reference: as Markdown tables");
 
   rotor::CompareRequest compare;
-  auto* cmp = app.add_subcommand("compare", "Run a position-encoding study (variants x seeds, length sweep) and "
-                                            "write its report; rerunning skips finished runs");
+  auto* cmp = app.add_subcommand("compare",
+                                 "Run a position-encoding study (variants x seeds, length sweep) and "
+                                 "write its report; rerunning skips finished runs");
   cmp->add_option("spec", compare.spec, "Study spec (YAML), e.g. configs/compare/quick.yaml")->check(CLI::ExistingFile);
   cmp->add_option("--out", compare.out_dir, "Study directory (default: the spec's out_dir, else runs/compare/<spec>)");
   cmp->add_option("--jobs", compare.jobs, "Runs trained at once, each in its own process (default 1)");
@@ -161,8 +162,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "\nerror: {}\n", err.what());
     return 1;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "\nerror: out of memory: this config needs more memory than the machine has; lower "
-                         "model.d_model, model.layers, data.batch_size or data.max_len\n");
+    std::fprintf(stderr,
+                 "\nerror: out of memory: this config needs more memory than the machine has; lower "
+                 "model.d_model, model.layers, data.batch_size or data.max_len\n");
     return 1;
   } catch (const std::filesystem::filesystem_error& err) {  // a path the user gave: not unexpected
     fmt::print(stderr, "\nerror: {}: {}\n", err.path1().string(), err.code().message());

@@ -23,6 +23,7 @@
 #include "trainers/distributed/data_parallel_step.h"
 #include "trainers/distributed/run_agreement.h"
 #include "trainers/training/evaluator.h"
+#include "trainers/training/memory_estimate.h"
 #include "trainers/training/metrics_log.h"
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/progress.h"
@@ -137,7 +138,8 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   if (!root_) comm_.barrier();
   load_data(header ? &*header : nullptr);
   if (root_) comm_.barrier();
-  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);
+  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);  // declares, allocates nothing yet
+  check_fits_in_memory(estimate_training_memory(config_, model_->parameters().total_size()));
   model_->initialize(config_.run.seed);
   optimizer_ = make_optimizer(config_.train, model_->parameters());
   train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
