@@ -7,11 +7,7 @@ set -uo pipefail
 rotor=$1
 dir=$(mktemp -d /tmp/rotor-cli-XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
-failures=0 passed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 
 cat > "$dir/run.yaml" <<YAML
 run: {progress: lines, log_every: 5, threads: 1}
@@ -144,5 +140,4 @@ check "usage error exits 2" test $? -eq 2
 "$rotor" --help > "$dir/help.log" 2>&1
 check "help lists the commands" grep -q "predict" "$dir/help.log"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+checks_passed

@@ -8,11 +8,7 @@ set -uo pipefail
 rotor=$1
 dir=$(mktemp -d /tmp/rotor-compare-XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
-failures=0 passed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 
 cat > "$dir/base.yaml" <<YAML
 run: {progress: lines, log_every: 5, threads: 1}
@@ -80,5 +76,4 @@ check "rope-decay: D(1) of RoFormer Figure 2" grep -q "^ *1 *1 *31.538166" "$dir
 "$rotor" analyze rope-decay --head-dim 7 > "$dir/decay-bad.txt" 2>&1
 check "rope-decay: odd head dim exits 1" test $? -eq 1
 
-echo "$passed checks passed, $failures failed"
-[ "$failures" -eq 0 ]
+checks_passed

@@ -8,11 +8,7 @@ rotor=$1
 dir=$(mktemp -d /tmp/rotor-faults-XXXXXX)
 mounted=""
 trap 'kill $(jobs -p) 2>/dev/null; [ -n "$mounted" ] && umount "$mounted"; rm -rf "$dir"' EXIT
-failures=0 passed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 finals() { grep -c '"event":"final"' "$1"; }
 
 cat > "$dir/run.yaml" <<YAML
@@ -104,5 +100,4 @@ check "all damaged: lists step 10" grep -q "skipping $run/checkpoints/step-00000
 check "all damaged: lists step 20" grep -q "skipping $run/checkpoints/step-00000020.h5: whole-file checksum mismatch" "$run.resume.log"
 check "all damaged: metrics.jsonl untouched" cmp -s "$run/metrics.jsonl" "$dir/metrics.before"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+checks_passed

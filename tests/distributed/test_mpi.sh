@@ -14,11 +14,7 @@ set -uo pipefail
 rotor=$1 compare=$2 mpirun=${3:-mpirun}
 dir=$(mktemp -d /tmp/rotor-mpi-XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
-failures=0 passed=0
-check() {  # check NAME COMMAND...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 # Buckets of 2 KB: the tiny model's gradient travels in several overlapping sums.
 export ROTOR_MPI_BUCKET_MB=0.002
 # Shared memory without cross-process reads (CMA): containers often forbid them.
@@ -117,5 +113,4 @@ check "kill -9: the job reports failure" test $? -ne 0
 "$rotor" train "$dir/run.yaml" --out "$dir/killed" --resume auto --stop-after 1 > "$dir/after-kill.log" 2>&1
 check "kill -9: the newest checkpoint resumes" grep -q "resumed from" "$dir/after-kill.log"
 
-echo "$passed checks passed, $failures failed"
-[ "$failures" -eq 0 ] || { for f in "$dir"/*.log; do echo "== $f"; tail -15 "$f"; done; exit 1; }
+checks_passed || { for f in "$dir"/*.log; do echo "== $f"; tail -15 "$f"; done; exit 1; }
