@@ -56,7 +56,7 @@ class SpecReader {
     fail(node, key + ": expected an integer, got " + (node.IsScalar() ? "'" + node.Scalar() + "'" : "a collection"));
   }
 
-  const YAML::Node& sequence(const YAML::Node& node, const std::string& key) const {
+  YAML::Node sequence(const YAML::Node& node, const std::string& key) const {
     if (!node.IsSequence() || node.size() == 0) fail(node, key + ": expected a non-empty list");
     return node;
   }
