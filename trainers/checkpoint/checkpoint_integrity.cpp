@@ -1,8 +1,8 @@
 #include "trainers/checkpoint/checkpoint_integrity.h"
 
-#include <cinttypes>
-#include <cstdio>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "engine/fnv1a.h"
 
@@ -16,9 +16,7 @@ uint64_t body_hash(const std::string& image) {
 }
 
 std::string block_for(size_t size, uint64_t hash) {
-  char text[128];
-  std::snprintf(text, sizeof text, "%sbytes %zu\nfnv1a64 %016" PRIx64 "\n", kTitle, size, hash);
-  std::string block(text);
+  std::string block = fmt::format("{}bytes {}\nfnv1a64 {:016x}\n", kTitle, size, hash);
   block.resize(kIntegrityBlockBytes, '\0');
   return block;
 }
@@ -53,9 +51,8 @@ std::string checkpoint_image_problem(const std::string& image) {
   }
   const uint64_t computed = body_hash(image);
   if (image.compare(0, kIntegrityBlockBytes, block_for(image.size(), computed)) != 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "computed %016" PRIx64, computed);
-    return std::string("whole-file checksum mismatch (file damaged; ") + buf + ", the header holds another value)";
+    return fmt::format("whole-file checksum mismatch (file damaged; computed {:016x}, the header holds another value)",
+                       computed);
   }
   return "";
 }

@@ -162,9 +162,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "\nerror: {}\n", err.what());
     return 1;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr,
-                 "\nerror: out of memory: this config needs more memory than the machine has; lower "
-                 "model.d_model, model.layers, data.batch_size or data.max_len\n");
+    fmt::print(stderr,
+               "\nerror: out of memory: this config needs more memory than the machine has; lower "
+               "model.d_model, model.layers, data.batch_size or data.max_len\n");
     return 1;
   } catch (const std::filesystem::filesystem_error& err) {  // a path the user gave: not unexpected
     fmt::print(stderr, "\nerror: {}: {}\n", err.path1().string(), err.code().message());

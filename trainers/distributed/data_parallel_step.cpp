@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "engine/ops.h"
 
 namespace rotor {
@@ -56,13 +58,11 @@ StepTotals DataParallelStep::finish() {
 
 std::string DataParallelStep::communication_report(int64_t steps) const {
   const double n = static_cast<double>(std::max<int64_t>(1, steps));
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "communication: %lld gradient bytes sent per step by each rank, %.1f ms per step waiting for the "
-                "gradient sums after the backward pass; %.1f of %lld buckets started during it",
-                static_cast<long long>(static_cast<double>(comm_.bytes_sent()) / n), 1e3 * reducer_.wait_seconds() / n,
-                static_cast<double>(reducer_.early_starts()) / n, static_cast<long long>(reducer_.buckets()));
-  return line;
+  return fmt::format(
+      "communication: {} gradient bytes sent per step by each rank, {:.1f} ms per step waiting for the gradient "
+      "sums after the backward pass; {:.1f} of {} buckets started during it",
+      static_cast<long long>(static_cast<double>(comm_.bytes_sent()) / n), 1e3 * reducer_.wait_seconds() / n,
+      static_cast<double>(reducer_.early_starts()) / n, reducer_.buckets());
 }
 
 }  // namespace rotor

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <exception>
 
+#include <fmt/format.h>
+
 #include "engine/error.h"
 
 namespace rotor {
@@ -74,7 +76,7 @@ int run_or_abort_all(Communicator& comm, const std::function<int()>& work) {
   try {
     return work();
   } catch (const std::exception& err) {
-    std::fprintf(stderr, "\nerror (rank %d of %d): %s\n", comm.rank(), comm.size(), err.what());
+    fmt::print(stderr, "\nerror (rank {} of {}): {}\n", comm.rank(), comm.size(), err.what());
     comm.abort(1);
   }
 }

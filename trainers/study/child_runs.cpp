@@ -14,6 +14,8 @@
 #include <fstream>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "trainers/study/run_results.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/signals.h"
@@ -78,8 +80,8 @@ class ChildPool {
                                      static_cast<double>(options_.jobs));
     active_.push_back(
         {spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index, std::chrono::steady_clock::now()});
-    std::fprintf(stderr, "== run %zu of %zu started: %s (log %s/compare.log) | study ETA %s\n", index, total_,
-                 run.id.c_str(), run_dir.c_str(), eta.c_str());
+    fmt::print(stderr, "== run {} of {} started: {} (log {}/compare.log) | study ETA {}\n", index, total_, run.id,
+               run_dir, eta);
   }
 
   void signal_all(int sig) const {
@@ -103,11 +105,10 @@ class ChildPool {
     if (code == 0) {
       busy_s_ += seconds;
       ++done_;
-      std::fprintf(stderr, "== run %zu of %zu done: %s in %s\n", c.index, total_, c.run.id.c_str(),
-                   format_duration(seconds).c_str());
+      fmt::print(stderr, "== run {} of {} done: {} in {}\n", c.index, total_, c.run.id, format_duration(seconds));
     } else {
-      std::fprintf(stderr, "== run %zu of %zu stopped: %s (exit %d): %s\n", c.index, total_, c.run.id.c_str(), code,
-                   last_line(run_directory(options_.dir, c.run) + "/compare.log").c_str());
+      fmt::print(stderr, "== run {} of {} stopped: {} (exit {}): {}\n", c.index, total_, c.run.id, code,
+                 last_line(run_directory(options_.dir, c.run) + "/compare.log"));
     }
     return code;
   }
@@ -148,7 +149,7 @@ int run_children(const StudySpec& spec, const StudyOptions& options, const std::
   }
   restore_default_handlers();
   if (forwarded != 0) {
-    std::fprintf(stderr, "study stopped; rerun the same command to continue (finished runs are kept)\n");
+    fmt::print(stderr, "study stopped; rerun the same command to continue (finished runs are kept)\n");
     return 128 + forwarded;
   }
   return failure;

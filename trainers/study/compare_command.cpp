@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
 #include "trainers/study/plot_script.h"
 #include "trainers/study/rope_decay.h"
 #include "trainers/study/study_files.h"
@@ -29,12 +31,10 @@ int compare_command(const CompareRequest& request) {
 
 int rope_decay_command(const RopeDecayRequest& r) {
   const std::vector<RopeDecayPoint> points = rope_decay(r.head_dim, r.base, r.max_distance, r.query_index);
-  std::printf("# RoPE long-term decay: head dim %lld, base %g, query at position %lld\n# %8s %9s %14s %14s\n",
-              static_cast<long long>(r.head_dim), r.base, static_cast<long long>(r.query_index), "key", "distance",
-              "bound", "score");
+  fmt::print("# RoPE long-term decay: head dim {}, base {:g}, query at position {}\n# {:>8} {:>9} {:>14} {:>14}\n",
+             r.head_dim, r.base, r.query_index, "key", "distance", "bound", "score");
   for (const RopeDecayPoint& p : points)
-    std::printf("%10lld %9lld %14.6f %14.6f\n", static_cast<long long>(p.key_position),
-                static_cast<long long>(p.distance), p.bound, p.score);
+    fmt::print("{:>10} {:>9} {:>14.6f} {:>14.6f}\n", p.key_position, p.distance, p.bound, p.score);
   if (r.out.empty()) return 0;
   fs::path stem = r.out;
   if (stem.extension() == ".png" || stem.extension() == ".svg") stem.replace_extension();
@@ -46,11 +46,10 @@ int rope_decay_command(const RopeDecayRequest& r) {
   write_json_file(stem.string() + ".json", data);
   const std::string problem = run_plot_script("decay", {stem.string() + ".json", stem.string()});
   if (!problem.empty()) {
-    std::fprintf(stderr, "data written to %s.json; no plot: %s\n", stem.string().c_str(), problem.c_str());
+    fmt::print(stderr, "data written to {}.json; no plot: {}\n", stem.string(), problem);
     return 0;
   }
-  std::fprintf(stderr, "plot: %s.png, %s.svg (data %s.json)\n", stem.string().c_str(), stem.string().c_str(),
-               stem.string().c_str());
+  fmt::print(stderr, "plot: {0}.png, {0}.svg (data {0}.json)\n", stem.string());
   return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "datasets/dataset.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/study/study_files.h"
@@ -30,11 +32,7 @@ json to_json(const SweepCell& c) {
   return j;
 }
 
-std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+std::string number_text(double v) { return fmt::format("{:.17g}", v); }
 
 // The config overrides that evaluate a rope model trained on `trained`
 // tokens at `length` with `scaling`.

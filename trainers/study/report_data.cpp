@@ -3,6 +3,8 @@
 #include <cmath>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "trainers/study/study_report.h"
 
 namespace rotor {
@@ -83,9 +85,7 @@ std::string csv_field(const std::string& s) {
 
 std::string csv_number(double v) {
   if (std::isnan(v)) return "";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
+  return fmt::format("{:.10g}", v);
 }
 
 CsvRow make_row(const std::string& scope, const std::string& variant, const std::string& seed,

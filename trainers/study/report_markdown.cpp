@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "trainers/config/config_loader.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
@@ -14,11 +16,7 @@ namespace rotor {
 namespace fs = std::filesystem;
 namespace {
 
-std::string fixed(double v, int digits) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+std::string fixed(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
 
 // "53.20 ± 1.10" in percent; "–" when no seed has a value.
 std::string percent(const SeedStats& s) {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/study/child_runs.h"
@@ -48,9 +50,8 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
   }
   const std::vector<SweepCell> plan = sweep_plan(spec, spec.variant(run.variant).config);
   run_length_sweep(run_dir, plan, [&](size_t done, size_t total, const SweepCell& c) {
-    std::fprintf(stderr, "  sweep %zu/%zu %s: %s, %lld tokens, scaling %s: %s\n", done, total, run.id.c_str(),
-                 c.split.c_str(), static_cast<long long>(c.length), c.scaling.c_str(),
-                 c.available ? ("accuracy " + std::to_string(c.accuracy)).c_str() : ("n/a: " + c.reason).c_str());
+    fmt::print(stderr, "  sweep {}/{} {}: {}, {} tokens, scaling {}: {}\n", done, total, run.id, c.split, c.length,
+               c.scaling, c.available ? fmt::format("accuracy {:.6f}", c.accuracy) : "n/a: " + c.reason);
   });
   return 0;
 }
@@ -100,9 +101,8 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
       pending.push_back(r);
   }
   if (options.only.empty())
-    std::fprintf(stderr, "study %s: %zu runs (%zu variants x %zu seeds) in %s; %zu done, %zu to run\n",
-                 spec.path.c_str(), runs.size(), spec.variants.size(), spec.seeds.size(), options.dir.c_str(),
-                 runs.size() - pending.size(), pending.size());
+    fmt::print(stderr, "study {}: {} runs ({} variants x {} seeds) in {}; {} done, {} to run\n", spec.path, runs.size(),
+               spec.variants.size(), spec.seeds.size(), options.dir, runs.size() - pending.size(), pending.size());
   StudyClock clock;
   if (options.jobs > 1 && pending.size() > 1) {
     const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size());
@@ -110,13 +110,13 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   } else {
     for (size_t i = 0; i < pending.size(); ++i) {
       const size_t index = runs.size() - pending.size() + i + 1;
-      std::fprintf(stderr, "\n== run %zu of %zu: %s (%s) | study ETA %s\n", index, runs.size(), pending[i].id.c_str(),
-                   run_directory(options.dir, pending[i]).c_str(), clock.eta(pending.size() - i, 1).c_str());
+      fmt::print(stderr, "\n== run {} of {}: {} ({}) | study ETA {}\n", index, runs.size(), pending[i].id,
+                 run_directory(options.dir, pending[i]), clock.eta(pending.size() - i, 1));
       const auto start = std::chrono::steady_clock::now();
       const int code = train_and_sweep(spec, options.dir, pending[i]);
       if (code != 0) {
-        std::fprintf(stderr, "study stopped during %s; rerun the same command to continue (finished runs are kept)\n",
-                     pending[i].id.c_str());
+        fmt::print(stderr, "study stopped during {}; rerun the same command to continue (finished runs are kept)\n",
+                   pending[i].id);
         return code;
       }
       clock.run_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -132,16 +132,16 @@ void rebuild_study_report(const std::string& dir) {
   const PlotOutcome plots = write_study_report(report);
   int64_t finished = 0;
   for (const RunResult& r : report.runs) finished += r.finished;
-  std::fprintf(stderr, "\nreport of %lld/%zu finished runs: %s/report.md, report.csv, report.json\n",
-               static_cast<long long>(finished), report.runs.size(), dir.c_str());
+  fmt::print(stderr, "\nreport of {}/{} finished runs: {}/report.md, report.csv, report.json\n", finished,
+             report.runs.size(), dir);
   if (plots.problem.empty())
-    std::fprintf(stderr, "plots: %s/plots/ (%zu files)\n", dir.c_str(), plots.files.size());
+    fmt::print(stderr, "plots: {}/plots/ ({} files)\n", dir, plots.files.size());
   else
-    std::fprintf(stderr, "no plots: %s\n", plots.problem.c_str());
+    fmt::print(stderr, "no plots: {}\n", plots.problem);
   if (report.leader.decided)
-    std::fprintf(stderr, "best on mean test accuracy: %s (+%.2f points over %s, %s the seed spread of %.2f)\n",
-                 report.leader.best.c_str(), 100 * report.leader.lead, report.leader.second.c_str(),
-                 report.leader.beyond_spread ? "beyond" : "within", 100 * report.leader.spread);
+    fmt::print(stderr, "best on mean test accuracy: {} (+{:.2f} points over {}, {} the seed spread of {:.2f})\n",
+               report.leader.best, 100 * report.leader.lead, report.leader.second,
+               report.leader.beyond_spread ? "beyond" : "within", 100 * report.leader.spread);
 }
 
 }  // namespace rotor
