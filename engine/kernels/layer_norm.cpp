@@ -51,16 +51,25 @@ void layer_norm_backward(const T* x, const T* w, const T* mean, const T* rstd, c
       }
     });
   if (!dw && !db) return;
-  parallel_for(D, std::max<int64_t>(64, grain_for(rows)), [&](int64_t d0, int64_t d1) {
-    for (int64_t d = d0; d < d1; ++d) {
-      T sw = T(0), sb = T(0);
-      for (int64_t r = 0; r < rows; ++r) {
-        const T g = dy[r * D + d];
-        sw += g * (x[r * D + d] - mean[r]) * rstd[r];
-        sb += g;
+  // Column sums over rows. Each chunk owns a block of columns and walks the rows
+  // in order, so the inner loop runs along contiguous memory (a column walk
+  // strides D elements per row) and the sums do not depend on the thread count.
+  constexpr int64_t kColumns = 64;
+  parallel_for(D, kColumns, [&](int64_t d0, int64_t d1) {
+    T sw[kColumns] = {}, sb[kColumns] = {};
+    const int64_t width = d1 - d0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* xr = x + r * D + d0;
+      const T* gr = dy + r * D + d0;
+      const T m = mean[r], s = rstd[r];
+      for (int64_t j = 0; j < width; ++j) {
+        sw[j] += gr[j] * (xr[j] - m) * s;
+        sb[j] += gr[j];
       }
-      if (dw) dw[d] += sw;
-      if (db) db[d] += sb;
+    }
+    for (int64_t j = 0; j < width; ++j) {
+      if (dw) dw[d0 + j] += sw[j];
+      if (db) db[d0 + j] += sb[j];
     }
   });
 }
