@@ -26,12 +26,11 @@ struct BackwardScratch {
         s(kBlock * kBlock),
         dp(kBlock * kBlock),
         pt(kBlock * kBlock),
-        dst(kBlock * kBlock),
         dk(kBlock * dh),
         dv(kBlock * dh),
         f(kBlock),
         D(N) {}
-  std::vector<T> kt, vt, s, dp, pt, dst, dk, dv, f, D;
+  std::vector<T> kt, vt, s, dp, pt, dk, dv, f, D;
 };
 
 // Where a tile sits: head index b * H + h, query rows i0 .. i0 + m, keys j0 .. j0 + n.
@@ -39,8 +38,8 @@ struct TilePosition {
   int64_t head, i0, m, j0, n;
 };
 
-// Turns the score tile into scaled dS (kept in s for dQ) and fills P^T
-// (dropped out, for dV) and dS^T (for dK); adds dS to the bias partials.
+// Turns the score tile into scaled dS (kept in s, for dQ and dK) and fills pt
+// with the dropped-out P (for dV), both row-major; adds dS to the bias partials.
 template <class T>
 void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bias_h, const T* lse,
                    BackwardScratch<T>& w, T* dbias_part) {
@@ -55,9 +54,11 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     score_row(s, at.n, scale, bias_h, i, at.j0, N);
     if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), at.n, w.f.data());
     const T row_lse = lse[at.head * N + i], Di = w.D[i];
+    T* pt = w.pt.data() + r * kBlock;
     T* part = dbias_part ? dbias_part + (i - at.j0 + N - 1) : nullptr;  // column c adds to part[-c]
     if (row_lse == -std::numeric_limits<T>::infinity()) {               // every logit -inf: zero weights, zero gradient
-      for (int64_t col = 0; col < at.n; ++col) w.pt[col * kBlock + r] = w.dst[col * kBlock + r] = s[col] = T(0);
+      std::fill(pt, pt + at.n, T(0));
+      std::fill(s, s + at.n, T(0));
       continue;
     }
     exp_shifted(s, at.n, row_lse);  // s = P
@@ -65,8 +66,7 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
       const T p = s[col];
       const T f = dropout ? w.f[col] : T(1);
       const T ds = p * (dp[col] * f - Di);
-      w.pt[col * kBlock + r] = p * f;
-      w.dst[col * kBlock + r] = ds * scale;
+      pt[col] = p * f;
       s[col] = ds * scale;
       if (part) part[-col] += ds;
     }
@@ -98,8 +98,8 @@ void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* 
       tile_matmul<T>(m, n, dh, Q + i0 * dh, dh, w.kt.data(), kBlock, w.s.data(), kBlock, false);
       tile_matmul<T>(m, n, dh, dO + i0 * dh, dh, w.vt.data(), kBlock, w.dp.data(), kBlock, false);
       gradient_tile(c, TilePosition{head, i0, m, j0, n}, bias_h, lse, w, dbias_part);
-      tile_matmul<T>(n, dh, m, w.pt.data(), kBlock, dO + i0 * dh, dh, w.dv.data(), dh, true);
-      tile_matmul<T>(n, dh, m, w.dst.data(), kBlock, Q + i0 * dh, dh, w.dk.data(), dh, true);
+      tile_matmul_at<T>(n, dh, m, w.pt.data(), kBlock, dO + i0 * dh, dh, w.dv.data(), dh, true);
+      tile_matmul_at<T>(n, dh, m, w.s.data(), kBlock, Q + i0 * dh, dh, w.dk.data(), dh, true);
       if (dq) tile_matmul<T>(m, dh, n, w.s.data(), kBlock, K + j0 * dh, dh, dq + base + i0 * dh, dh, true);
     }
     for (int64_t e = 0; e < n * dh; ++e) {

@@ -10,18 +10,35 @@
 
 namespace rotor::kernels {
 
+namespace {
+
+// A(i, k) = A[i * row_stride + k * k_stride]: both layouts of A in one loop.
 template <class T>
-void tile_matmul_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
-                          int64_t ldc, bool accumulate) {
+void portable_product(int64_t M, int64_t N, int64_t K, const T* A, int64_t row_stride, int64_t k_stride, const T* B,
+                      int64_t ldb, T* C, int64_t ldc, bool accumulate) {
   for (int64_t i = 0; i < M; ++i) {
     T* c = C + i * ldc;
     if (!accumulate) std::fill(c, c + N, T(0));
     for (int64_t k = 0; k < K; ++k) {
-      const T a = A[i * lda + k];
+      const T a = A[i * row_stride + k * k_stride];
       const T* b = B + k * ldb;
       for (int64_t j = 0; j < N; ++j) c[j] += a * b[j];
     }
   }
+}
+
+}  // namespace
+
+template <class T>
+void tile_matmul_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+                          int64_t ldc, bool accumulate) {
+  portable_product(M, N, K, A, lda, 1, B, ldb, C, ldc, accumulate);
+}
+
+template <class T>
+void tile_matmul_at_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+                             int64_t ldc, bool accumulate) {
+  portable_product(M, N, K, A, 1, lda, B, ldb, C, ldc, accumulate);
 }
 
 // The primary templates are the portable code; float gets the AVX-512
@@ -30,6 +47,12 @@ template <class T>
 void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
                  bool accumulate) {
   tile_matmul_portable<T>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+template <class T>
+void tile_matmul_at(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
+                    bool accumulate) {
+  tile_matmul_at_portable<T>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 template <class T>
@@ -88,8 +111,9 @@ inline __m512 exp_avx512(__m512 x) {
 // R rows x V vectors of 16 columns held in registers across the whole K loop
 // (R = 6, V = 4: 24 accumulators + 4 B vectors + 1 broadcast of 32 zmm; 6 rows
 // measured 1.5x faster than 4, bench/README.md).
-// `mask` limits the last vector to the columns that exist.
-template <int R, int V>
+// `mask` limits the last vector to the columns that exist. A(r, k) is
+// A[r * lda + k], or A[k * lda + r] when `TransposedA`.
+template <int R, int V, bool TransposedA>
 inline void block_avx512(int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
                          __mmask16 last, bool accumulate) {
   // Every loop over R and V is unrolled so that GCC keeps acc[][] in
@@ -109,7 +133,7 @@ inline void block_avx512(int64_t K, const float* A, int64_t lda, const float* B,
       b[v] = _mm512_maskz_loadu_ps(v == V - 1 ? last : __mmask16(0xFFFF), B + k * ldb + 16 * v);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const __m512 a = _mm512_set1_ps(A[r * lda + k]);
+      const __m512 a = _mm512_set1_ps(TransposedA ? A[k * lda + r] : A[r * lda + k]);
 #pragma GCC unroll 4
       for (int v = 0; v < V; ++v) acc[r][v] = _mm512_fmadd_ps(a, b[v], acc[r][v]);
     }
@@ -121,20 +145,22 @@ inline void block_avx512(int64_t K, const float* A, int64_t lda, const float* B,
       _mm512_mask_storeu_ps(C + r * ldc + 16 * v, v == V - 1 ? last : __mmask16(0xFFFF), acc[r][v]);
 }
 
-template <int V>
+template <int V, bool TransposedA>
 void rows_avx512(int64_t M, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
                  __mmask16 last, bool accumulate) {
+  const int64_t row_step = TransposedA ? 1 : lda;  // from row i of A to row i + 1
   int64_t i = 0;
-  for (; i + 6 <= M; i += 6) block_avx512<6, V>(K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
-  for (; i + 4 <= M; i += 4) block_avx512<4, V>(K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
-  for (; i < M; ++i) block_avx512<1, V>(K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
+  for (; i + 6 <= M; i += 6)
+    block_avx512<6, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
+  for (; i + 4 <= M; i += 4)
+    block_avx512<4, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
+  for (; i < M; ++i)
+    block_avx512<1, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
 }
 
-}  // namespace
-
-template <>
-void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-                        float* C, int64_t ldc, bool accumulate) {
+template <bool TransposedA>
+void panels_avx512(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+                   int64_t ldc, bool accumulate) {
   for (int64_t j0 = 0; j0 < N; j0 += 64) {  // column panels of up to four vectors
     const int64_t w = std::min<int64_t>(64, N - j0);
     const int64_t tail = w - 16 * ((w - 1) / 16);  // 1..16 columns in the last vector
@@ -143,20 +169,35 @@ void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t
     float* c = C + j0;
     switch ((w + 15) / 16) {
       case 1:
-        rows_avx512<1>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_avx512<1, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
       case 2:
-        rows_avx512<2>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_avx512<2, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
       case 3:
-        rows_avx512<3>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_avx512<3, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
       default:
-        rows_avx512<4>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_avx512<4, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
     }
   }
 }
+
+}  // namespace
+
+template <>
+void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+                        float* C, int64_t ldc, bool accumulate) {
+  panels_avx512<false>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+template <>
+void tile_matmul_at<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+                           float* C, int64_t ldc, bool accumulate) {
+  panels_avx512<true>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
 template <>
 float row_max<float>(const float* x, int64_t n) {
   __m512 m = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
@@ -182,7 +223,10 @@ float exp_shifted<float>(float* x, int64_t n, float shift) {
 #define ROTOR_INSTANTIATE(T)                                                                                          \
   template void tile_matmul_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, \
                                         bool);                                                                        \
+  template void tile_matmul_at_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*,       \
+                                           int64_t, bool);                                                            \
   template void tile_matmul<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, bool);   \
+  template void tile_matmul_at<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, bool); \
   template T row_max<T>(const T*, int64_t);                                                                           \
   template T exp_shifted<T>(T*, int64_t, T);
 ROTOR_INSTANTIATE(float)

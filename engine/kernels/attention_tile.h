@@ -1,7 +1,8 @@
 #pragma once
 // Dense products on the small tiles of the fused attention kernel (at most
 // 64 x 64 x head_dim). Row-major with leading dimensions:
-//   C[M, N] = A[M, K] B[K, N]   (+ C when `accumulate`)
+//   C[M, N] = A[M, K] B[K, N]     (+ C when `accumulate`)   tile_matmul
+//   C[M, N] = A[K, M]^T B[K, N]   (+ C when `accumulate`)   tile_matmul_at
 // tile_matmul is the kernel's choice: a hand-vectorised AVX-512 register-
 // blocked kernel for float when compiled with AVX-512 (fastest at this size,
 // bench/README.md "Attention tile products"), the portable loop otherwise.
@@ -13,11 +14,20 @@ template <class T>
 void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
                  bool accumulate);
 
-// The plain-loop version (the compiler vectorises its inner loop): the fallback
+// A stored [K, M]: the backward's dV += P^T dO and dK += dS^T Q read the P and
+// dS tiles as they were computed, row by row, instead of writing them transposed.
+template <class T>
+void tile_matmul_at(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+                    int64_t ldc, bool accumulate);
+
+// The plain-loop versions (the compiler vectorises its inner loop): the fallback
 // without AVX-512, and the reference in tests and benchmarks.
 template <class T>
 void tile_matmul_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
                           int64_t ldc, bool accumulate);
+template <class T>
+void tile_matmul_at_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+                             int64_t ldc, bool accumulate);
 
 // Row pieces of the online softmax, vectorised with AVX-512 for float:
 // the largest of x[0..n) (-inf for n = 0), and x[c] = exp(x[c] - shift) in

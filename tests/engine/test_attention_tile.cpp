@@ -12,6 +12,8 @@
 using rotor::kernels::exp_shifted;
 using rotor::kernels::row_max;
 using rotor::kernels::tile_matmul;
+using rotor::kernels::tile_matmul_at;
+using rotor::kernels::tile_matmul_at_portable;
 using rotor::kernels::tile_matmul_portable;
 
 namespace {
@@ -24,18 +26,21 @@ std::vector<T> random_values(int64_t n, uint64_t seed) {
   return v;
 }
 
+// A is [M, K] for tile_matmul, [K, M] for tile_matmul_at (`transposed_a`).
 template <class T>
-void check_against_portable(double tolerance) {
-  for (int64_t M : {1, 3, 4, 64})
+void check_against_portable(double tolerance, bool transposed_a) {
+  const auto product = transposed_a ? tile_matmul_at<T> : tile_matmul<T>;
+  const auto reference = transposed_a ? tile_matmul_at_portable<T> : tile_matmul_portable<T>;
+  for (int64_t M : {1, 3, 4, 7, 64})
     for (int64_t N : {1, 16, 17, 50, 64, 100})
       for (int64_t K : {1, 7, 64})
         for (bool accumulate : {false, true}) {
-          INFO("M " << M << " N " << N << " K " << K << " accumulate " << accumulate);
-          const int64_t lda = K + 3, ldb = N + 5, ldc = N + 2;
-          const auto A = random_values<T>(M * lda, 1), B = random_values<T>(K * ldb, 2);
+          INFO("M " << M << " N " << N << " K " << K << " accumulate " << accumulate << " A^T " << transposed_a);
+          const int64_t lda = (transposed_a ? M : K) + 3, ldb = N + 5, ldc = N + 2;
+          const auto A = random_values<T>((transposed_a ? K : M) * lda, 1), B = random_values<T>(K * ldb, 2);
           auto C = random_values<T>(M * ldc, 3), expected = C;
-          tile_matmul<T>(M, N, K, A.data(), lda, B.data(), ldb, C.data(), ldc, accumulate);
-          tile_matmul_portable<T>(M, N, K, A.data(), lda, B.data(), ldb, expected.data(), ldc, accumulate);
+          product(M, N, K, A.data(), lda, B.data(), ldb, C.data(), ldc, accumulate);
+          reference(M, N, K, A.data(), lda, B.data(), ldb, expected.data(), ldc, accumulate);
           double worst = 0.0;
           for (int64_t i = 0; i < M; ++i)
             for (int64_t j = 0; j < ldc; ++j) {
@@ -48,9 +53,23 @@ void check_against_portable(double tolerance) {
 
 }  // namespace
 
-TEST_CASE("attention tile product equals the portable loop (float and double)") {
-  check_against_portable<float>(1e-4);
-  check_against_portable<double>(0.0);
+TEST_CASE("attention tile products equal the portable loop (float and double, A and A^T)") {
+  for (bool transposed_a : {false, true}) {
+    check_against_portable<float>(1e-4, transposed_a);
+    check_against_portable<double>(0.0, transposed_a);
+  }
+}
+
+TEST_CASE("the A^T tile product is the plain product of the explicit transpose") {
+  const int64_t M = 13, N = 40, K = 9;
+  const auto A = random_values<float>(K * M, 5), B = random_values<float>(K * N, 6);
+  std::vector<float> At(static_cast<size_t>(M * K));
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t i = 0; i < M; ++i) At[i * K + k] = A[k * M + i];
+  std::vector<float> C(static_cast<size_t>(M * N)), expected(C.size());
+  tile_matmul_at<float>(M, N, K, A.data(), M, B.data(), N, C.data(), N, false);
+  tile_matmul<float>(M, N, K, At.data(), K, B.data(), N, expected.data(), N, false);
+  CHECK(C == expected);  // same products summed in the same order: same bits
 }
 
 TEST_CASE("attention row max and shifted exp match std::max and std::exp") {
