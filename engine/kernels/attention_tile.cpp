@@ -50,8 +50,8 @@ void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const
 }
 
 template <class T>
-void tile_matmul_at(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
-                    bool accumulate) {
+void tile_matmul_at(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+                    int64_t ldc, bool accumulate) {
   tile_matmul_at_portable<T>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
@@ -220,14 +220,14 @@ float exp_shifted<float>(float* x, int64_t n, float shift) {
 }
 #endif
 
-#define ROTOR_INSTANTIATE(T)                                                                                          \
-  template void tile_matmul_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, \
-                                        bool);                                                                        \
-  template void tile_matmul_at_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*,       \
-                                           int64_t, bool);                                                            \
-  template void tile_matmul<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, bool);   \
+#define ROTOR_INSTANTIATE(T)                                                                                           \
+  template void tile_matmul_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t,  \
+                                        bool);                                                                         \
+  template void tile_matmul_at_portable<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*,        \
+                                           int64_t, bool);                                                             \
+  template void tile_matmul<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, bool);    \
   template void tile_matmul_at<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, bool); \
-  template T row_max<T>(const T*, int64_t);                                                                           \
+  template T row_max<T>(const T*, int64_t);                                                                            \
   template T exp_shifted<T>(T*, int64_t, T);
 ROTOR_INSTANTIATE(float)
 ROTOR_INSTANTIATE(double)
