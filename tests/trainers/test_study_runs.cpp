@@ -11,6 +11,7 @@
 
 #include "study_fixture.h"
 #include "trainers/study/aggregation.h"
+#include "trainers/study/study_clock.h"
 #include "trainers/study/study_runner.h"
 #include "trainers/training/trainer.h"
 
@@ -67,6 +68,26 @@ TEST_CASE("the leader's lead is compared with the seed spread", "[study]") {
   CHECK(l.second == "c");
   CHECK_FALSE(l.beyond_spread);
   CHECK_FALSE(find_leader({a}, "test_accuracy").decided);
+}
+
+TEST_CASE("the study ETA counts only runs trained from their first step", "[study]") {
+  rotor::StudyClock clock;
+  CHECK(clock.eta(5, 1) == "known after the first run trained from its start");
+  clock.run_done(10.0, /*from_first_step=*/false);  // a resumed run: its remainder only
+  CHECK(clock.eta(5, 1) == "known after the first run trained from its start");
+  clock.run_done(100.0, true);
+  clock.run_done(200.0, true);
+  CHECK(clock.eta(4, 1) == "10m00s");  // mean 150 s x 4 runs
+  CHECK(clock.eta(4, 2) == "5m00s");   // shared by two job slots
+
+  const fs::path dir = fs::temp_directory_path() / "rotor-study-clock";
+  fs::remove_all(dir);
+  CHECK(rotor::trains_from_first_step((dir / "run").string()));  // not started
+  fs::create_directories(dir / "run" / "checkpoints");
+  CHECK(rotor::trains_from_first_step((dir / "run").string()));  // started, nothing saved yet
+  std::ofstream(dir / "run" / "checkpoints" / "step-00000010.h5") << "x";
+  CHECK_FALSE(rotor::trains_from_first_step((dir / "run").string()));  // resumes
+  fs::remove_all(dir);
 }
 
 TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", "[study][slow]") {

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "trainers/study/run_results.h"
+#include "trainers/study/study_clock.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/signals.h"
 
@@ -31,6 +32,7 @@ struct Child {
   StudyRun run;
   size_t index = 0;  // 1-based position in the study
   std::chrono::steady_clock::time_point start;
+  bool from_first_step = true;  // no checkpoint when it started: a sample for the ETA
 };
 
 std::string last_line(const std::string& path) {
@@ -62,8 +64,7 @@ pid_t spawn_run(const StudySpec& spec, const StudyOptions& options, const StudyR
   return pid;
 }
 
-// The children of a study and its ETA: the mean wall time of the runs done so
-// far, over the remaining runs, shared by the job slots.
+// The children of a study and its ETA (StudyClock).
 class ChildPool {
  public:
   ChildPool(const StudySpec& spec, const StudyOptions& options, size_t remaining, size_t total)
@@ -73,15 +74,12 @@ class ChildPool {
 
   void start(const StudyRun& run, size_t index) {
     const std::string run_dir = run_directory(options_.dir, run);
+    const bool from_first_step = trains_from_first_step(run_dir);
     fs::create_directories(run_dir);
-    const std::string eta =
-        done_ == 0 ? "known after the first run"
-                   : format_duration(busy_s_ / static_cast<double>(done_) * static_cast<double>(remaining_ - done_) /
-                                     static_cast<double>(options_.jobs));
-    active_.push_back(
-        {spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index, std::chrono::steady_clock::now()});
+    active_.push_back({spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index,
+                       std::chrono::steady_clock::now(), from_first_step});
     fmt::print(stderr, "== run {} of {} started: {} (log {}/compare.log) | study ETA {}\n", index, total_, run.id,
-               run_dir, eta);
+               run_dir, clock_.eta(remaining_ - done_, options_.jobs));
   }
 
   void signal_all(int sig) const {
@@ -103,7 +101,7 @@ class ChildPool {
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
     if (code == 0) {
-      busy_s_ += seconds;
+      clock_.run_done(seconds, c.from_first_step);
       ++done_;
       fmt::print(stderr, "== run {} of {} done: {} in {}\n", c.index, total_, c.run.id, format_duration(seconds));
     } else {
@@ -117,7 +115,7 @@ class ChildPool {
   const StudySpec& spec_;
   const StudyOptions& options_;
   size_t remaining_, total_, done_ = 0;
-  double busy_s_ = 0.0;
+  StudyClock clock_;
   std::vector<Child> active_;
 };
 

@@ -10,6 +10,7 @@
 #include "trainers/config/config_schema.h"
 #include "trainers/study/child_runs.h"
 #include "trainers/study/run_results.h"
+#include "trainers/study/study_clock.h"
 #include "trainers/study/study_manifest.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
@@ -56,23 +57,6 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
   return 0;
 }
 
-// Mean wall time of the runs done in this session, for the study's ETA.
-class StudyClock {
- public:
-  void run_done(double seconds) {
-    total_ += seconds;
-    ++runs_;
-  }
-  std::string eta(size_t remaining, int64_t jobs) const {
-    if (runs_ == 0) return "known after the first run";
-    return format_duration(total_ / runs_ * static_cast<double>(remaining) / static_cast<double>(jobs));
-  }
-
- private:
-  double total_ = 0.0;
-  int64_t runs_ = 0;
-};
-
 }  // namespace
 
 std::string study_directory(const StudySpec& spec, const std::string& out) {
@@ -112,6 +96,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
       const size_t index = runs.size() - pending.size() + i + 1;
       fmt::print(stderr, "\n== run {} of {}: {} ({}) | study ETA {}\n", index, runs.size(), pending[i].id,
                  run_directory(options.dir, pending[i]), clock.eta(pending.size() - i, 1));
+      const bool from_first_step = trains_from_first_step(run_directory(options.dir, pending[i]));
       const auto start = std::chrono::steady_clock::now();
       const int code = train_and_sweep(spec, options.dir, pending[i]);
       if (code != 0) {
@@ -119,7 +104,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
                    pending[i].id);
         return code;
       }
-      clock.run_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      clock.run_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), from_first_step);
     }
   }
   if (!options.only.empty()) return 0;
