@@ -68,6 +68,14 @@ TEST_CASE("the leader's lead is compared with the seed spread", "[study]") {
   CHECK(l.second == "c");
   CHECK_FALSE(l.beyond_spread);
   CHECK_FALSE(find_leader({a}, "test_accuracy").decided);
+  CHECK_FALSE(l.tied);
+  VariantSummary twin = a;  // the same mean as a: a tie, never "beyond the spread"
+  twin.name = "twin";
+  l = find_leader({a, twin, b}, "test_accuracy");
+  CHECK(l.tied);
+  CHECK(l.best == "a");
+  CHECK(l.second == "twin");
+  CHECK_FALSE(l.beyond_spread);
 }
 
 TEST_CASE("the study ETA counts only runs trained from their first step", "[study]") {

@@ -98,7 +98,8 @@ Leader find_leader(const std::vector<VariantSummary>& variants, const std::strin
   l.second = ranked[1]->name;
   l.lead = first.mean - second.mean;
   l.spread = first.std + second.std;
-  l.beyond_spread = first.n > 1 && second.n > 1 && l.lead > l.spread;
+  l.tied = l.lead < 1e-9;  // equal counts of correct documents, summed in another order
+  l.beyond_spread = !l.tied && first.n > 1 && second.n > 1 && l.lead > l.spread;
   return l;
 }
 

@@ -50,6 +50,7 @@ struct Leader {
   double lead = 0.0;           // difference of the means
   double spread = 0.0;         // sum of the two standard deviations
   bool beyond_spread = false;  // lead > spread (and more than one seed)
+  bool tied = false;           // the two best means are equal: no single best variant
 };
 Leader find_leader(const std::vector<VariantSummary>& variants, const std::string& metric);
 

@@ -36,10 +36,10 @@ std::string results_table(const StudyReport& r) {
        "Wall time | Runs |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (size_t i = 0; i < r.variants.size(); ++i) {
     const VariantSummary& v = r.variants[i];
-    const bool best = r.leader.decided && v.name == r.leader.best;
+    const bool best = r.leader.decided && (v.name == r.leader.best || (r.leader.tied && v.name == r.leader.second));
     const SeedStats& speed = metric(v, "tokens_per_s");
     const SeedStats& wall = metric(v, "elapsed_s");
-    o << "| " << (best ? "**" + v.name + "** (best)" : v.name) << " | "
+    o << "| " << (best ? "**" + v.name + "** (" + (r.leader.tied ? "tied best" : "best") + ")" : v.name) << " | "
       << r.manifest.spec.variants[i].config.model.position.type << " | " << v.parameters << " | "
       << percent(metric(v, "val_accuracy")) << " | " << percent(metric(v, "val_macro_f1")) << " | "
       << percent(metric(v, "test_accuracy")) << " | " << percent(metric(v, "test_macro_f1")) << " | "
@@ -51,6 +51,9 @@ std::string results_table(const StudyReport& r) {
 
 std::string leader_text(const Leader& l) {
   if (!l.decided) return "Fewer than two variants have finished runs: no comparison yet.\n";
+  if (l.tied)
+    return "Best on mean test accuracy: **" + l.best + "** and **" + l.second +
+           "**, tied (equal means): no single best variant.\n";
   std::string text = "Best on mean test accuracy: **" + l.best + "**, " + fixed(100 * l.lead, 2) + " points ahead of " +
                      l.second + ". ";
   if (l.beyond_spread)
