@@ -6,7 +6,7 @@
 One line per (implementation, position encoding, threads) over the sequence lengths found
 (S 512 .. XXL 32768), log-log, next to the attention FLOPs per step scaled to meet the
 first point of the fastest line: a curve that stays under the FLOPs line grows no faster
-than the attention work. Failed runs (out of memory, timeout) are marked with an x.
+than the attention work. Failed runs (out of memory, timeout) are named in their line's label.
 """
 import argparse
 import collections
@@ -45,7 +45,8 @@ def main():
     for key in sorted(lines):
         pts = sorted((n, sorted(v)[len(v) // 2]) for n, v in lines[key].items())
         xs, ys = zip(*pts)
-        ax.plot(xs, ys, marker="o", label=f"{key[0]} {key[1]} {key[2]}t")
+        note = f" (failed: {', '.join(sorted(failed[key]))})" if failed.get(key) else ""
+        ax.plot(xs, ys, marker="o", label=f"{key[0]} {key[1]} {key[2]}t{note}")
         if best_first is None or ys[0] < best_first[1]:
             best_first = pts[0]
     if best_first and attention:
