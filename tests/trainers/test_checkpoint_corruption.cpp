@@ -31,6 +31,21 @@ CheckpointContents many_datasets() {
   return c;
 }
 
+// many_datasets() written to a scratch checkpoint: the file to damage, the
+// checksum of what a clean read returns, and the file's original bytes.
+struct WrittenCheckpoint {
+  explicit WrittenCheckpoint(const std::string& scratch) : dir(scratch), path(dir / "step-00000100.h5") {
+    const CheckpointContents c = many_datasets();
+    write_checkpoint(path, c);
+    expected = content_checksum(c);
+    original = rotor::test::read_bytes(path);
+  }
+  ScratchDir dir;
+  std::string path;
+  uint64_t expected = 0;
+  std::vector<char> original;
+};
+
 // "rejected" when read_checkpoint throws CheckpointError, "identical" when it
 // returns the written contents; anything else fails the test.
 struct Outcomes {
@@ -52,12 +67,10 @@ void load_and_judge(const std::string& path, uint64_t expected, Outcomes& out, c
 }  // namespace
 
 TEST_CASE("checkpoint corruption: flipped bytes anywhere are rejected cleanly", "[checkpoint][corruption]") {
-  ScratchDir dir("ckpt-corruption-flips");
-  const std::string path = dir / "step-00000100.h5";
-  const CheckpointContents c = many_datasets();
-  write_checkpoint(path, c);
-  const uint64_t expected = content_checksum(c);
-  const std::vector<char> original = rotor::test::read_bytes(path);
+  const WrittenCheckpoint w("ckpt-corruption-flips");
+  const std::string& path = w.path;
+  const uint64_t expected = w.expected;
+  const std::vector<char>& original = w.original;
   REQUIRE(original.size() > 50000);
   // About 1500 flips; k odd, so the flips fall at every offset modulo HDF5's
   // power-of-two block sizes.
@@ -74,12 +87,10 @@ TEST_CASE("checkpoint corruption: flipped bytes anywhere are rejected cleanly", 
 }
 
 TEST_CASE("checkpoint corruption: truncated files are rejected cleanly", "[checkpoint][corruption]") {
-  ScratchDir dir("ckpt-corruption-cuts");
-  const std::string path = dir / "step-00000100.h5";
-  const CheckpointContents c = many_datasets();
-  write_checkpoint(path, c);
-  const uint64_t expected = content_checksum(c);
-  const std::vector<char> original = rotor::test::read_bytes(path);
+  const WrittenCheckpoint w("ckpt-corruption-cuts");
+  const std::string& path = w.path;
+  const uint64_t expected = w.expected;
+  const std::vector<char>& original = w.original;
   std::vector<size_t> lengths = {1,
                                  8,
                                  100,
