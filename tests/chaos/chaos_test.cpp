@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -32,6 +33,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr int kWritePauseMs = 300;  // ROTOR_TEST_WRITE_PAUSE_MS (pause at "temp-partial") for the runs killed mid-write
 constexpr int kTotalSteps = 200;
+constexpr int kCheckpointEvery = 4;
 
 pid_t launch(const std::string& rotor, const std::vector<std::string>& args, const std::string& log,
              bool pause_writes) {
@@ -165,11 +167,13 @@ int main(int argc, char** argv) {
                                dir +
                                "/data}\n"
                                "train: {max_steps: " +
-                               std::to_string(kTotalSteps) + ", eval_every: 10, checkpoint_every: 4, keep_last: 2}\n";
+                               std::to_string(kTotalSteps) +
+                               ", eval_every: 10, checkpoint_every: " + std::to_string(kCheckpointEvery) +
+                               ", keep_last: 2}\n";
 
   const std::string ref = dir + "/reference", chaos = dir + "/chaos";
-  // Start-up time (data, model, first step and checkpoint), to spread the
-  // kill moments over the training itself.
+  // Start-up time (data, model, first step and checkpoint) and step time,
+  // to scale the random delays before the kills.
   auto t0 = Clock::now();
   wait_for(launch(rotor, {"train", config, "--out", dir + "/probe", "--stop-after", "1"}, dir + "/probe.log", false));
   const double startup_s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -181,14 +185,18 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // Kill k lands while the newest checkpoint is at most limit(k): the limits
+  // climb evenly to 85% of the run, so the run is never over before its last
+  // kill even when this process is not scheduled for a while.
+  const double step_s = std::max(0.1, ref_seconds - startup_s) / kTotalSteps;
+  auto limit = [&](int k) { return kTotalSteps * 85 / 100 * (k + 1) / (kills_wanted + 1); };
   std::string steps_at_kills;  // newest committed step after each kill
-  double pace = 0.3;           // scales the random kill moments; starts small, grows while the run lags
   int kills = 0, kills_this_run = 0, during_writes = 0, launches = 0, finished_early = 0;
-  bool done = false;
-  while (!done) {
+  while (true) {
     const bool target_write = kills < kills_wanted && kills % 3 == 0;
     std::vector<std::string> args{"train", config, "--out", chaos};
     if (launches++ > 0) args.insert(args.end(), {"--resume", "auto"});
+    const long resumed_at = committed_step(chaos);
     const pid_t pid = launch(rotor, args, dir + "/chaos.log", target_write);
     int code = 0;
     if (kills >= kills_wanted) {
@@ -196,44 +204,43 @@ int main(int argc, char** argv) {
       expect(code == 0, "the last resume exited " + std::to_string(code));
       break;
     }
-    const auto start = Clock::now();
-    // A random moment, on average a 1/kills_wanted share of the training
-    // into the launch (so that the run is not over before the last kill); or,
-    // for a write kill, a random moment in the pause halfway through the
-    // first, second or third checkpoint this launch writes.
-    const double train_s = std::max(0.1, ref_seconds - startup_s);
-    const double deadline_s =
-        std::uniform_real_distribution<double>(0.01, startup_s + 2 * pace * train_s / kills_wanted)(rng);
-    int writes_to_skip = std::uniform_int_distribution<int>(0, 2)(rng);
+    // A plain kill waits until the newest checkpoint reaches a random step up
+    // to limit(kills), then a random delay: up to the start-up time when that
+    // step is where the launch resumed (so start-up gets killed too), else up
+    // to one checkpoint interval. A write kill picks the first, second or
+    // third checkpoint this launch writes (within the limit) and a random
+    // moment in the pause halfway through it.
+    const long headroom = std::max(0L, limit(kills) - resumed_at);
+    const long target_step = resumed_at + std::uniform_int_distribution<long>(0, headroom)(rng);
+    const double delay_s = std::uniform_real_distribution<double>(
+        0.005, target_step == resumed_at ? std::max(0.01, startup_s) : kCheckpointEvery * step_s)(rng);
+    int writes_to_skip = std::uniform_int_distribution<int>(
+        0, static_cast<int>(std::clamp(headroom / kCheckpointEvery - 1, 0L, 2L)))(rng);
+    std::optional<Clock::time_point> reached;  // when the newest checkpoint reached target_step
     std::string seen_write;
     bool killed = false;
     while (!killed && !exited(pid, &code)) {
-      const double t = std::chrono::duration<double>(Clock::now() - start).count();
-      bool now = t >= deadline_s;
+      bool now = false;
       if (target_write) {
         const std::string writing = checkpoint_being_written(chaos, pid);
         if (!writing.empty() && writing != seen_write) {
           seen_write = writing;
           now = writes_to_skip-- == 0;
-        } else {
-          now = false;
         }
+      } else {
+        if (!reached && committed_step(chaos) >= target_step) reached = Clock::now();
+        now = reached && std::chrono::duration<double>(Clock::now() - *reached).count() >= delay_s;
       }
       if (now) {
         if (target_write) {
           std::this_thread::sleep_for(
-              std::chrono::milliseconds(std::uniform_int_distribution<int>(0, kWritePauseMs / 2)(rng)));
+              std::chrono::milliseconds(std::uniform_int_distribution<int>(0, kWritePauseMs / 3)(rng)));
         }
         const bool mid_write = !checkpoint_being_written(chaos, pid).empty();
         ::kill(pid, SIGKILL);
         code = wait_for(pid);
         killed = code == 128 + SIGKILL;
         if (killed) {
-          // Machines differ in speed from one launch to the next: keep the
-          // run's progress in step with the kills, so it is not over early.
-          const double done = static_cast<double>(committed_step(chaos)) / kTotalSteps;
-          const double due = static_cast<double>(kills + 1) / (kills_wanted + 1);
-          pace = std::clamp(pace * (done > due ? 0.6 : 1.25), 0.05, 1.5);
           steps_at_kills += " " + std::to_string(committed_step(chaos));
           ++kills;
           ++kills_this_run;
@@ -241,7 +248,7 @@ int main(int argc, char** argv) {
         }
         break;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     if (!killed) {
       expect(code == 0, "a resumed run exited " + std::to_string(code) + " (see " + dir + "/chaos.log)");
