@@ -23,7 +23,7 @@ except ImportError:
 def save(fig, stem):
     fig.tight_layout()
     for ext in (".png", ".svg"):
-        fig.savefig(stem + ext, dpi=130 if ext == ".png" else None)
+        fig.savefig(stem + ext, dpi=130 if ext == ".png" else None, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -95,7 +95,8 @@ def length_extrapolation(report, stem):
         ax.set_xlabel("evaluation window length (tokens)")
         ax.set_ylabel(f"{split} accuracy (%)")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, ncol=2)
+        # Below the axes: with a dozen lines, a legend inside hides some of them.
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     save(fig, stem)
 
 

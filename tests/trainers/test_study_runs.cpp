@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "checkpoint_test_support.h"
 #include "study_fixture.h"
 #include "trainers/study/aggregation.h"
 #include "trainers/study/study_clock.h"
@@ -88,14 +89,15 @@ TEST_CASE("the study ETA counts only runs trained from their first step", "[stud
   CHECK(clock.eta(4, 1) == "10m00s");  // mean 150 s x 4 runs
   CHECK(clock.eta(4, 2) == "5m00s");   // shared by two job slots
 
-  const fs::path dir = fs::temp_directory_path() / "rotor-study-clock";
-  fs::remove_all(dir);
-  CHECK(rotor::trains_from_first_step((dir / "run").string()));  // not started
-  fs::create_directories(dir / "run" / "checkpoints");
-  CHECK(rotor::trains_from_first_step((dir / "run").string()));  // started, nothing saved yet
-  std::ofstream(dir / "run" / "checkpoints" / "step-00000010.h5") << "x";
-  CHECK_FALSE(rotor::trains_from_first_step((dir / "run").string()));  // resumes
-  fs::remove_all(dir);
+  const rotor::test::ScratchDir dir("study-clock");
+  const std::string run = dir / "run";
+  CHECK(rotor::trains_from_first_step(run));  // not started
+  fs::create_directories(run + "/checkpoints");
+  CHECK(rotor::trains_from_first_step(run));  // started, nothing saved yet
+  std::ofstream(run + "/checkpoints/step-00000010.h5.tmp-4242") << "x";
+  CHECK(rotor::trains_from_first_step(run));  // a write killed before its commit
+  std::ofstream(run + "/checkpoints/step-00000010.h5") << "x";
+  CHECK_FALSE(rotor::trains_from_first_step(run));  // resumes
 }
 
 TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", "[study][slow]") {

@@ -1,11 +1,9 @@
 #include "trainers/study/study_clock.h"
 
 #include <algorithm>
-#include <filesystem>
 
+#include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/training/progress.h"
-
-namespace fs = std::filesystem;
 
 namespace rotor {
 
@@ -21,10 +19,6 @@ std::string StudyClock::eta(size_t runs_left, int64_t jobs) const {
                          static_cast<double>(std::max<int64_t>(1, jobs)));
 }
 
-bool trains_from_first_step(const std::string& run_dir) {
-  const fs::path checkpoints = fs::path(run_dir) / "checkpoints";
-  std::error_code ec;
-  return !fs::is_directory(checkpoints, ec) || fs::is_empty(checkpoints, ec);
-}
+bool trains_from_first_step(const std::string& run_dir) { return CheckpointDirectory(run_dir).list().empty(); }
 
 }  // namespace rotor

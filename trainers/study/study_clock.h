@@ -20,7 +20,8 @@ class StudyClock {
   int64_t samples_ = 0;
 };
 
-// Whether a run directory holds no checkpoint yet: its training starts at step 0.
+// Whether a run directory holds no committed checkpoint yet (a temporary left
+// by a kill does not count): its training starts at step 0.
 bool trains_from_first_step(const std::string& run_dir);
 
 }  // namespace rotor
