@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "datasets/data_error.h"
 #include "datasets/tokenizer.h"
 
@@ -46,6 +48,14 @@ std::vector<int64_t> shuffled_indices(int64_t n, const RandomKey& key) {
     std::swap(order[i], order[key.below(static_cast<uint64_t>(i), static_cast<uint64_t>(i + 1))]);
   }
   return order;
+}
+
+void shuffle_window(int32_t* tokens, int64_t length, uint64_t seed, int64_t epoch, const Window& window) {
+  const RandomKey key{seed, stream_id(fmt::format("shuffle_tokens {} {}", window.doc, window.index)),
+                      static_cast<uint64_t>(epoch)};
+  const std::vector<int32_t> original(tokens, tokens + length);
+  const std::vector<int64_t> order = shuffled_indices(length, key);
+  for (int64_t i = 0; i < length; ++i) tokens[i] = original[static_cast<size_t>(order[i])];
 }
 
 std::vector<std::vector<int64_t>> plan_train_batches(const std::vector<int64_t>& lengths, const BatchConfig& config,

@@ -24,6 +24,13 @@ struct BatchConfig {
 // key.below(i, i + 1)): a pure function of the key.
 std::vector<int64_t> shuffled_indices(int64_t n, const RandomKey& key);
 
+// Permutes the `length` tokens of one window in place (data.shuffle_tokens):
+// a Fisher-Yates order that is a pure function of (seed, epoch, document,
+// window), so training re-draws it each epoch, evaluation (epoch 0) always
+// sees the same one, and a resumed run the same as an uninterrupted one.
+// The window holds no CLS or padding (the model adds those), so they stay put.
+void shuffle_window(int32_t* tokens, int64_t length, uint64_t seed, int64_t epoch, const Window& window);
+
 // Batches for one training epoch, as lists of indices into `lengths` (the
 // window lengths). A pure function of (lengths, config, seed, epoch).
 std::vector<std::vector<int64_t>> plan_train_batches(const std::vector<int64_t>& lengths, const BatchConfig& config,

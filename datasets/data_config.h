@@ -69,6 +69,10 @@ struct DataConfig {
   // first: evaluate the truncated document; all: every window of it (the
   // trainer averages the logits of a document's windows, see Batch::doc_ids).
   std::string eval_windows = "first";
+  // The order control: each window's tokens in a random order, re-drawn per
+  // document and epoch in training, fixed per document in evaluation. A task
+  // whose accuracy survives this does not need word order (nor positions).
+  bool shuffle_tokens = false;
 
   // ---- Batching and order --------------------------------------------------
   int64_t batch_size = 32;     // windows per batch, when batch_tokens is 0

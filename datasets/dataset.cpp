@@ -222,6 +222,7 @@ WindowConfig window_config(const DataConfig& config, std::string_view name) {
   w.truncation = parse_truncation(config.truncation, "truncation");
   w.random_train_windows = config.random_train_windows;
   w.eval_windows = parse_eval_windows(config.eval_windows, "eval_windows");
+  w.shuffle_tokens = config.shuffle_tokens;
   return w;
 }
 

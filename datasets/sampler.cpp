@@ -33,6 +33,13 @@ bool Sampler::next(Batch& out) {
     return false;
   }
   out = make_batch(*split_, windows_, batches_[static_cast<size_t>(state_.cursor)]);
+  if (window_config_.shuffle_tokens) {
+    const int64_t epoch = mode_ == SamplerMode::train ? state_.epoch : 0;
+    for (int64_t row = 0; row < out.batch_size; ++row) {
+      const Window& w = windows_[static_cast<size_t>(batches_[static_cast<size_t>(state_.cursor)][row])];
+      shuffle_window(out.tokens.data() + row * out.seq_len, w.length(), seed_, epoch, w);
+    }
+  }
   ++state_.cursor;
   return true;
 }

@@ -23,6 +23,8 @@ struct WindowConfig {
   Truncation truncation = Truncation::head;  // how a single window cuts a long document
   bool random_train_windows = true;          // training: a random window instead of truncation
   EvalWindows eval_windows = EvalWindows::first;
+  // The order control: every window's tokens in a random order (see shuffle_window).
+  bool shuffle_tokens = false;
 };
 
 // The tokens [head_begin, head_begin + head_len) of a document, followed by its

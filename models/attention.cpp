@@ -69,8 +69,9 @@ Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& 
       mask = add(Var(mask), bias).value();
     }
   }
-  Var p = ctx.dropout(softmax(logits, mask), attention_dropout_);
-  return matmul(p, v);  // [B, H, N, dh]
+  Var p = softmax(logits, mask);
+  if (ctx.attention_observer != nullptr) ctx.attention_observer->observe(ctx.layer, p.value(), in.key_lengths);
+  return matmul(ctx.dropout(p, attention_dropout_), v);  // [B, H, N, dh]
 }
 
 Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const {

@@ -74,6 +74,7 @@ Var EncoderClassifier::logits(const ModelInput& in, ForwardContext& ctx) const {
   for (size_t i = 0; i < blocks_.size(); ++i) {
     if (config_.attention == AttentionKind::softmax)
       att.relative_bias = position_->relative_bias(params_, static_cast<int64_t>(i), n);
+    ctx.layer = static_cast<int64_t>(i);
     x = blocks_[i].forward(params_, x, att, ctx);
   }
   if (final_norm_) x = (*final_norm_)(params_, x);

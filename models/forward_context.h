@@ -3,16 +3,29 @@
 // call site gets the next site number, so a mask is a pure function of
 // (seed, training step, site, element): resuming at step s reproduces it.
 #include <cstdint>
+#include <vector>
 
 #include "engine/ops.h"
 
 namespace rotor {
+
+// Sees the attention probabilities of every softmax layer of a forward, for
+// diagnostics (how far attention is from uniform). Only the composed kernel
+// forms them; the fused one never holds an N x N tile, so it calls nothing.
+class AttentionObserver {
+ public:
+  virtual ~AttentionObserver() = default;
+  // probabilities: [B, H, N, N] before dropout; keys j >= key_lengths[b] are padding.
+  virtual void observe(int64_t layer, const Tensor& probabilities, const std::vector<int32_t>& key_lengths) = 0;
+};
 
 struct ForwardContext {
   bool training = false;
   uint64_t seed = 0;
   uint64_t step = 0;
   uint64_t next_site = 0;
+  int64_t layer = 0;                                // the block being run, set by the model
+  AttentionObserver* attention_observer = nullptr;  // not owned; null: nobody watches
 
   // The key of the next dropout site; every site takes a number, dropping or not.
   RandomKey next_dropout_key() { return RandomKey{seed, stream_id("dropout") + next_site++, step}; }

@@ -215,3 +215,67 @@ TEST_CASE("restoring a state beyond the epoch is an error", "[datasets][sampler]
              }),
              Catch::Matchers::Contains("cursor 1000 is beyond the 7 batches of epoch 0 of split 'train'"));
 }
+
+namespace {
+
+// 40 documents whose tokens count up from 100 * (d + 1): a shuffled row is
+// told from an ordered one, and its multiset of tokens from another document's.
+TokenizedSplit counting_docs() {
+  TokenizedSplit s;
+  s.name = "train";
+  for (int32_t d = 0; d < 40; ++d) {
+    std::vector<int32_t> doc(static_cast<size_t>(5 + d % 23));
+    std::iota(doc.begin(), doc.end(), 100 * (d + 1));
+    s.add(doc, d % 2);
+  }
+  return s;
+}
+
+// Row `row` of a batch: its real tokens (padding dropped).
+std::vector<int32_t> row_tokens(const Batch& b, int64_t row) {
+  const int32_t* first = b.tokens.data() + row * b.seq_len;
+  return {first, first + b.lengths[static_cast<size_t>(row)]};
+}
+
+}  // namespace
+
+TEST_CASE("shuffle_tokens permutes each window, keeps padding, per document and epoch", "[datasets][sampler]") {
+  const TokenizedSplit s = counting_docs();
+  WindowConfig plain;
+  plain.max_len = 16;
+  plain.random_train_windows = false;
+  WindowConfig shuffled = plain;
+  shuffled.shuffle_tokens = true;
+  BatchConfig c;
+  c.batch_size = 8;
+  for (const SamplerMode mode : {SamplerMode::train, SamplerMode::eval}) {
+    Sampler ordered(s, plain, c, 5, mode), mixed(s, shuffled, c, 5, mode), again(s, shuffled, c, 5, mode);
+    const int64_t n = ordered.batches_in_epoch();
+    const auto o = drain(ordered, 2 * n), m = drain(mixed, 2 * n), a = drain(again, 2 * n);
+    int64_t moved = 0, rows = 0, differs_by_epoch = 0;
+    for (int64_t i = 0; i < 2 * n; ++i) {
+      CHECK(same_batch(m[i], a[i]));  // a pure function of seed, epoch, document
+      REQUIRE(o[i].doc_ids == m[i].doc_ids);
+      for (int64_t r = 0; r < o[i].batch_size; ++r) {
+        std::vector<int32_t> want = row_tokens(o[i], r), got = row_tokens(m[i], r);
+        moved += want != got;
+        ++rows;
+        std::sort(want.begin(), want.end());
+        std::sort(got.begin(), got.end());
+        CHECK(want == got);  // the same tokens, in another order
+        for (int64_t t = m[i].lengths[r]; t < m[i].seq_len; ++t) CHECK(m[i].tokens[r * m[i].seq_len + t] == 0);
+      }
+    }
+    CHECK(moved > rows * 9 / 10);  // windows of >= 5 tokens: almost never the identity
+    // The same document in epoch 0 and epoch 1: re-drawn in training, fixed in evaluation.
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t r = 0; r < m[i].batch_size; ++r)
+        for (int64_t j = n; j < 2 * n; ++j)
+          for (int64_t q = 0; q < m[j].batch_size; ++q)
+            if (m[j].doc_ids[q] == m[i].doc_ids[r]) differs_by_epoch += row_tokens(m[i], r) != row_tokens(m[j], q);
+    if (mode == SamplerMode::train)
+      CHECK(differs_by_epoch > 30);
+    else
+      CHECK(differs_by_epoch == 0);
+  }
+}

@@ -153,6 +153,9 @@ std::vector<ConfigOption> build() {
           "Train on a random window of long documents, re-drawn every epoch"),
       OPT("data.eval_windows", data.eval_windows, "Evaluate the first window or all windows (logits averaged)")
           .one_of({"first", "all"}),
+      OPT("data.shuffle_tokens", data.shuffle_tokens,
+          "Order control: every window's tokens in a random order (per document and epoch; CLS and padding stay), "
+          "in training and evaluation"),
       OPT("data.batch_size", data.batch_size, "Windows per batch (when batch_tokens is 0)").at_least(1),
       OPT("data.batch_tokens", data.batch_tokens, "Batch by a budget of padded tokens instead").at_least(0),
       OPT("data.bucket_pool", data.bucket_pool, "Windows sorted together by length (0 or 1: no bucketing)").at_least(0),

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "datasets/dataset.h"
-#include "trainers/checkpoint/checkpoint_directory.h"
+#include "trainers/study/best_checkpoint.h"
 #include "trainers/study/study_files.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/restored_model.h"
@@ -26,6 +26,8 @@ json to_json(const SweepCell& c) {
     j["macro_f1"] = c.macro_f1;
     j["loss"] = c.loss;
     j["documents"] = c.documents;
+    j["predictions"] = c.predictions;
+    j["labels"] = c.labels;
   } else {
     j["reason"] = c.reason;
   }
@@ -51,8 +53,10 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     DataConfig& dc = r->header.config.data;
     dc.eval_max_len = cell.length;
     Sampler sampler = make_sampler(data, dc, cell.split);
-    const ClassificationMetrics m =
-        metrics_of(score_documents(*r->model, sampler, data.split(cell.split).num_docs()), data.labels.size());
+    const DocumentScores scores = score_documents(*r->model, sampler, data.split(cell.split).num_docs());
+    const ClassificationMetrics m = metrics_of(scores, data.labels.size());
+    cell.predictions = predicted_classes(scores);
+    cell.labels = scores.labels;
     cell.available = true;
     cell.accuracy = m.accuracy;
     cell.macro_f1 = m.macro_f1;
@@ -87,6 +91,10 @@ std::vector<SweepCell> read_length_sweep(const std::string& run_dir) {
         cell.macro_f1 = c.at("macro_f1").get<double>();
         cell.loss = c.at("loss").get<double>();
         cell.documents = c.at("documents").get<int64_t>();
+        if (c.contains("predictions")) {
+          cell.predictions = c.at("predictions").get<std::vector<int32_t>>();
+          cell.labels = c.at("labels").get<std::vector<int32_t>>();
+        }
       } else {
         cell.reason = c.at("reason").get<std::string>();
       }
@@ -98,11 +106,18 @@ std::vector<SweepCell> read_length_sweep(const std::string& run_dir) {
   return cells;
 }
 
+namespace {
+
+// A cell that needs no evaluation: n/a, or measured with its predictions.
+bool complete(const SweepCell& c) { return !c.available || !c.predictions.empty(); }
+
+}  // namespace
+
 std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vector<SweepCell>& plan) {
   const std::vector<SweepCell> cells = read_length_sweep(run_dir);
   std::vector<SweepCell> missing;
   for (const SweepCell& p : plan)
-    if (std::none_of(cells.begin(), cells.end(), [&](const SweepCell& c) { return c.same_point(p); }))
+    if (std::none_of(cells.begin(), cells.end(), [&](const SweepCell& c) { return c.same_point(p) && complete(c); }))
       missing.push_back(p);
   return missing;
 }
@@ -112,17 +127,11 @@ void run_length_sweep(const std::string& run_dir, const std::vector<SweepCell>& 
   const std::vector<SweepCell> todo = missing_points(run_dir, plan);
   if (todo.empty()) return;
   std::vector<SweepCell> cells = read_length_sweep(run_dir);
-  const json summary = read_json_file((fs::path(run_dir) / "summary.json").string());
-  const int64_t best_step = summary.at("best_step").get<int64_t>();
-  const std::string checkpoint = CheckpointDirectory(run_dir).path_for_step(best_step);
-  const RestoredModel probe = restore_model(checkpoint);
-  LoadOptions options;
-  options.tokenizer = probe.header.tokenizer;
-  options.labels = probe.header.labels;
-  const Dataset data = load_dataset(probe.header.config.data, options);
+  cells.erase(std::remove_if(cells.begin(), cells.end(), [](const SweepCell& c) { return !complete(c); }), cells.end());
+  const BestCheckpoint best = open_best_checkpoint(run_dir);
   for (size_t i = 0; i < todo.size(); ++i) {
-    cells.push_back(evaluate_cell(checkpoint, data, probe.header.config.data.max_len, todo[i]));
-    json out{{"checkpoint", checkpoint}, {"cells", json::array()}};
+    cells.push_back(evaluate_cell(best.path, best.data, best.training_length, todo[i]));
+    json out{{"checkpoint", best.path}, {"cells", json::array()}};
     for (const SweepCell& c : cells) out["cells"].push_back(to_json(c));
     write_json_file((fs::path(run_dir) / "length_sweep.json").string(), out);
     if (on_cell) on_cell(i + 1, todo.size(), cells.back());

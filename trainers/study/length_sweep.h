@@ -20,6 +20,10 @@ struct SweepCell {
   std::string reason;
   double accuracy = 0.0, macro_f1 = 0.0, loss = 0.0;
   int64_t documents = 0;
+  // Per document of the split, in split order: the predicted class (-1: not
+  // served) and the label. The study's paired statistics compare runs
+  // document by document; a cell stored without them is evaluated again.
+  std::vector<int32_t> predictions, labels;
 
   bool same_point(const SweepCell& other) const {
     return split == other.split && length == other.length && scaling == other.scaling;
@@ -29,7 +33,8 @@ struct SweepCell {
 // The cells of RUN/length_sweep.json (none when the file does not exist).
 std::vector<SweepCell> read_length_sweep(const std::string& run_dir);
 
-// The points of `plan` that RUN/length_sweep.json does not have yet.
+// The points of `plan` that RUN/length_sweep.json does not have yet (or has
+// without per-document predictions, from an older rotor).
 std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vector<SweepCell>& plan);
 
 // Evaluates the points of `plan` (split, length, scaling) missing from

@@ -65,6 +65,7 @@ RunResult read_run_result(const StudyRun& run, const std::string& run_dir) {
   }
   r.val_curve = read_val_curve(fs::path(run_dir) / "metrics.jsonl");
   r.sweep = read_length_sweep(run_dir);
+  r.attention = read_attention_usage(run_dir);
   return r;
 }
 

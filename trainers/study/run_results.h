@@ -1,13 +1,15 @@
 #pragma once
 // What one finished run of a study produced, read back from its run
 // directory: summary.json (parameters, final metrics of the best checkpoint,
-// speed), the validation curve from metrics.jsonl and the length sweep.
+// speed), the validation curve from metrics.jsonl, the length sweep and the
+// attention usage.
 #include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "trainers/study/attention_usage.h"
 #include "trainers/study/length_sweep.h"
 #include "trainers/study/study_spec.h"
 
@@ -24,6 +26,7 @@ struct RunResult {
   std::map<std::string, double> metrics;
   std::vector<std::pair<int64_t, double>> val_curve;  // (step, validation accuracy)
   std::vector<SweepCell> sweep;
+  AttentionUsage attention;
 };
 
 // STUDY/runs/<run id>: where the trainer writes the run.

@@ -8,6 +8,7 @@
 
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/study/attention_usage.h"
 #include "trainers/study/child_runs.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"
@@ -54,6 +55,7 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
     fmt::print(stderr, "  sweep {}/{} {}: {}, {} tokens, scaling {}: {}\n", done, total, run.id, c.split, c.length,
                c.scaling, c.available ? fmt::format("accuracy {:.6f}", c.accuracy) : "n/a: " + c.reason);
   });
+  if (!has_attention_usage(run_dir)) measure_attention_usage(run_dir);
   return 0;
 }
 
@@ -81,7 +83,8 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   for (const StudyRun& r : runs) {
     const std::string run_dir = run_directory(options.dir, r);
     if (run_finished(run_dir)) require_unchanged(spec, r, run_dir);
-    if (!run_finished(run_dir) || !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
+    if (!run_finished(run_dir) || !has_attention_usage(run_dir) ||
+        !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
       pending.push_back(r);
   }
   if (options.only.empty())

@@ -52,13 +52,24 @@ std::vector<double> probabilities(const std::vector<double>& logits) {
   return p;
 }
 
+int32_t predicted_class(const std::vector<double>& logits) {
+  return static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+}
+
+std::vector<int32_t> predicted_classes(const DocumentScores& s) {
+  std::vector<int32_t> out(s.logits.size(), -1);
+  for (size_t d = 0; d < s.logits.size(); ++d)
+    if (s.labels[d] >= 0) out[d] = predicted_class(s.logits[d]);
+  return out;
+}
+
 ClassificationMetrics metrics_of(const DocumentScores& s, int32_t num_classes) {
   MetricsAccumulator acc(num_classes);
   for (size_t d = 0; d < s.logits.size(); ++d) {
     if (s.labels[d] < 0) continue;  // a document the sampler never served
     const std::vector<double> p = probabilities(s.logits[d]);
-    const int32_t predicted = static_cast<int32_t>(std::max_element(p.begin(), p.end()) - p.begin());
-    acc.add(s.labels[d], predicted, -std::log(std::max(p[static_cast<size_t>(s.labels[d])], 1e-300)));
+    acc.add(s.labels[d], predicted_class(s.logits[d]),
+            -std::log(std::max(p[static_cast<size_t>(s.labels[d])], 1e-300)));
   }
   return acc.result();
 }

@@ -25,5 +25,9 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
 ClassificationMetrics metrics_of(const DocumentScores& scores, int32_t num_classes);
 // Softmax of one logits row.
 std::vector<double> probabilities(const std::vector<double>& logits);
+// The class with the largest logit (the first of equal ones).
+int32_t predicted_class(const std::vector<double>& logits);
+// predicted_class of every document; -1 for a document the sampler never served.
+std::vector<int32_t> predicted_classes(const DocumentScores& scores);
 
 }  // namespace rotor

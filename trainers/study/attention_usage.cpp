@@ -1,0 +1,115 @@
+#include "trainers/study/attention_usage.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "trainers/study/best_checkpoint.h"
+#include "trainers/study/study_files.h"
+#include "trainers/training/restored_model.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace {
+
+const char* kFile = "attention.json";
+
+// Sums relative entropies per layer over the rows it is shown.
+class EntropyObserver : public AttentionObserver {
+ public:
+  explicit EntropyObserver(int64_t layers) : sums_(static_cast<size_t>(layers), 0.0), rows_(sums_.size(), 0) {}
+
+  void observe(int64_t layer, const Tensor& probabilities, const std::vector<int32_t>& key_lengths) override {
+    const std::vector<double> p = probabilities.to_doubles();
+    const int64_t B = probabilities.size(0), H = probabilities.size(1), N = probabilities.size(2);
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t keys = key_lengths[static_cast<size_t>(b)];
+      if (keys < 2) continue;
+      const double uniform = std::log(static_cast<double>(keys));
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t i = 0; i < keys; ++i) {
+          const double* row = p.data() + ((b * H + h) * N + i) * N;
+          double entropy = 0.0;
+          for (int64_t j = 0; j < keys; ++j)
+            if (row[j] > 0.0) entropy -= row[j] * std::log(row[j]);
+          sums_[static_cast<size_t>(layer)] += entropy / uniform;
+          ++rows_[static_cast<size_t>(layer)];
+        }
+    }
+  }
+
+  std::vector<double> means() const {
+    std::vector<double> out(sums_.size(), std::nan(""));
+    for (size_t l = 0; l < sums_.size(); ++l)
+      if (rows_[l] > 0) out[l] = sums_[l] / static_cast<double>(rows_[l]);
+    return out;
+  }
+
+ private:
+  std::vector<double> sums_;
+  std::vector<int64_t> rows_;
+};
+
+json to_json(const AttentionUsage& u) {
+  if (!u.available) return {{"available", false}, {"reason", u.reason}};
+  return {{"available", true}, {"split", u.split}, {"documents", u.documents}, {"layer_entropy", u.layer_entropy}};
+}
+
+}  // namespace
+
+bool AttentionUsage::near_uniform() const { return available && max_entropy >= kUniformEntropy; }
+
+bool has_attention_usage(const std::string& run_dir) { return fs::exists(fs::path(run_dir) / kFile); }
+
+AttentionUsage read_attention_usage(const std::string& run_dir) {
+  AttentionUsage u;
+  if (!has_attention_usage(run_dir)) {
+    u.reason = "not measured";
+    return u;
+  }
+  const std::string path = (fs::path(run_dir) / kFile).string();
+  const json j = read_json_file(path);
+  try {
+    u.available = j.at("available").get<bool>();
+    if (!u.available) {
+      u.reason = j.at("reason").get<std::string>();
+      return u;
+    }
+    u.split = j.at("split").get<std::string>();
+    u.documents = j.at("documents").get<int64_t>();
+    u.layer_entropy = j.at("layer_entropy").get<std::vector<double>>();
+  } catch (const json::exception& e) {
+    throw ConfigError(path + ": not an attention-usage file (" + e.what() + "); delete it to measure again");
+  }
+  for (double e : u.layer_entropy) u.max_entropy = std::max(u.max_entropy, e);
+  return u;
+}
+
+AttentionUsage measure_attention_usage(const std::string& run_dir) {
+  const BestCheckpoint best = open_best_checkpoint(run_dir);
+  RestoredModel r = restore_model(best.path, {"model.attention_kernel=composed"});
+  AttentionUsage u;
+  if (r.model->config().attention != AttentionKind::softmax) {
+    u.reason = "linear attention forms no attention probabilities";
+  } else {
+    u.available = true;
+    u.split = "val";
+    EntropyObserver observer(r.model->config().layers);
+    ForwardContext ctx;  // evaluation: no dropout
+    ctx.attention_observer = &observer;
+    NoGradGuard no_grad;
+    Sampler sampler = make_sampler(best.data, r.header.config.data, u.split);
+    Batch batch;
+    while (u.documents < kAttentionDocuments && sampler.next(batch)) {
+      r.model->logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
+      u.documents += batch.batch_size;
+    }
+    u.layer_entropy = observer.means();
+    for (double e : u.layer_entropy) u.max_entropy = std::max(u.max_entropy, e);
+  }
+  write_json_file((fs::path(run_dir) / kFile).string(), to_json(u));
+  return u;
+}
+
+}  // namespace rotor
