@@ -106,7 +106,7 @@ struct Replicates {
   std::vector<std::vector<double>> variant, pair;
 };
 
-// Score totals of every run over the documents drawn for replicate `b`.
+// Score totals of every run over the documents that `key` draws (N with replacement).
 void resampled_sums(const CellRuns& r, const RandomKey& key, std::vector<int64_t>& counts, std::vector<double>& sums) {
   std::fill(counts.begin(), counts.end(), 0);
   for (int64_t i = 0; i < r.documents; ++i) ++counts[key.below(static_cast<uint64_t>(i), r.documents)];
