@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Plots of a rotor study, drawn from the numbers rotor wrote (never computed here).
 
-  plot_study.py study REPORT_JSON OUT_DIR   val_accuracy, length_extrapolation
-                                            and rope_decay as PNG and SVG
+  plot_study.py study REPORT_JSON OUT_DIR   val_accuracy, length_extrapolation,
+                                            rope_decay and, for each cell under
+                                            "statistics", pairwise_<split>_<length>
+                                            as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
 
 Run by `rotor compare` and `rotor analyze rope-decay` with Debian's
@@ -54,6 +56,11 @@ def val_accuracy(report, stem):
     save(fig, stem)
 
 
+def has_accuracy(cell):
+    """A sweep cell with a number: n/a cells and variants without a finished run have none."""
+    return cell["available"] and cell["accuracy"]["mean"] is not None
+
+
 def length_extrapolation(report, stem):
     splits = report["evaluation"]["splits"]
     fig, axes = plt.subplots(1, len(splits), figsize=(7 * len(splits), 4.5), squeeze=False)
@@ -64,13 +71,13 @@ def length_extrapolation(report, stem):
     for ax, split in zip(axes[0], splits):
         for v in report["variants"]:
             for scaling in report["evaluation"]["scalings"]:
-                cells = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == scaling and c["available"]]
+                cells = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == scaling and has_accuracy(c)]
                 if not cells:
                     continue
                 if scaling != "none":
                     # A scaled curve starts from the unscaled point at the training length.
                     base = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == "none"
-                            and c["available"] and c["length"] < cells[0]["length"]]
+                            and has_accuracy(c) and c["length"] < cells[0]["length"]]
                     cells = base[-1:] + cells
                 xs = [c["length"] for c in cells]
                 lengths.update(xs)
@@ -98,6 +105,59 @@ def length_extrapolation(report, stem):
         # Below the axes: with a dozen lines, a legend inside hides some of them.
         ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     save(fig, stem)
+
+
+def difference_matrix(cell):
+    """Variants with a finished run, best mean first, and 100 * (row - column) with Holm flags."""
+    names = [v["name"] for v in sorted((v for v in cell["variants"] if v["n_seeds"]),
+                                       key=lambda v: (-v["mean"], v["name"]))]
+    index = {n: i for i, n in enumerate(names)}
+    diff = [[float("nan")] * len(names) for _ in names]
+    star = [[False] * len(names) for _ in names]
+    for p in cell["pairs"]:
+        a, b = index[p["a"]], index[p["b"]]
+        diff[a][b], diff[b][a] = 100 * p["difference"], -100 * p["difference"]
+        star[a][b] = star[b][a] = p["different"]
+    return names, diff, star
+
+
+def pairwise_heatmap(cell, alpha, stem):
+    names, diff, star = difference_matrix(cell)
+    if len(names) < 2:
+        return
+    values = [abs(d) for row in diff for d in row if d == d]
+    limit = max(values + [1e-9])
+    size = max(4.0, 1.2 + 0.62 * len(names))
+    fig, ax = plt.subplots(figsize=(size + 2.2, size))
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("#e0e0e0")  # the diagonal and pairs without a shared seed
+    image = ax.imshow(diff, cmap=cmap, vmin=-limit, vmax=limit)
+    for i, row in enumerate(diff):
+        for j, d in enumerate(row):
+            if d != d:
+                continue
+            ax.text(j, i, f"{d:+.1f}" + ("*" if star[i][j] else ""), ha="center", va="center", fontsize=8,
+                    color="white" if abs(d) > 0.6 * limit else "black")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names)
+    missing = [v["name"] for v in cell["variants"] if not v["n_seeds"]]
+    ax.set_xlabel("column variant" + ("\n(no finished run: " + ", ".join(missing) + ")" if missing else ""))
+    ax.set_ylabel("row variant")
+    scaling = "" if cell["scaling"] == "none" else f", {cell['scaling']} scaling"
+    ax.set_title(f"{cell['split']} at {cell['length']} tokens{scaling}: row minus column\n"
+                 f"accuracy points, * Holm-corrected p < {alpha:g}", fontsize=10)
+    fig.colorbar(image, ax=ax, label="accuracy difference (points)")
+    save(fig, stem)
+
+
+def pairwise_heatmaps(statistics, out):
+    """One heatmap per cell of report.json's "statistics" (absent in older reports)."""
+    alpha = statistics.get("method", {}).get("alpha", 0.05)
+    for cell in statistics["cells"]:
+        suffix = "" if cell["scaling"] == "none" else "_" + cell["scaling"]
+        pairwise_heatmap(cell, alpha, os.path.join(out, f"pairwise_{cell['split']}_{cell['length']}{suffix}"))
 
 
 def rope_decay(decay, stem):
@@ -131,6 +191,8 @@ def main(argv):
     length_extrapolation(data, os.path.join(out, "length_extrapolation"))
     if "rope_decay" in data:
         rope_decay(data["rope_decay"], os.path.join(out, "rope_decay"))
+    if "statistics" in data:
+        pairwise_heatmaps(data["statistics"], out)
 
 
 if __name__ == "__main__":

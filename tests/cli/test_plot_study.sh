@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Usage: test_plot_study.sh path/to/plot_study.py
+# tools/plot_study.py on hand-written report.json files: a partial study (one
+# variant without a finished run, so its numbers are null) with pairwise
+# statistics draws every plot and one heatmap per cell; an older report
+# without "statistics" draws no heatmap. Skipped (77) without matplotlib.
+set -uo pipefail
+script=$1
+python=${ROTOR_PYTHON:-/usr/bin/python3}
+"$python" -c "import matplotlib" 2>/dev/null || { echo "matplotlib is not installed: skipped"; exit 77; }
+dir=$(mktemp -d /tmp/rotor-plot-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/../check.sh"
+
+cat > "$dir/old.json" <<'JSON'
+{"seeds": [1, 2], "evaluation": {"splits": ["test"], "lengths": [64, 128], "scalings": ["none", "ntk"]},
+ "variants": [
+  {"name": "rope", "training_length": 64,
+   "val_curve": [{"step": 10, "accuracy": {"n": 2, "mean": 0.5, "std": 0.1, "min": 0.4, "max": 0.6}},
+                 {"step": 20, "accuracy": {"n": 2, "mean": 0.7, "std": 0.1, "min": 0.6, "max": 0.8}}],
+   "sweep": [{"split": "test", "length": 64, "scaling": "none", "available": true,
+              "accuracy": {"n": 2, "mean": 0.71, "std": 0.02, "min": 0.7, "max": 0.72}},
+             {"split": "test", "length": 128, "scaling": "none", "available": true,
+              "accuracy": {"n": 2, "mean": 0.61, "std": 0.03, "min": 0.59, "max": 0.63}},
+             {"split": "test", "length": 128, "scaling": "ntk", "available": true,
+              "accuracy": {"n": 2, "mean": 0.66, "std": 0.02, "min": 0.64, "max": 0.68}}]},
+  {"name": "alibi", "training_length": 64, "val_curve": [],
+   "sweep": [{"split": "test", "length": 64, "scaling": "none", "available": true,
+              "accuracy": {"n": 0, "mean": null, "std": null, "min": null, "max": null}},
+             {"split": "test", "length": 128, "scaling": "none", "available": true,
+              "accuracy": {"n": 0, "mean": null, "std": null, "min": null, "max": null}},
+             {"split": "test", "length": 128, "scaling": "ntk", "available": false, "reason": "not rotary"}]},
+  {"name": "none", "training_length": 64,
+   "val_curve": [{"step": 10, "accuracy": {"n": 1, "mean": 0.45, "std": 0.0, "min": 0.45, "max": 0.45}}],
+   "sweep": [{"split": "test", "length": 64, "scaling": "none", "available": true,
+              "accuracy": {"n": 1, "mean": 0.52, "std": 0.0, "min": 0.52, "max": 0.52}},
+             {"split": "test", "length": 128, "scaling": "none", "available": true,
+              "accuracy": {"n": 1, "mean": 0.5, "std": 0.0, "min": 0.5, "max": 0.5}},
+             {"split": "test", "length": 128, "scaling": "ntk", "available": false, "reason": "not rotary"}]}]}
+JSON
+"$python" - "$dir/old.json" "$dir/new.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+def variant(name, n, mean, tier):
+    v = {"name": name, "n_seeds": n, "n_documents": 400 if n else 0, "mean": mean, "seed_std": 0.01 if n else None,
+         "ci_low": mean - 0.04 if n else None, "ci_high": mean + 0.04 if n else None, "tier": tier,
+         "indistinguishable_from_reference": False}
+    return v
+def pair(a, b, d, p, different):
+    return {"a": a, "b": b, "n_seeds": 1, "difference": d, "ci_low": d - 0.03, "ci_high": d + 0.03, "p": p,
+            "p_holm": p, "different": different}
+cells = []
+for length, rope, none, p in ((64, 0.71, 0.52, 0.0005), (128, 0.61, 0.5, 0.2)):
+    cells.append({"split": "test", "length": length, "scaling": "none",
+                  "variants": [variant("rope", 2, rope, 1), variant("alibi", 0, None, None),
+                               variant("none", 1, none, 2 if p < 0.05 else 1)],
+                  "pairs": [pair("rope", "none", rope - none, p, p < 0.05)]})
+report["statistics"] = {"method": {"alpha": 0.05, "replicates": 2000}, "cells": cells}
+json.dump(report, open(sys.argv[2], "w"))
+PY
+
+"$python" "$script" study "$dir/new.json" "$dir/new" > "$dir/new.log" 2>&1
+check "partial report with statistics: exit 0" test $? -eq 0
+for f in val_accuracy length_extrapolation pairwise_test_64 pairwise_test_128; do
+  for ext in png svg; do check "partial report: $f.$ext" test -s "$dir/new/$f.$ext"; done
+done
+check "significant pair starred" grep -q -- '+19.0\*' "$dir/new/pairwise_test_64.svg"
+"$python" "$script" study "$dir/old.json" "$dir/old" > "$dir/old.log" 2>&1
+check "report without statistics: exit 0" test $? -eq 0
+check "report without statistics: plots drawn" test -s "$dir/old/length_extrapolation.png"
+check "report without statistics: no heatmap" test -z "$(ls "$dir/old" | grep pairwise)"
+[ -n "${KEEP_PLOTS:-}" ] && cp -r "$dir/new" "$KEEP_PLOTS"
+cat "$dir/new.log" "$dir/old.log"
+checks_passed
