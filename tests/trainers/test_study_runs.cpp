@@ -50,35 +50,6 @@ TEST_CASE("seed statistics: mean, sample std, min, max", "[study]") {
   CHECK(std::isnan(seed_stats({}).mean));
 }
 
-TEST_CASE("the leader's lead is compared with the seed spread", "[study]") {
-  VariantSummary a, b, c;
-  a.name = "a";
-  b.name = "b";
-  c.name = "c";
-  a.metrics["test_accuracy"] = seed_stats({0.80, 0.82});
-  b.metrics["test_accuracy"] = seed_stats({0.70, 0.71});
-  c.metrics["test_accuracy"] = seed_stats({0.60, 0.90});
-  Leader l = find_leader({a, b}, "test_accuracy");
-  REQUIRE(l.decided);
-  CHECK(l.best == "a");
-  CHECK(l.second == "b");
-  CHECK(l.lead == Approx(0.105));
-  CHECK(l.beyond_spread);
-  l = find_leader({b, a, c}, "test_accuracy");  // c: mean 0.75, std 0.21
-  CHECK(l.best == "a");
-  CHECK(l.second == "c");
-  CHECK_FALSE(l.beyond_spread);
-  CHECK_FALSE(find_leader({a}, "test_accuracy").decided);
-  CHECK_FALSE(l.tied);
-  VariantSummary twin = a;  // the same mean as a: a tie, never "beyond the spread"
-  twin.name = "twin";
-  l = find_leader({a, twin, b}, "test_accuracy");
-  CHECK(l.tied);
-  CHECK(l.best == "a");
-  CHECK(l.second == "twin");
-  CHECK_FALSE(l.beyond_spread);
-}
-
 TEST_CASE("the study ETA counts only runs trained from their first step", "[study]") {
   rotor::StudyClock clock;
   CHECK(clock.eta(5, 1) == "known after the first run trained from its start");

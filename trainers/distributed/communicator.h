@@ -35,6 +35,10 @@ class Communicator {
   bool is_root() const { return rank() == 0; }
 
   virtual void barrier() = 0;
+  // A barrier for ranks that may wait long (a study rank done with its share
+  // while another still trains): it sleeps between polls instead of spinning
+  // on a core the training ranks need.
+  virtual void idle_barrier() = 0;
   // Copies `bytes` bytes at `data` from rank `root` to every rank.
   virtual void broadcast(void* data, size_t bytes, int root) = 0;
   // Every rank's `mine`, in rank order; ranks may send different lengths.
@@ -64,5 +68,15 @@ class Communicator {
 // started by mpirun with several ranks, else a single process. Created on
 // first use; throws Error when started on several ranks without MPI built in.
 Communicator& world();
+
+// The ranks mpirun started, whatever world() is (the same object unless
+// runs_alone_on_each_rank() was called).
+Communicator& launched_ranks();
+
+// `mpirun rotor compare`: every rank trains whole runs of a study by itself.
+// From this call on world() is this process alone, so trainings and
+// evaluations never reach for the other ranks, while launched_ranks() still
+// spans them to share out the runs. Must come before the first world().
+void runs_alone_on_each_rank();
 
 }  // namespace rotor

@@ -2,8 +2,10 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <thread>
 
 #include "engine/error.h"
 #include "trainers/distributed/ordered_sum.h"
@@ -124,6 +126,15 @@ MpiCommunicator::~MpiCommunicator() {
 }
 
 void MpiCommunicator::barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "Barrier"); }
+
+void MpiCommunicator::idle_barrier() {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "Ibarrier");
+  for (int done = 0; !done;) {
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "Test");
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
 
 void MpiCommunicator::broadcast(void* data, size_t bytes, int root) {
   auto* p = static_cast<char*>(data);

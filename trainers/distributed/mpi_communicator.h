@@ -18,6 +18,7 @@ class MpiCommunicator : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void barrier() override;
+  void idle_barrier() override;
   void broadcast(void* data, size_t bytes, int root) override;
   std::vector<std::vector<double>> allgather(const std::vector<double>& mine) override;
   std::unique_ptr<PendingSum> start_sum(Tensor buffer) override;

@@ -14,18 +14,21 @@ namespace rotor {
 namespace {
 
 // The number of ranks an MPI launcher started (1 when none did).
-int launched_ranks() {
+int ranks_from_launcher() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
     if (const char* value = std::getenv(name)) return std::atoi(value);
   return 1;
 }
 
+bool alone_on_each_rank = false;
+bool world_created = false;
+
 }  // namespace
 
-Communicator& world() {
+Communicator& launched_ranks() {
   // A function-local static: MPI is initialised on first use and finalised at exit.
   static const std::unique_ptr<Communicator> instance = []() -> std::unique_ptr<Communicator> {
-    const int ranks = launched_ranks();
+    const int ranks = ranks_from_launcher();
 #ifdef ROTOR_WITH_MPI
     if (ranks > 1) return std::make_unique<MpiCommunicator>();
 #else
@@ -36,6 +39,18 @@ Communicator& world() {
     return std::make_unique<SingleProcessCommunicator>();
   }();
   return *instance;
+}
+
+Communicator& world() {
+  world_created = true;
+  if (!alone_on_each_rank) return launched_ranks();
+  static SingleProcessCommunicator alone;
+  return alone;
+}
+
+void runs_alone_on_each_rank() {
+  if (world_created) throw Error("runs_alone_on_each_rank: world() was already in use");
+  alone_on_each_rank = true;
 }
 
 }  // namespace rotor

@@ -79,28 +79,4 @@ VariantSummary summarize_variant(const std::string& name, const std::vector<RunR
   return v;
 }
 
-Leader find_leader(const std::vector<VariantSummary>& variants, const std::string& metric) {
-  std::vector<const VariantSummary*> ranked;
-  for (const VariantSummary& v : variants) {
-    const auto it = v.metrics.find(metric);
-    if (it != v.metrics.end() && it->second.n > 0) ranked.push_back(&v);
-  }
-  Leader l;
-  l.metric = metric;
-  if (ranked.size() < 2) return l;
-  std::stable_sort(ranked.begin(), ranked.end(), [&](const VariantSummary* a, const VariantSummary* b) {
-    return a->metrics.at(metric).mean > b->metrics.at(metric).mean;
-  });
-  const SeedStats& first = ranked[0]->metrics.at(metric);
-  const SeedStats& second = ranked[1]->metrics.at(metric);
-  l.decided = true;
-  l.best = ranked[0]->name;
-  l.second = ranked[1]->name;
-  l.lead = first.mean - second.mean;
-  l.spread = first.std + second.std;
-  l.tied = l.lead < 1e-9;  // equal counts of correct documents, summed in another order
-  l.beyond_spread = !l.tied && first.n > 1 && second.n > 1 && l.lead > l.spread;
-  return l;
-}
-
 }  // namespace rotor

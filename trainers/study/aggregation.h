@@ -2,7 +2,7 @@
 // Per-variant statistics over the seeds of a study: mean, sample standard
 // deviation (n - 1 in the denominator; 0 for a single seed), min and max of
 // every metric, of the validation curve at each evaluated step, and of every
-// length-sweep cell; and which variant leads.
+// length-sweep cell. Which differences are real: study_evidence.h.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -42,16 +42,5 @@ struct VariantSummary {
 // `plan`: the sweep points of this variant (sweep_plan() of study_spec.h).
 VariantSummary summarize_variant(const std::string& name, const std::vector<RunResult>& runs,
                                  const std::vector<SweepCell>& plan);
-
-struct Leader {
-  bool decided = false;  // fewer than two variants with results: nothing to compare
-  std::string metric;    // "test_accuracy"
-  std::string best, second;
-  double lead = 0.0;           // difference of the means
-  double spread = 0.0;         // sum of the two standard deviations
-  bool beyond_spread = false;  // lead > spread (and more than one seed)
-  bool tied = false;           // the two best means are equal: no single best variant
-};
-Leader find_leader(const std::vector<VariantSummary>& variants, const std::string& metric);
 
 }  // namespace rotor

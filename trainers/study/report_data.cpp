@@ -15,6 +15,38 @@ json stats_json(const SeedStats& s) {
   return {{"n", s.n}, {"mean", s.mean}, {"std", s.std}, {"min", s.min}, {"max", s.max}};
 }
 
+// 5000 replicates: with 8 variants (28 pairs) the smallest Holm-adjusted p
+// a bootstrap can show is 28 / 5001 < 0.01, so strong differences read as such.
+StatisticsOptions report_statistics_options() {
+  StatisticsOptions o;
+  o.replicates = 5000;
+  return o;
+}
+
+json order_json(const StudyEvidence& e) {
+  json j{{"verdict", e.order_verdict}, {"gaps", json::array()}};
+  for (const OrderDependence& o : e.order)
+    j["gaps"].push_back({{"variant", o.variant},
+                         {"shuffled", o.shuffled},
+                         {"split", o.split},
+                         {"length", o.length},
+                         {"gap", to_json(o.gap)}});
+  return j;
+}
+
+json usage_json(const StudyEvidence& e) {
+  json j{{"reference", e.reference}, {"near_uniform_entropy", kUniformEntropy}, {"variants", json::array()}};
+  for (const PositionUsage& u : e.usage)
+    j["variants"].push_back({{"variant", u.variant},
+                             {"differs_from_none", u.differs_from_none},
+                             {"documents", u.documents},
+                             {"indistinguishable_from_none", u.indistinguishable_from_none},
+                             {"measured_runs", u.measured_runs},
+                             {"near_uniform_runs", u.near_uniform_runs},
+                             {"layer_entropy", u.layer_entropy}});
+  return j;
+}
+
 json cell_point(const SweepCell& c) { return {{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}}; }
 
 json run_json(const RunResult& r) {
@@ -197,7 +229,7 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
       if (r.run.variant == v.name) own.push_back(r);
     report.variants.push_back(summarize_variant(v.name, own, sweep_plan(spec, v.config)));
   }
-  report.leader = find_leader(report.variants, "test_accuracy");
+  report.evidence = gather_evidence(spec.variants, report.runs, report_statistics_options());
   for (const StudyVariant& v : spec.variants) {
     if (v.config.model.position.type != "rope") continue;
     report.decay_head_dim = v.config.model.rotary_dims();
@@ -212,7 +244,6 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
 
 json report_json(const StudyReport& report) {
   const StudySpec& spec = report.manifest.spec;
-  const Leader& l = report.leader;
   json j{{"command", report.manifest.command},
          {"spec", spec.path},
          {"base", spec.base},
@@ -221,14 +252,10 @@ json report_json(const StudyReport& report) {
           {{"splits", spec.evaluation.splits},
            {"lengths", spec.evaluation.lengths},
            {"scalings", spec.evaluation.scalings}}},
-         {"leader",
-          {{"decided", l.decided},
-           {"metric", l.metric},
-           {"best", l.best},
-           {"second", l.second},
-           {"lead", l.lead},
-           {"spread", l.spread},
-           {"beyond_spread", l.beyond_spread}}},
+         {"verdicts", report.evidence.verdicts},
+         {"statistics", statistics_json(report.evidence.cells, report.evidence.options)},
+         {"order_dependence", order_json(report.evidence)},
+         {"position_usage", usage_json(report.evidence)},
          {"variants", json::array()},
          {"runs", json::array()}};
   for (size_t i = 0; i < report.variants.size(); ++i)

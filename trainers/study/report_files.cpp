@@ -1,6 +1,9 @@
 // Writing a study's report files: data first, then the plots drawn from
 // report.json, then report.md, which shows the plots or says how to get them.
+#include <algorithm>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "trainers/study/plot_script.h"
 #include "trainers/study/study_files.h"
@@ -16,11 +19,19 @@ PlotOutcome write_study_report(const StudyReport& report) {
   PlotOutcome plots;
   fs::create_directories(dir / "plots");
   plots.problem = run_plot_script("study", {(dir / "report.json").string(), (dir / "plots").string()});
-  if (plots.problem.empty())
+  if (plots.problem.empty()) {
+    // The fixed plots, then one pairwise-difference heatmap per statistics cell.
+    std::vector<std::string> names{"val_accuracy", "length_extrapolation", "rope_decay"};
+    std::vector<std::string> heatmaps;
+    for (const fs::directory_entry& f : fs::directory_iterator(dir / "plots"))
+      if (f.path().stem().string().rfind("pairwise_", 0) == 0 && f.path().extension() == ".png")
+        heatmaps.push_back(f.path().stem().string());
+    std::sort(heatmaps.begin(), heatmaps.end());
+    names.insert(names.end(), heatmaps.begin(), heatmaps.end());
     for (const char* ext : {".png", ".svg"})
-      for (const char* name : {"val_accuracy", "length_extrapolation", "rope_decay"})
-        if (fs::exists(dir / "plots" / (std::string(name) + ext)))
-          plots.files.push_back("plots/" + std::string(name) + ext);
+      for (const std::string& name : names)
+        if (fs::exists(dir / "plots" / (name + ext))) plots.files.push_back("plots/" + name + ext);
+  }
   write_text_file((dir / "report.md").string(), report_markdown(report, plots));
   return plots;
 }

@@ -36,33 +36,15 @@ std::string results_table(const StudyReport& r) {
        "Wall time | Runs |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (size_t i = 0; i < r.variants.size(); ++i) {
     const VariantSummary& v = r.variants[i];
-    const bool best = r.leader.decided && (v.name == r.leader.best || (r.leader.tied && v.name == r.leader.second));
     const SeedStats& speed = metric(v, "tokens_per_s");
     const SeedStats& wall = metric(v, "elapsed_s");
-    o << "| " << (best ? "**" + v.name + "** (" + (r.leader.tied ? "tied best" : "best") + ")" : v.name) << " | "
-      << r.manifest.spec.variants[i].config.model.position.type << " | " << v.parameters << " | "
-      << percent(metric(v, "val_accuracy")) << " | " << percent(metric(v, "val_macro_f1")) << " | "
+    o << "| " << v.name << " | " << r.manifest.spec.variants[i].config.model.position.type << " | " << v.parameters
+      << " | " << percent(metric(v, "val_accuracy")) << " | " << percent(metric(v, "val_macro_f1")) << " | "
       << percent(metric(v, "test_accuracy")) << " | " << percent(metric(v, "test_macro_f1")) << " | "
       << (speed.n ? fixed(speed.mean, 0) : "–") << " | " << (wall.n ? format_duration(wall.mean) : "–") << " | "
       << v.finished << "/" << v.runs << " |\n";
   }
   return o.str();
-}
-
-std::string leader_text(const Leader& l) {
-  if (!l.decided) return "Fewer than two variants have finished runs: no comparison yet.\n";
-  if (l.tied)
-    return "Best on mean test accuracy: **" + l.best + "** and **" + l.second +
-           "**, tied (equal means): no single best variant.\n";
-  std::string text = "Best on mean test accuracy: **" + l.best + "**, " + fixed(100 * l.lead, 2) + " points ahead of " +
-                     l.second + ". ";
-  if (l.beyond_spread)
-    text += "The lead is larger than the seed spread (the sum of the two standard deviations, " +
-            fixed(100 * l.spread, 2) + " points).";
-  else
-    text += "The lead is **within** the seed spread (the sum of the two standard deviations is " +
-            fixed(100 * l.spread, 2) + " points, or there is one seed): the difference is not resolved by this study.";
-  return text + "\n";
 }
 
 std::string seed_table(const StudyReport& r) {
@@ -180,7 +162,7 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
     << (spec.variants.empty() ? "accuracy" : spec.variants[0].config.train.best_metric)
     << "). Tokens/s and wall time are training means over seeds.\n\n## Results\n\n"
     << results_table(r) << "\n"
-    << leader_text(r.leader) << "\n## Per seed\n\n"
+    << evidence_markdown(r) << "\n## Per seed\n\n"
     << seed_table(r)
     << "\n## Length extrapolation\n\nThe best checkpoint of every run evaluated with windows of each length; "
        "RoPE scalings (scaling factor = length / training length) only beyond the training length.\n"

@@ -11,6 +11,7 @@
 
 #include "trainers/study/aggregation.h"
 #include "trainers/study/rope_decay.h"
+#include "trainers/study/study_evidence.h"
 #include "trainers/study/study_manifest.h"
 
 namespace rotor {
@@ -20,7 +21,7 @@ struct StudyReport {
   StudyManifest manifest;
   std::vector<RunResult> runs;           // in spec order
   std::vector<VariantSummary> variants;  // in spec order
-  Leader leader;                         // on mean test accuracy
+  StudyEvidence evidence;                // intervals, paired tests, verdicts, controls
   // The decay curve for the first rope variant's head dimension and base,
   // out to the longest evaluation length; empty without a rope variant.
   int64_t decay_head_dim = 0;
@@ -39,6 +40,8 @@ struct PlotOutcome {
   std::string problem;             // empty when the plots were drawn
 };
 std::string report_markdown(const StudyReport& report, const PlotOutcome& plots);
+// report.md's verdict, statistics, order-control and position-usage sections (report_evidence.cpp).
+std::string evidence_markdown(const StudyReport& report);
 
 // Writes report.json, report.csv, the plots and report.md into the study
 // directory; returns what happened to the plots.

@@ -126,12 +126,8 @@ void rebuild_study_report(const std::string& dir) {
     fmt::print(stderr, "plots: {}/plots/ ({} files)\n", dir, plots.files.size());
   else
     fmt::print(stderr, "no plots: {}\n", plots.problem);
-  if (report.leader.decided && report.leader.tied)
-    fmt::print(stderr, "best on mean test accuracy: {} and {}, tied\n", report.leader.best, report.leader.second);
-  else if (report.leader.decided)
-    fmt::print(stderr, "best on mean test accuracy: {} (+{:.2f} points over {}, {} the seed spread of {:.2f})\n",
-               report.leader.best, 100 * report.leader.lead, report.leader.second,
-               report.leader.beyond_spread ? "beyond" : "within", 100 * report.leader.spread);
+  for (const std::string& line : report.evidence.verdicts) fmt::print(stderr, "verdict, {}\n", line);
+  if (!report.evidence.order_verdict.empty()) fmt::print(stderr, "order control: {}\n", report.evidence.order_verdict);
 }
 
 }  // namespace rotor

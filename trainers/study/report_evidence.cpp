@@ -1,0 +1,127 @@
+// report.md's evidence: the verdict in words, each cell's intervals and
+// resolved pairs, the order control and whether variants use positions.
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "trainers/study/study_report.h"
+
+namespace rotor {
+namespace {
+
+std::string points(double v) { return fmt::format("{:.2f}", 100 * v); }
+std::string signed_points(double v) { return fmt::format("{:+.2f}", 100 * v); }
+std::string interval(double lo, double hi) { return "[" + points(lo) + ", " + points(hi) + "]"; }
+std::string signed_interval(double lo, double hi) { return "[" + signed_points(lo) + ", " + signed_points(hi) + "]"; }
+std::string p_text(double p) { return p < 1e-4 ? fmt::format("{:.1e}", p) : fmt::format("{:.4f}", p); }
+
+std::string flags(const StudyEvidence& e) {
+  std::string out;
+  for (const PositionUsage& u : e.usage) {
+    if (u.indistinguishable_from_none)
+      out += "- **" + u.variant + "** cannot be told apart from `" + e.reference +
+             "` (no position) at any evaluated length: at this budget its encoding makes no resolved difference.\n";
+    if (u.near_uniform_runs > 0)
+      out += fmt::format(
+          "- **{}**: attention never left uniform in {} of {} runs (every layer's entropy >= {} of uniform): "
+          "no position encoding can matter to such a model; train longer or check the learning rate.\n",
+          u.variant, u.near_uniform_runs, u.measured_runs, kUniformEntropy);
+  }
+  return out;
+}
+
+std::string verdict_section(const StudyEvidence& e) {
+  std::ostringstream o;
+  o << "## Verdict\n\n";
+  if (e.cells.empty()) return o.str() + "No run has per-document predictions yet: nothing to compare.\n";
+  for (const std::string& line : e.verdicts) o << "- " << line << "\n";
+  if (!e.order_verdict.empty()) o << "- order control: " << e.order_verdict << "\n";
+  o << flags(e);
+  o << fmt::format(
+      "\n`a > b` means a's accuracy is higher and the paired difference is resolved (Holm-corrected p < {} over "
+      "the pairs of that split and length); `tied` lists variants whose differences are not resolved.\n",
+      e.options.alpha);
+  return o.str();
+}
+
+std::string cell_table(const CellStatistics& c, const std::string& reference) {
+  std::ostringstream o;
+  o << "\n**" << c.split << "**, " << c.length << " tokens:\n\n| Variant | Accuracy | 95% interval | Seeds | Tier |"
+    << (reference.empty() ? "" : " vs `" + reference + "` |") << "\n|---|--:|--:|--:|--:|"
+    << (reference.empty() ? "" : "---|") << "\n";
+  for (const VariantStatistics& v : c.variants) {
+    if (v.n_seeds == 0) continue;
+    o << "| " << v.name << " | " << points(v.mean) << " | " << interval(v.ci_low, v.ci_high) << " | " << v.n_seeds
+      << " | " << v.tier << " |";
+    if (!reference.empty())
+      o << (v.name == reference ? " – |" : v.indistinguishable_from_reference ? " tied |" : " differs |");
+    o << "\n";
+  }
+  std::string resolved;
+  for (const PairStatistics& p : c.pairs)
+    if (p.different)
+      resolved += "- " + p.a + " − " + p.b + ": " + signed_points(p.difference) + " points " +
+                  signed_interval(p.ci_low, p.ci_high) + ", p = " + p_text(p.p) + " (Holm " + p_text(p.p_holm) + ")\n";
+  o << "\n"
+    << (resolved.empty() ? "No pair is resolved here.\n"
+                         : "Resolved pairs (paired over seeds and documents):\n\n" + resolved);
+  return o.str();
+}
+
+std::string order_section(const StudyEvidence& e) {
+  if (e.order.empty()) return "";
+  std::ostringstream o;
+  o << "\n## Order control\n\nEach variant against its twin trained and evaluated with `data.shuffle_tokens: true` "
+       "(every window's tokens in a random order): accuracy with order minus shuffled, in points. Verdict: "
+    << e.order_verdict << ".\n\n| Variant | Split | Length | Gap | 95% interval | p (Holm) | Resolved |\n"
+    << "|---|---|--:|--:|--:|--:|---|\n";
+  for (const OrderDependence& d : e.order)
+    o << "| " << d.variant << " | " << d.split << " | " << d.length << " | " << signed_points(d.gap.difference) << " | "
+      << signed_interval(d.gap.ci_low, d.gap.ci_high) << " | " << p_text(d.gap.p_holm) << " | "
+      << (d.gap.different ? "yes" : "no") << " |\n";
+  return o.str();
+}
+
+std::string usage_section(const StudyEvidence& e) {
+  std::ostringstream o;
+  o << "\n## Does the model use positions?\n\nAttention entropy per layer relative to uniform attention (1 = "
+       "uniform), on up to "
+    << kAttentionDocuments << " validation documents of each run's best checkpoint, mean over runs";
+  if (!e.reference.empty())
+    o << "; test predictions that differ from `" << e.reference
+      << "` (same seed, first statistics cell), mean over seeds";
+  o << ".\n\n| Variant | Attention entropy by layer | Runs near uniform |"
+    << (e.reference.empty() ? "" : " Predictions unlike `" + e.reference + "` |") << "\n|---|---|--:|"
+    << (e.reference.empty() ? "" : "--:|") << "\n";
+  for (const PositionUsage& u : e.usage) {
+    std::string entropy;
+    for (double v : u.layer_entropy) entropy += (entropy.empty() ? "" : ", ") + fmt::format("{:.3f}", v);
+    o << "| " << u.variant << " | " << (u.measured_runs ? entropy : "n/a") << " | " << u.near_uniform_runs << " / "
+      << u.measured_runs << " |";
+    if (!e.reference.empty())
+      o << " " << (u.differs_from_none < 0 ? "–" : fmt::format("{:.1f} of {}", u.differs_from_none, u.documents))
+        << " |";
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+std::string evidence_markdown(const StudyReport& r) {
+  const StudyEvidence& e = r.evidence;
+  std::ostringstream o;
+  o << verdict_section(e);
+  if (!e.cells.empty()) {
+    o << fmt::format(
+        "\n## Statistics\n\nAccuracy in percent over every seed and test document; 95% intervals from a two-level "
+        "bootstrap ({} replicates, resampling seeds and documents); pairs compared paired over the same seeds and "
+        "documents, Holm-corrected; tier 1 is the best variant and every one not resolved from it, and so on.\n",
+        e.options.replicates);
+    for (const CellStatistics& c : e.cells) o << cell_table(c, e.reference);
+  }
+  o << order_section(e) << usage_section(e);
+  return o.str();
+}
+
+}  // namespace rotor

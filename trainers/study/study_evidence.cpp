@@ -1,0 +1,160 @@
+#include "trainers/study/study_evidence.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "trainers/config/config_loader.h"
+#include "trainers/study/study_verdict.h"
+
+namespace rotor {
+namespace {
+
+const SweepCell* find_cell(const RunResult& r, const SweepCell& point) {
+  for (const SweepCell& c : r.sweep)
+    if (c.same_point(point) && c.available && !c.predictions.empty()) return &c;
+  return nullptr;
+}
+
+// The points (scaling none) some finished run has predictions for, in sweep order.
+std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs) {
+  std::vector<SweepCell> points;
+  for (const RunResult& r : runs)
+    for (const SweepCell& c : r.sweep)
+      if (c.scaling == "none" && find_cell(r, c) != nullptr &&
+          std::none_of(points.begin(), points.end(), [&](const SweepCell& p) { return p.same_point(c); }))
+        points.push_back(c);
+  return points;
+}
+
+CellOutcomes outcomes(const SweepCell& point, const std::vector<StudyVariant>& variants,
+                      const std::vector<RunResult>& runs) {
+  CellOutcomes cell{point.split, point.length, point.scaling, {}};
+  const std::vector<int32_t>* labels = nullptr;
+  for (const StudyVariant& v : variants) {
+    VariantOutcomes out{v.name, {}};
+    for (const RunResult& r : runs) {
+      const SweepCell* c = r.run.variant == v.name ? find_cell(r, point) : nullptr;
+      if (c == nullptr) continue;
+      if (labels == nullptr) labels = &c->labels;
+      if (c->labels != *labels)
+        throw ConfigError(r.dir + "/length_sweep.json: the " + point.split + " labels differ from the other runs' (" +
+                          "not the same documents): the runs of a study must share data.data_seed and sources");
+      std::vector<double>& scores = out.scores_by_seed[static_cast<int64_t>(r.run.seed)];
+      for (size_t d = 0; d < c->labels.size(); ++d) scores.push_back(c->predictions[d] == c->labels[d] ? 1.0 : 0.0);
+    }
+    cell.variants.push_back(std::move(out));
+  }
+  return cell;
+}
+
+// The variant without positions that the others are held against.
+std::string reference_variant(const std::vector<StudyVariant>& variants) {
+  for (const StudyVariant& v : variants)
+    if (v.config.model.position.type == "none" && !v.config.data.shuffle_tokens &&
+        v.config.model.attention == AttentionKind::softmax)
+      return v.name;
+  return "";
+}
+
+std::vector<OrderDependence> order_controls(const std::vector<StudyVariant>& variants,
+                                            const std::vector<CellStatistics>& cells) {
+  std::vector<OrderDependence> out;
+  for (const StudyVariant& v : variants)
+    for (const StudyVariant& w : variants) {
+      if (v.config.data.shuffle_tokens || !w.config.data.shuffle_tokens) continue;
+      if (differing_keys(v.config, w.config) != std::vector<std::string>{"data.shuffle_tokens"}) continue;
+      for (const CellStatistics& cell : cells) {
+        const PairStatistics* p = find_pair(cell, v.name, w.name);
+        if (p == nullptr) continue;
+        PairStatistics gap = *p;
+        if (gap.a != v.name) {  // orient as variant minus shuffled
+          std::swap(gap.a, gap.b);
+          gap.difference = -gap.difference;
+          gap.ci_low = -p->ci_high;
+          gap.ci_high = -p->ci_low;
+        }
+        out.push_back({v.name, w.name, cell.split, cell.length, gap});
+      }
+    }
+  return out;
+}
+
+std::string order_verdict(const std::vector<OrderDependence>& order) {
+  if (order.empty()) return "";
+  std::string found;
+  for (const OrderDependence& o : order)
+    if (o.gap.different)
+      found += fmt::format("{}{} {:+.1f} points at {} tokens ({})", found.empty() ? "" : "; ", o.variant,
+                           100 * o.gap.difference, o.length, o.split);
+  if (found.empty())
+    return "word order makes no difference the data can resolve (every variant tied with its shuffled twin, "
+           "Holm-corrected p >= 0.05): this task cannot rank position encodings";
+  return "word order matters (accuracy with order minus shuffled, Holm-corrected p < 0.05): " + found;
+}
+
+PositionUsage usage_of(const StudyVariant& v, const std::string& reference, const std::vector<RunResult>& runs,
+                       const std::vector<CellStatistics>& cells, const std::vector<SweepCell>& points) {
+  PositionUsage u;
+  u.variant = v.name;
+  int64_t seeds = 0, differing = 0;
+  for (const RunResult& r : runs) {
+    if (r.run.variant != v.name || !r.finished) continue;
+    if (r.attention.available) {
+      ++u.measured_runs;
+      u.near_uniform_runs += r.attention.near_uniform();
+      u.layer_entropy.resize(r.attention.layer_entropy.size(), 0.0);
+      for (size_t l = 0; l < u.layer_entropy.size(); ++l) u.layer_entropy[l] += r.attention.layer_entropy[l];
+    }
+    if (reference.empty() || points.empty() || v.name == reference) continue;
+    const SweepCell* mine = find_cell(r, points.front());
+    for (const RunResult& n : runs) {
+      const SweepCell* theirs = n.run.variant == reference && n.run.seed == r.run.seed && mine != nullptr
+                                    ? find_cell(n, points.front())
+                                    : nullptr;
+      if (theirs == nullptr) continue;
+      ++seeds;
+      u.documents = static_cast<int64_t>(mine->predictions.size());
+      for (size_t d = 0; d < mine->predictions.size(); ++d) differing += mine->predictions[d] != theirs->predictions[d];
+    }
+  }
+  for (double& e : u.layer_entropy) e /= static_cast<double>(std::max<int64_t>(1, u.measured_runs));
+  if (seeds > 0) u.differs_from_none = static_cast<double>(differing) / static_cast<double>(seeds);
+  bool seen = false, always = true;
+  for (const CellStatistics& c : cells)
+    for (const VariantStatistics& s : c.variants)
+      if (s.name == v.name && s.n_seeds > 0) {
+        seen = true;
+        always = always && s.indistinguishable_from_reference;
+      }
+  u.indistinguishable_from_none = !reference.empty() && v.name != reference && seen && always;
+  return u;
+}
+
+}  // namespace
+
+StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const std::vector<RunResult>& runs,
+                              const StatisticsOptions& options) {
+  StudyEvidence e;
+  e.options = options;
+  e.reference = reference_variant(variants);
+  e.options.reference = e.reference;
+  const std::vector<SweepCell> points = statistics_points(runs);
+  for (const SweepCell& point : points) e.cells.push_back(cell_statistics(outcomes(point, variants, runs), e.options));
+  std::vector<std::string> splits;
+  for (const CellStatistics& c : e.cells)
+    if (std::find(splits.begin(), splits.end(), c.split) == splits.end()) splits.push_back(c.split);
+  for (const std::string& split : splits) {
+    std::vector<CellStatistics> own;
+    for (const CellStatistics& c : e.cells)
+      if (c.split == split) own.push_back(c);
+    std::stable_sort(own.begin(), own.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
+    e.verdicts.push_back(split + ": " + split_verdict(own, e.options.alpha));
+  }
+  e.order = order_controls(variants, e.cells);
+  e.order_verdict = order_verdict(e.order);
+  for (const StudyVariant& v : variants) e.usage.push_back(usage_of(v, e.reference, runs, e.cells, points));
+  return e;
+}
+
+}  // namespace rotor

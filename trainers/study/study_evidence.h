@@ -1,0 +1,58 @@
+#pragma once
+// What a study's runs say once statistics are applied (report.md's verdict):
+//
+//   cells    per held-out split and evaluation length (scaling none): each
+//            variant's accuracy with a two-level bootstrap interval, every
+//            pair's paired difference, Holm-corrected, and rank tiers
+//            (study_statistics.h), from the runs' per-document predictions;
+//   order    the order control: each variant against its twin that differs
+//            only by data.shuffle_tokens (accuracy with order - shuffled);
+//            when no such gap is resolved the task cannot rank encodings;
+//   usage    does a variant use positions at all: how many test predictions
+//            differ from the no-position variant of the same seed, whether it
+//            is indistinguishable from it, and runs whose attention never left
+//            uniform (attention_usage.h).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trainers/study/run_results.h"
+#include "trainers/study/study_statistics.h"
+
+namespace rotor {
+
+struct OrderDependence {
+  std::string variant, shuffled;  // shuffled = variant + data.shuffle_tokens
+  std::string split;
+  int64_t length = 0;
+  PairStatistics gap;  // variant minus shuffled
+};
+
+struct PositionUsage {
+  std::string variant;
+  // Test predictions that differ from the no-position variant's of the same
+  // seed, in the first statistics cell, averaged over the shared seeds;
+  // -1 when there is no such variant or no shared seed.
+  double differs_from_none = -1.0;
+  int64_t documents = 0;
+  bool indistinguishable_from_none = false;  // in every cell of the study
+  int64_t measured_runs = 0, near_uniform_runs = 0;
+  std::vector<double> layer_entropy;  // mean over measured runs, per layer
+};
+
+struct StudyEvidence {
+  StatisticsOptions options;
+  std::string reference;  // the no-position variant ("" when the study has none)
+  std::vector<CellStatistics> cells;
+  std::vector<std::string> verdicts;  // one line per held-out split, "test: rope > none at 64 tokens (p < 0.01)"
+  std::vector<OrderDependence> order;
+  std::string order_verdict;  // empty without an order control
+  std::vector<PositionUsage> usage;
+};
+
+// `variants`: the spec's variants (their configs decide the no-position
+// reference and the order-control twins); `runs` in spec order.
+StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const std::vector<RunResult>& runs,
+                              const StatisticsOptions& options);
+
+}  // namespace rotor
