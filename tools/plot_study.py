@@ -126,7 +126,9 @@ def pairwise_heatmap(cell, alpha, stem):
     if len(names) < 2:
         return
     values = [abs(d) for row in diff for d in row if d == d]
-    limit = max(values + [1e-9])
+    # At least 5 points either way, so that a 1-point difference does not
+    # look as saturated as a 40-point one.
+    limit = max(values + [5.0])
     size = max(4.0, 1.2 + 0.62 * len(names))
     fig, ax = plt.subplots(figsize=(size + 2.2, size))
     cmap = plt.get_cmap("RdBu").copy()
