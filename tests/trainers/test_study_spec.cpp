@@ -108,6 +108,20 @@ TEST_CASE("study spec: a bad base config is reported before anything runs", "[st
   CHECK_THROWS_WITH(parse_study_spec(path), Contains("train.lr expects a number, got 'fast'"));
 }
 
+TEST_CASE("study spec: base, out_dir and set paths are relative to the spec's folder, also for a bare name",
+          "[study]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::canonical(test::fresh_dir("study-spec-paths"));
+  test::tiny_study_spec(dir, "out_dir: ../studies/s\nset: {data.cache_dir: cache}\n" + std::string(kVariants));
+  const fs::path before = fs::current_path();
+  fs::current_path(dir);
+  const StudySpec spec = parse_study_spec("study.yaml");
+  fs::current_path(before);
+  CHECK(spec.base == (dir / "tiny.yaml").string());
+  CHECK(spec.out_dir == (dir.parent_path() / "studies" / "s").string());
+  CHECK(spec.variants[0].config.data.cache_dir == (dir / "cache").string());
+}
+
 TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") {
   int specs = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(ROTOR_SOURCE_DIR) + "/configs/compare")) {

@@ -18,7 +18,7 @@ namespace {
 struct Leaf {
   YAML::Node value;
   std::string where;     // "configs/a.yaml:12" or "--set"
-  std::string base_dir;  // folder of the config file it was written in; empty: the working directory
+  std::string base_dir;  // absolute folder relative paths are resolved against; empty: leave them as written
 };
 using FlatConfig = std::map<std::string, Leaf>;
 
@@ -111,7 +111,7 @@ YAML::Node parse_root(Load load, const std::string& origin) {
 }
 
 FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
-  const std::string canonical = fs::weakly_canonical(path).string();
+  const std::string canonical = fs::weakly_canonical(fs::absolute(path)).string();
   if (!chain.insert(canonical).second) throw ConfigError(path + ": `extends` forms a cycle");
   if (!fs::exists(path)) throw ConfigError(path + ": config file not found");
   YAML::Node root = parse_root([&] { return YAML::LoadFile(path); }, path);
@@ -123,7 +123,8 @@ FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
     root.remove("extends");
   }
   FlatConfig own;
-  flatten(root, "", path, fs::path(path).parent_path().string(), own);
+  // The real folder of the file (a bare "my.yaml" has no folder in its name), so that stored paths are absolute.
+  flatten(root, "", path, fs::path(canonical).parent_path().string(), own);
   for (auto& [k, v] : own) flat[k] = v;  // the extending file wins
   chain.erase(canonical);
   return flat;
@@ -140,7 +141,7 @@ void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides
     } catch (const YAML::Exception& e) {
       throw ConfigError("--set " + o + ": invalid value: " + e.msg);
     }
-    flat[o.substr(0, eq)] = {value, "--set", ""};
+    flat[o.substr(0, eq)] = {value, "--set", fs::current_path().string()};
   }
 }
 
@@ -177,7 +178,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
     if (opt->type == "number" && !std::isfinite(leaf.value.as<double>())) {
       throw ConfigError(leaf.where + ": " + key + " expects a finite number, got " + scalar_text(leaf.value));
     }
-    if (opt->is_path && !leaf.base_dir.empty()) {
+    if (opt->is_path && !leaf.base_dir.empty() && leaf.value.IsScalar()) {
       const std::string v = leaf.value.as<std::string>();
       // Absolute, so that the dumped config (run/config.yaml, checkpoints) means the same from anywhere.
       if (!v.empty() && fs::path(v).is_relative())
@@ -268,9 +269,27 @@ std::string dump_config(const Config& config) {
   return std::string(out.c_str()) + "\n";
 }
 
+namespace {
+
+// Two spellings of one file ("../data/x.jsonl" from the working directory,
+// "/abs/data/x.jsonl", a symlink to it) are the same path.
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  if (a.empty() || b.empty()) return false;
+  std::error_code ea, eb;
+  const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+  return !ea && !eb && ca == cb;
+}
+
+}  // namespace
+
 std::vector<std::string> differing_keys(const Config& a, const Config& b) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) {
+    if (o.is_path) {
+      if (!same_file(o.get(a).as<std::string>(), o.get(b).as<std::string>())) keys.push_back(o.key);
+      continue;
+    }
     YAML::Emitter ea, eb;
     ea.SetDoublePrecision(17);
     eb.SetDoublePrecision(17);

@@ -86,7 +86,8 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   }
   if (options.only.empty())
     fmt::print(stderr, "study {}: {} runs ({} variants x {} seeds) in {}; {} done, {} to run\n", spec.path, runs.size(),
-               spec.variants.size(), spec.seeds.size(), options.dir, runs.size() - pending.size(), pending.size());
+               spec.variants.size(), spec.seeds.size(), fs::absolute(options.dir).lexically_normal().string(),
+               runs.size() - pending.size(), pending.size());
   StudyClock clock;
   if (options.jobs > 1 && pending.size() > 1) {
     const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size());

@@ -12,6 +12,7 @@
 #include "datasets/builtin_tasks.h"
 #include "models/model_options.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
 #include "trainers/study/variant_presets.h"
 
 namespace rotor {
@@ -27,7 +28,15 @@ std::string joined(const std::vector<std::string>& words) {
 // Reads one spec file; every error names the file and line.
 class SpecReader {
  public:
-  explicit SpecReader(std::string path) : path_(std::move(path)) {}
+  explicit SpecReader(std::string path)
+      : path_(std::move(path)), folder_(fs::weakly_canonical(fs::absolute(path_)).parent_path()) {}
+
+  // A path written in the spec, relative to the spec's real folder (as in a
+  // config file), made absolute so that it means the same from anywhere.
+  std::string resolve_path(const std::string& written) const {
+    if (written.empty() || fs::path(written).is_absolute()) return written;
+    return (folder_ / written).lexically_normal().string();
+  }
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const {
     const YAML::Mark m = at.Mark();
@@ -70,8 +79,12 @@ class SpecReader {
         overrides(kv.second, key, out);
         continue;
       }
+      const ConfigOption* option = find_option(key);
       YAML::Emitter e;
-      e << YAML::Flow << kv.second;
+      if (option && option->is_path && kv.second.IsScalar())
+        e << YAML::Flow << resolve_path(kv.second.Scalar());
+      else
+        e << YAML::Flow << kv.second;
       out.push_back(key + "=" + e.c_str());
     }
   }
@@ -88,6 +101,7 @@ class SpecReader {
 
  private:
   std::string path_;
+  fs::path folder_;
 };
 
 std::vector<uint64_t> read_seeds(const SpecReader& r, const YAML::Node& node) {
@@ -202,9 +216,9 @@ StudySpec parse_study_spec(const std::string& path) {
   r.require_keys(root, "the study", {"base", "out_dir", "set", "seeds", "variants", "evaluation"});
   for (const char* key : {"base", "seeds", "variants"})
     if (!root[key]) throw ConfigError(path + ": missing `" + key + ":`");
-  spec.base = (fs::path(path).parent_path() / r.scalar(root["base"], "base")).lexically_normal().string();
+  spec.base = r.resolve_path(r.scalar(root["base"], "base"));
   if (!fs::exists(spec.base)) r.fail(root["base"], "base: config file " + spec.base + " not found");
-  if (root["out_dir"]) spec.out_dir = r.scalar(root["out_dir"], "out_dir");
+  if (root["out_dir"]) spec.out_dir = r.resolve_path(r.scalar(root["out_dir"], "out_dir"));
   if (root["set"]) r.overrides(root["set"], "", spec.overrides);
   const Config base = r.resolve(spec.base, spec.overrides, root["set"] ? root["set"] : root["base"], "base with set");
   spec.seeds = read_seeds(r, root["seeds"]);
