@@ -13,7 +13,9 @@
 #include "study_fixture.h"
 #include "trainers/study/aggregation.h"
 #include "trainers/study/study_clock.h"
+#include "trainers/study/study_manifest.h"
 #include "trainers/study/study_runner.h"
+#include "trainers/training/run_lock.h"
 #include "trainers/training/trainer.h"
 
 using namespace rotor;
@@ -98,6 +100,41 @@ TEST_CASE("the study ETA counts only runs trained from their first step", "[stud
   CHECK(rotor::trains_from_first_step(run));  // a write killed before its commit
   std::ofstream(run + "/checkpoints/step-00000010.h5") << "x";
   CHECK_FALSE(rotor::trains_from_first_step(run));  // resumes
+}
+
+TEST_CASE("a study directory in use is refused before study.json is written", "[study]") {
+  const auto dir = test::fresh_dir("study-lock");
+  const StudySpec spec = parse_study_spec(test::tiny_study_spec(dir, kTinyStudy));
+  StudyOptions options;
+  options.dir = (dir / "out").string();
+  const RunLock other_process(options.dir, "study directory");
+  CHECK_THROWS_WITH(run_study(spec, options),
+                    Catch::Contains("study directory " + options.dir + " is in use by another rotor process"));
+  CHECK_FALSE(fs::exists(dir / "out/study.json"));
+}
+
+TEST_CASE("another spec for an existing study directory is refused, naming both specs", "[study]") {
+  const auto dir = test::fresh_dir("study-other-spec");
+  const StudySpec spec = parse_study_spec(test::tiny_study_spec(dir, kTinyStudy));
+  const std::string out = (dir / "out").string();
+  fs::create_directories(out);
+  write_study_manifest(out, {spec, "rotor compare study.yaml"});
+  const auto written = mtime(dir / "out/study.json");
+  std::string other_text = kTinyStudy;
+  other_text.replace(other_text.find("seeds: [1, 2]"), 13, "seeds: [3]");
+  std::ofstream(dir / "other.yaml") << "base: tiny.yaml\n" << other_text;
+  const StudySpec other = parse_study_spec((dir / "other.yaml").string());
+  StudyOptions options;
+  options.dir = out;
+  CHECK_THROWS_WITH(run_study(other, options), Catch::Contains("holds the study of another spec, " + spec.path) &&
+                                                   Catch::Contains("not " + other.path));
+  CHECK(mtime(dir / "out/study.json") == written);
+  // The same spec (also edited: its runs' configs are checked one by one) or a copy of it is the same study.
+  CHECK_NOTHROW(require_same_spec(out, spec));
+  std::ofstream(dir / "copy.yaml") << spec.text;
+  CHECK_NOTHROW(require_same_spec(out, parse_study_spec((dir / "copy.yaml").string())));
+  std::ofstream(spec.path, std::ios::app) << "# edited\n";
+  CHECK_NOTHROW(require_same_spec(out, parse_study_spec(spec.path)));
 }
 
 TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", "[study][slow]") {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "trainers/study/study_manifest.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
+#include "trainers/training/run_lock.h"
 #include "trainers/training/trainer.h"
 
 namespace rotor {
@@ -75,8 +77,15 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
     for (const StudyRun& r : all) ids += " " + r.id;
     throw ConfigError("--only " + options.only + ": no such run in " + spec.path + " (runs:" + ids + ")");
   }
+  // One study process per folder, refused before anything is written. A --jobs child (--only) runs under its
+  // parent's lock, and its run directory has a lock of its own.
+  std::optional<RunLock> study_lock;
+  if (options.only.empty()) {
+    study_lock.emplace(options.dir, "study directory");
+    require_same_spec(options.dir, spec);
+    write_study_manifest(options.dir, {spec, options.command});
+  }
   fs::create_directories(options.dir);
-  if (options.only.empty()) write_study_manifest(options.dir, {spec, options.command});
   std::vector<StudyRun> pending;
   for (const StudyRun& r : runs) {
     const std::string run_dir = run_directory(options.dir, r);
