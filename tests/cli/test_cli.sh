@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: test_cli.sh path/to/rotor
-# Checks what a user sees: SIGINT/SIGTERM save a checkpoint and exit 130/143,
+# Checks what a user sees: SIGINT/SIGTERM/SIGHUP save a checkpoint and exit 130/143/129,
 # the run resumes from it, a second process is refused, errors are one clear
 # message with exit 1, usage errors exit 2.
 set -uo pipefail
@@ -24,7 +24,7 @@ wait_for_checkpoint() {  # the run directory has a committed checkpoint
   return 1
 }
 
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
   run="$dir/run-$sig"
   "$rotor" train "$dir/run.yaml" --out "$run" > "$run.log" 2>&1 &
   pid=$!
@@ -36,7 +36,7 @@ for sig in INT TERM; do
   kill -s "$sig" "$pid"
   wait "$pid"
   code=$?
-  expected=$([ "$sig" = INT ] && echo 130 || echo 143)
+  case $sig in INT) expected=130 ;; TERM) expected=143 ;; HUP) expected=129 ;; esac
   check "$sig: exit code $expected (got $code)" test "$code" -eq "$expected"
   check "$sig: says it saved" grep -q "checkpoint saved" "$run.log"
   step=$(sed -n 's/.*stopped by SIG[A-Z]* at step \([0-9]*\).*/\1/p' "$run.log")

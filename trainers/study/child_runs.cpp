@@ -1,12 +1,14 @@
 #include "trainers/study/child_runs.h"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,8 +22,6 @@
 #include "trainers/study/study_clock.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/signals.h"
-
-extern char** environ;
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -43,25 +43,27 @@ std::string last_line(const std::string& path) {
   return last;
 }
 
+// fork and exec rather than posix_spawn: the child must ask for a parent-death
+// signal between the two, so that it never outlives the study (SIGKILL of the
+// study included). SIGTERM makes it checkpoint and stop like a lone `rotor
+// train`. Only async-signal-safe calls run between fork and exec.
 pid_t spawn_run(const StudySpec& spec, const StudyOptions& options, const StudyRun& run, const std::string& log) {
   std::vector<std::string> args{"/proc/self/exe", "compare", spec.path, "--out", options.dir, "--only", run.id};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  pid_t pid = -1;
-  const int err = posix_spawn(&pid, "/proc/self/exe", &files, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&files);
-  posix_spawnattr_destroy(&attr);
-  if (err != 0) throw ConfigError("cannot start a process for run " + run.id + ": " + std::strerror(err));
-  return pid;
+  const pid_t study = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) throw ConfigError("cannot start a process for run " + run.id + ": " + std::strerror(errno));
+  if (pid > 0) return pid;
+  // Its own process group: a Ctrl-C at the terminal reaches the study alone, which passes it on once.
+  setpgid(0, 0);
+  // The study may have died before prctl: then the signal would never come.
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != study) _exit(127);
+  const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) _exit(127);
+  execv(argv[0], argv.data());
+  _exit(127);
 }
 
 // The children of a study and its ETA (StudyClock).
@@ -104,6 +106,14 @@ class ChildPool {
       clock_.run_done(seconds, c.from_first_step);
       ++done_;
       fmt::print(stderr, "== run {} of {} done: {} in {}\n", c.index, total_, c.run.id, format_duration(seconds));
+      return code;
+    }
+    unfinished_.push_back(c.run.id);
+    if (WIFSIGNALED(status)) {  // no checkpoint at the kill: its last one is where it resumes
+      fmt::print(stderr,
+                 "== run {} of {} killed: {} by signal {} ({}); rerun the same command to resume it from its last "
+                 "checkpoint\n",
+                 c.index, total_, c.run.id, WTERMSIG(status), signal_name(WTERMSIG(status)));
     } else {
       fmt::print(stderr, "== run {} of {} stopped: {} (exit {}): {}\n", c.index, total_, c.run.id, code,
                  last_line(run_directory(options_.dir, c.run) + "/compare.log"));
@@ -111,13 +121,26 @@ class ChildPool {
     return code;
   }
 
+  // The runs that stopped before they finished, in the order they stopped.
+  const std::vector<std::string>& unfinished() const { return unfinished_; }
+
  private:
   const StudySpec& spec_;
   const StudyOptions& options_;
   size_t remaining_, total_, done_ = 0;
   StudyClock clock_;
   std::vector<Child> active_;
+  std::vector<std::string> unfinished_;
 };
+
+// After a stop: which runs did not finish, and how to go on.
+void print_unfinished(std::vector<std::string> ids, const std::vector<StudyRun>& never_started) {
+  for (const StudyRun& r : never_started) ids.push_back(r.id);
+  std::string list;
+  for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+  fmt::print(stderr,
+             "study stopped; not finished: {}; rerun the same command to resume them (finished runs are kept)\n", list);
+}
 
 }  // namespace
 
@@ -146,11 +169,10 @@ int run_children(const StudySpec& spec, const StudyOptions& options, const std::
     if (code > 0 && failure == 0) failure = code;
   }
   restore_default_handlers();
-  if (forwarded != 0) {
-    fmt::print(stderr, "study stopped; rerun the same command to continue (finished runs are kept)\n");
-    return 128 + forwarded;
-  }
-  return failure;
+  if (forwarded != 0 || failure != 0)
+    print_unfinished(pool.unfinished(),
+                     std::vector<StudyRun>(pending.begin() + static_cast<std::ptrdiff_t>(next), pending.end()));
+  return forwarded != 0 ? 128 + forwarded : failure;
 }
 
 }  // namespace rotor

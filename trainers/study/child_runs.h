@@ -3,8 +3,10 @@
 // `rotor compare SPEC --out DIR --only RUN` (the same trainer and sweep, in
 // its own process: trainers keep process-wide state such as the thread
 // count and signal handlers). A child's output goes to RUN/compare.log; it
-// runs in its own process group, and SIGINT/SIGTERM to the study are passed
-// on once, so every child checkpoints and stops as a lone `rotor train` would.
+// runs in its own process group, and SIGINT/SIGTERM/SIGHUP to the study are
+// passed on once, so every child checkpoints and stops as a lone `rotor train`
+// would. A child gets SIGTERM when the study dies (even by SIGKILL), so none
+// outlives it. After a stop the study names the runs that did not finish.
 #include <cstddef>
 #include <vector>
 
