@@ -9,6 +9,7 @@
 
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/config/did_you_mean.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -24,36 +25,6 @@ using FlatConfig = std::map<std::string, Leaf>;
 
 std::string location(const std::string& file, const YAML::Mark& mark) {
   return mark.line >= 0 ? file + ":" + std::to_string(mark.line + 1) : file;
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// " (did you mean 'x'?)" for the closest candidate, if it is close at all.
-std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_d = std::string::npos;
-  for (const std::string& c : candidates) {
-    const size_t d = edit_distance(word, c);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  if (best.empty() || best_d > std::max<size_t>(2, word.size() / 3)) return "";
-  return " (did you mean '" + best + "'?)";
 }
 
 std::string scalar_text(const YAML::Node& v) {
@@ -156,7 +127,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
                         (key == "model.vocab_size" ? "the tokenizer's vocabulary" : "the training labels") +
                         "), not a key to set");
     }
-    if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + suggestion(key, keys));
+    if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + did_you_mean(key, keys));
     // Choices first: an enum option can only be set to one of them.
     if (!opt->choices.empty() && leaf.value.IsScalar()) {
       const std::string v = leaf.value.Scalar();
@@ -164,7 +135,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
         std::string list;
         for (const std::string& c : opt->choices) list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
         throw ConfigError(leaf.where + ": " + key + ": unknown value '" + v + "' (expected one of: " + list + ")" +
-                          suggestion(v, opt->choices));
+                          did_you_mean(v, opt->choices));
       }
     }
     const bool wants_list = opt->type == "list of strings";
