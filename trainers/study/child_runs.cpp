@@ -32,7 +32,6 @@ struct Child {
   StudyRun run;
   size_t index = 0;  // 1-based position in the study
   std::chrono::steady_clock::time_point start;
-  bool from_first_step = true;  // no checkpoint when it started: a sample for the ETA
 };
 
 std::string last_line(const std::string& path) {
@@ -69,19 +68,18 @@ pid_t spawn_run(const StudySpec& spec, const StudyOptions& options, const StudyR
 // The children of a study and its ETA (StudyClock).
 class ChildPool {
  public:
-  ChildPool(const StudySpec& spec, const StudyOptions& options, size_t remaining, size_t total)
-      : spec_(spec), options_(options), remaining_(remaining), total_(total) {}
+  ChildPool(const StudySpec& spec, const StudyOptions& options, StudyClock& clock, size_t total)
+      : spec_(spec), options_(options), clock_(clock), total_(total) {}
 
   size_t active() const { return active_.size(); }
 
   void start(const StudyRun& run, size_t index) {
     const std::string run_dir = run_directory(options_.dir, run);
-    const bool from_first_step = trains_from_first_step(run_dir);
     fs::create_directories(run_dir);
-    active_.push_back({spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index,
-                       std::chrono::steady_clock::now(), from_first_step});
+    active_.push_back(
+        {spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index, std::chrono::steady_clock::now()});
     fmt::print(stderr, "== run {} of {} started: {} (log {}/compare.log) | study ETA {}\n", index, total_, run.id,
-               run_dir, clock_.eta(remaining_ - done_, options_.jobs));
+               run_dir, clock_.eta(options_.jobs));
   }
 
   void signal_all(int sig) const {
@@ -103,8 +101,7 @@ class ChildPool {
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
     if (code == 0) {
-      clock_.run_done(seconds, c.from_first_step);
-      ++done_;
+      clock_.run_done(c.run.id, seconds);
       fmt::print(stderr, "== run {} of {} done: {} in {}\n", c.index, total_, c.run.id, format_duration(seconds));
       return code;
     }
@@ -127,8 +124,8 @@ class ChildPool {
  private:
   const StudySpec& spec_;
   const StudyOptions& options_;
-  size_t remaining_, total_, done_ = 0;
-  StudyClock clock_;
+  StudyClock& clock_;
+  size_t total_;
   std::vector<Child> active_;
   std::vector<std::string> unfinished_;
 };
@@ -145,14 +142,14 @@ void print_unfinished(std::vector<std::string> ids, const std::vector<StudyRun>&
 }  // namespace
 
 int run_children(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& pending,
-                 size_t already_done, size_t total) {
+                 size_t already_done, size_t total, StudyClock& clock) {
   // Results do not depend on the thread count: share the cores between the
   // children unless the user chose a count.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::string per_child = std::to_string(std::max<int64_t>(1, static_cast<int64_t>(cores) / options.jobs));
   setenv("OMP_NUM_THREADS", per_child.c_str(), /*overwrite=*/0);
   install_stop_handlers();
-  ChildPool pool(spec, options, pending.size(), total);
+  ChildPool pool(spec, options, clock, total);
   size_t next = 0;
   int failure = 0, forwarded = 0;
   while ((next < pending.size() && failure == 0 && forwarded == 0) || pool.active() > 0) {

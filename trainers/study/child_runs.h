@@ -10,13 +10,15 @@
 #include <cstddef>
 #include <vector>
 
+#include "trainers/study/study_clock.h"
 #include "trainers/study/study_runner.h"
 
 namespace rotor {
 
-// `already_done` runs of `total` were finished before; returns 0, the first
-// failing child's exit code, or 128 + the signal that stopped the study.
+// `already_done` runs of `total` were finished before; `clock` knows the
+// steps `pending` have left. Returns 0, the first failing child's exit code,
+// or 128 + the signal that stopped the study.
 int run_children(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& pending,
-                 size_t already_done, size_t total);
+                 size_t already_done, size_t total, StudyClock& clock);
 
 }  // namespace rotor

@@ -97,16 +97,15 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
     fmt::print(stderr, "study {}: {} runs ({} variants x {} seeds) in {}; {} done, {} to run\n", spec.path, runs.size(),
                spec.variants.size(), spec.seeds.size(), fs::absolute(options.dir).lexically_normal().string(),
                runs.size() - pending.size(), pending.size());
-  StudyClock clock;
+  StudyClock clock = study_clock(spec, options.dir, runs, pending);
   if (options.jobs > 1 && pending.size() > 1) {
-    const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size());
+    const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size(), clock);
     if (code != 0) return code;
   } else {
     for (size_t i = 0; i < pending.size(); ++i) {
       const size_t index = runs.size() - pending.size() + i + 1;
       fmt::print(stderr, "\n== run {} of {}: {} ({}) | study ETA {}\n", index, runs.size(), pending[i].id,
-                 run_directory(options.dir, pending[i]), clock.eta(pending.size() - i, 1));
-      const bool from_first_step = trains_from_first_step(run_directory(options.dir, pending[i]));
+                 run_directory(options.dir, pending[i]), clock.eta(1));
       const auto start = std::chrono::steady_clock::now();
       const int code = train_and_sweep(spec, options.dir, pending[i]);
       if (code != 0) {
@@ -114,7 +113,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
                    pending[i].id);
         return code;
       }
-      clock.run_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), from_first_step);
+      clock.run_done(pending[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   }
   if (!options.only.empty()) return 0;
