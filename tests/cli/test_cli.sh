@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: test_cli.sh path/to/rotor
-# Checks what a user sees: SIGINT/SIGTERM save a checkpoint and exit 130/143,
+# Checks what a user sees: SIGINT/SIGTERM/SIGHUP save a checkpoint and exit 130/143/129,
 # the run resumes from it, a second process is refused, errors are one clear
 # message with exit 1, usage errors exit 2.
 set -uo pipefail
@@ -24,7 +24,7 @@ wait_for_checkpoint() {  # the run directory has a committed checkpoint
   return 1
 }
 
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
   run="$dir/run-$sig"
   "$rotor" train "$dir/run.yaml" --out "$run" > "$run.log" 2>&1 &
   pid=$!
@@ -36,7 +36,7 @@ for sig in INT TERM; do
   kill -s "$sig" "$pid"
   wait "$pid"
   code=$?
-  expected=$([ "$sig" = INT ] && echo 130 || echo 143)
+  case $sig in INT) expected=130 ;; TERM) expected=143 ;; HUP) expected=129 ;; esac
   check "$sig: exit code $expected (got $code)" test "$code" -eq "$expected"
   check "$sig: says it saved" grep -q "checkpoint saved" "$run.log"
   step=$(sed -n 's/.*stopped by SIG[A-Z]* at step \([0-9]*\).*/\1/p' "$run.log")
@@ -78,6 +78,17 @@ check "predict gives no internal message" bash -c "! grep -q 'masked_mean_pool\|
 printf 'id,text\na1,[MAX 1 7 ]\na2,[MIN 4 3 ]\n' > "$dir/few.csv"
 "$rotor" predict "$ckpt" --input "$dir/few.csv" --output "$dir/pred-csv.jsonl" > /dev/null 2>&1
 check "predict reads CSV and carries the id column" grep -q '^{"index":1,"id":"a2","label":' "$dir/pred-csv.jsonl"
+# An output that cannot be written: exit 1, one message naming the file, no claim that it was written.
+"$rotor" predict "$ckpt" --input "$dir/few.jsonl" --output /dev/full > /dev/null 2> "$dir/pred-full.log"
+check "predict to a full disk exits 1" test $? -eq 1
+check "predict to a full disk names it" grep -q "^error: /dev/full: cannot write: No space left on device" "$dir/pred-full.log"
+check "predict to a full disk claims nothing" bash -c "! grep -q 'predictions written' '$dir/pred-full.log'"
+"$rotor" eval "$ckpt" --data "$dir/few.jsonl" --output /dev/full > "$dir/eval-full.log" 2>&1
+check "eval to a full disk exits 1" test $? -eq 1
+check "eval to a full disk names it" grep -q "^error: /dev/full: cannot write: No space left on device" "$dir/eval-full.log"
+check "eval to a full disk claims nothing" bash -c "! grep -q 'metrics written' '$dir/eval-full.log'"
+"$rotor" predict "$ckpt" --input "$dir/few.jsonl" > /dev/full 2> "$dir/stdout-full.log"
+check "predict to a full standard output exits 1" test $? -eq 1
 # A checkpoint may be named by a pointer or by its run directory: its best
 # checkpoint, or its newest when no evaluation ran (and then it says so).
 check "inspect RUN/checkpoints/latest" bash -c "'$rotor' inspect '$dir/run-INT/checkpoints/latest' | grep -q '^checkpoint .*step-'"

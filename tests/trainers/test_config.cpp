@@ -160,12 +160,60 @@ TEST_CASE("paths in a config file are relative to its folder; --set paths to the
       write(dir / "configs", "p.yaml",
             std::string(kValid) + "data:\n  train_path: ../data/train.jsonl\n  cache_dir: /abs/cache\n");
   const Config c = load_config(path, {"data.val_path=val.jsonl"});
-  CHECK(c.data.train_path == (std::filesystem::absolute(dir) / "data" / "train.jsonl").lexically_normal().string());
+  CHECK(c.data.train_path == (std::filesystem::canonical(dir) / "data" / "train.jsonl").string());
   CHECK(c.data.cache_dir == "/abs/cache");
-  CHECK(c.data.val_path == "val.jsonl");
+  CHECK(c.data.val_path == (std::filesystem::current_path() / "val.jsonl").string());
   CHECK(c.data.test_path.empty());
   // The dump is absolute, so a run's config.yaml reads the same from anywhere.
   CHECK(parse_config_text(dump_config(c), "dump").data.train_path == c.data.train_path);
+}
+
+namespace {
+
+// Runs a test body in `dir` as the working directory, and goes back after.
+class WorkingDirectory {
+ public:
+  explicit WorkingDirectory(const std::filesystem::path& dir) : before_(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~WorkingDirectory() { std::filesystem::current_path(before_); }
+
+ private:
+  std::filesystem::path before_;
+};
+
+}  // namespace
+
+TEST_CASE("a config named without a folder, as ./name or through a symlink resolves paths against its real folder") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::canonical(test::fresh_dir("config-bare-name"));
+  fs::create_directories(dir / "configs");
+  write(dir / "configs", "p.yaml", std::string(kValid) + "data:\n  train_path: ../data/train.jsonl\n");
+  fs::create_symlink(dir / "configs" / "p.yaml", dir / "link.yaml");
+  const std::string expected = (dir / "data" / "train.jsonl").string();
+  const WorkingDirectory in_configs(dir / "configs");
+  CHECK(load_config("p.yaml").data.train_path == expected);
+  CHECK(load_config("./p.yaml").data.train_path == expected);
+  CHECK(load_config("../link.yaml").data.train_path == expected);
+  CHECK(load_config("p.yaml", {"data.test_path=../t.jsonl"}).data.test_path == (dir / "t.jsonl").string());
+}
+
+TEST_CASE("paths that name the same file in different spellings are not a config difference") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::canonical(test::fresh_dir("config-same-file"));
+  fs::create_directories(dir / "data");
+  std::ofstream(dir / "data" / "x.jsonl") << "{}\n";
+  fs::create_symlink(dir / "data" / "x.jsonl", dir / "alias.jsonl");
+  fs::create_directories(dir / "runs");
+  const WorkingDirectory in_runs(dir / "runs");
+  Config stored, given;
+  stored.data.train_path = "../data/x.jsonl";  // stored by an older rotor, relative to the working directory
+  for (const fs::path& same : {dir / "data" / "x.jsonl", dir / "alias.jsonl", dir / "runs/../data/./x.jsonl"}) {
+    given.data.train_path = same.string();
+    CHECK(differing_keys(stored, given).empty());
+  }
+  given.data.train_path = (dir / "data" / "y.jsonl").string();
+  CHECK(differing_keys(stored, given) == std::vector<std::string>{"data.train_path"});
 }
 
 TEST_CASE("config numbers are dumped in their shortest round-trip form") {

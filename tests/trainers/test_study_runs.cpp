@@ -12,8 +12,11 @@
 #include "checkpoint_test_support.h"
 #include "study_fixture.h"
 #include "trainers/study/aggregation.h"
+#include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"
+#include "trainers/study/study_manifest.h"
 #include "trainers/study/study_runner.h"
+#include "trainers/training/run_lock.h"
 #include "trainers/training/trainer.h"
 
 using namespace rotor;
@@ -50,25 +53,84 @@ TEST_CASE("seed statistics: mean, sample std, min, max", "[study]") {
   CHECK(std::isnan(seed_stats({}).mean));
 }
 
-TEST_CASE("the study ETA counts only runs trained from their first step", "[study]") {
+TEST_CASE("the study ETA is the steps left at the time per step measured now, else recorded, else --", "[study]") {
   rotor::StudyClock clock;
-  CHECK(clock.eta(5, 1) == "known after the first run trained from its start");
-  clock.run_done(10.0, /*from_first_step=*/false);  // a resumed run: its remainder only
-  CHECK(clock.eta(5, 1) == "known after the first run trained from its start");
-  clock.run_done(100.0, true);
-  clock.run_done(200.0, true);
-  CHECK(clock.eta(4, 1) == "10m00s");  // mean 150 s x 4 runs
-  CHECK(clock.eta(4, 2) == "5m00s");   // shared by two job slots
+  clock.pending("a", 45);
+  clock.pending("b", 45);
+  CHECK(clock.eta(1) == "--");  // right after a resume nothing is known: no guess
+  clock.recorded(100, 100.0);   // finished before this session: 1 s per step
+  CHECK(clock.eta(1) == "1m30s");
+  CHECK(clock.eta(2) == "45s");    // shared by two job slots
+  CHECK(clock.eta(4) == "45s");    // two runs fill two slots at most
+  clock.run_done("a", 90.0);       // this session: 45 steps in 90 s, on a busier machine
+  CHECK(clock.eta(1) == "1m30s");  // b: 45 steps at 2 s
+  clock.pending("c", -1);          // a run whose length is not known yet
+  CHECK(clock.eta(1) == "--");
 
   const rotor::test::ScratchDir dir("study-clock");
   const std::string run = dir / "run";
-  CHECK(rotor::trains_from_first_step(run));  // not started
+  CHECK(rotor::committed_step(run) == 0);  // not started
   fs::create_directories(run + "/checkpoints");
-  CHECK(rotor::trains_from_first_step(run));  // started, nothing saved yet
+  CHECK(rotor::committed_step(run) == 0);  // started, nothing saved yet
   std::ofstream(run + "/checkpoints/step-00000010.h5.tmp-4242") << "x";
-  CHECK(rotor::trains_from_first_step(run));  // a write killed before its commit
+  CHECK(rotor::committed_step(run) == 0);  // a write killed before its commit
   std::ofstream(run + "/checkpoints/step-00000010.h5") << "x";
-  CHECK_FALSE(rotor::trains_from_first_step(run));  // resumes
+  CHECK(rotor::committed_step(run) == 10);  // resumes at step 10
+}
+
+TEST_CASE("a resumed study's ETA counts the remainder of resumed runs at the finished runs' recorded rate",
+          "[study][slow]") {
+  const auto dir = test::fresh_dir("study-eta");
+  const StudySpec spec = parse_study_spec(test::tiny_study_spec(dir, kTinyStudy));
+  const std::vector<StudyRun> runs = spec.runs();
+  const std::string out = (dir / "out").string();
+  TrainRequest finished{spec.base, spec.run_overrides(runs[0]), "", run_directory(out, runs[0])};
+  REQUIRE(train(finished) == 0);
+  TrainRequest partial{spec.base, spec.run_overrides(runs[1]), "", run_directory(out, runs[1])};
+  partial.stop_after = 8;
+  REQUIRE(train(partial) == 0);
+  StudyClock clock = study_clock(spec, out, runs, {runs[1]});
+  const RunResult done = read_run_result(runs[0], run_directory(out, runs[0]));
+  StudyClock expected;
+  expected.recorded(done.steps, done.elapsed_s);
+  expected.pending(runs[1].id, 12 - 8);  // train.max_steps 12, resumed at its step-8 checkpoint
+  CHECK(clock.eta(1) == expected.eta(1));
+  CHECK(clock.eta(1) != "--");
+}
+
+TEST_CASE("a study directory in use is refused before study.json is written", "[study]") {
+  const auto dir = test::fresh_dir("study-lock");
+  const StudySpec spec = parse_study_spec(test::tiny_study_spec(dir, kTinyStudy));
+  StudyOptions options;
+  options.dir = (dir / "out").string();
+  const RunLock other_process(options.dir, "study directory");
+  CHECK_THROWS_WITH(run_study(spec, options),
+                    Catch::Contains("study directory " + options.dir + " is in use by another rotor process"));
+  CHECK_FALSE(fs::exists(dir / "out/study.json"));
+}
+
+TEST_CASE("another spec for an existing study directory is refused, naming both specs", "[study]") {
+  const auto dir = test::fresh_dir("study-other-spec");
+  const StudySpec spec = parse_study_spec(test::tiny_study_spec(dir, kTinyStudy));
+  const std::string out = (dir / "out").string();
+  fs::create_directories(out);
+  write_study_manifest(out, {spec, "rotor compare study.yaml"});
+  const auto written = mtime(dir / "out/study.json");
+  std::string other_text = kTinyStudy;
+  other_text.replace(other_text.find("seeds: [1, 2]"), 13, "seeds: [3]");
+  std::ofstream(dir / "other.yaml") << "base: tiny.yaml\n" << other_text;
+  const StudySpec other = parse_study_spec((dir / "other.yaml").string());
+  StudyOptions options;
+  options.dir = out;
+  CHECK_THROWS_WITH(run_study(other, options), Catch::Contains("holds the study of another spec, " + spec.path) &&
+                                                   Catch::Contains("not " + other.path));
+  CHECK(mtime(dir / "out/study.json") == written);
+  // The same spec (also edited: its runs' configs are checked one by one) or a copy of it is the same study.
+  CHECK_NOTHROW(require_same_spec(out, spec));
+  std::ofstream(dir / "copy.yaml") << spec.text;
+  CHECK_NOTHROW(require_same_spec(out, parse_study_spec((dir / "copy.yaml").string())));
+  std::ofstream(spec.path, std::ios::app) << "# edited\n";
+  CHECK_NOTHROW(require_same_spec(out, parse_study_spec(spec.path)));
 }
 
 TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", "[study][slow]") {
@@ -129,6 +191,7 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
   CHECK_THAT(md, Catch::Contains("n/a [1]"));
   CHECK_THAT(md, Catch::Contains("apt-get install python3-matplotlib"));
   CHECK_THAT(md, Catch::Contains("rotor compare study.yaml"));
+  CHECK_THAT(md, Catch::Contains("as much about its load as about the encoding"));  // tokens/s is not a property of it
   std::ifstream csv(dir / "out/report.csv");
   std::string header;
   std::getline(csv, header);

@@ -68,7 +68,7 @@ TEST_CASE("study spec: unknown keys, variants and bad values are errors naming t
   CHECK_THAT(parse_error("seeds: [1]\nvariants: [rope, rotary]\n"),
              Contains("study.yaml:3: variants: unknown variant 'rotary' (presets: rope, rope-half"));
   CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: x\n    set: {model.position.typ: rope}\n"),
-             Contains("variant 'x': --set: unknown key 'model.position.typ'"));
+             Contains("study.yaml:5: set: unknown key 'model.position.typ' (did you mean 'model.position.type'?)"));
   CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: x\n    set: {model.position.type: rotary}\n"),
              Contains("unknown value 'rotary'"));
   CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: x\n    set: {model.position.type: rope}\n    extra: 1\n"),
@@ -80,6 +80,30 @@ TEST_CASE("study spec: unknown keys, variants and bad values are errors naming t
   CHECK_THAT(parse_error("seeds: [1]\nvariants: []\n"), Contains("variants: expected a non-empty list"));
   CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: a/b\n    set: {model.position.type: rope}\n"),
              Contains("name 'a/b' must be letters"));
+}
+
+TEST_CASE("study spec: errors suggest the closest name, and a typo in set: is named at its own line", "[study]") {
+  CHECK_THAT(parse_error(std::string(kVariants) + "evalution: {lengths: [32]}\n"),
+             Contains("(did you mean 'evaluation'?)"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants: [rope-halff]\n"), Contains("(did you mean 'rope-half'?)"));
+  CHECK_THAT(parse_error(std::string(kVariants) + "evaluation: {scalings: [none, ntkk]}\n"),
+             Contains("(did you mean 'ntk'?)"));
+  CHECK_THAT(parse_error("seeds: [1]\nvariants:\n  - name: x\n    set:\n      model.position.type: rope\n"
+                         "      model.position.bse: 500\n"),
+             Contains("study.yaml:7: set: unknown key 'model.position.bse' (did you mean 'model.position.base'?)"));
+  CHECK_THAT(parse_error("set:\n  train.lr: 0.01\n  train.max_stpes: 5\nseeds: [1]\nvariants: [rope]\n"),
+             Contains("study.yaml:4: set: unknown key 'train.max_stpes' (did you mean 'train.max_steps'?)"));
+}
+
+TEST_CASE("study spec: presets are spelt with hyphens; underscores name the same preset", "[study]") {
+  const auto dir = test::fresh_dir("study-spec-presets");
+  const StudySpec spec =
+      parse_study_spec(test::tiny_study_spec(dir, "seeds: [1]\nvariants: [t5-bias, t5_bias, rope_half]\n"));
+  REQUIRE(spec.variants.size() == 3);
+  CHECK(spec.variants[0].config.model.position.type == "t5_bias");
+  CHECK(spec.variants[1].overrides == spec.variants[0].overrides);
+  CHECK(spec.variants[1].name == "t5_bias");  // as written: it names the run directories of existing studies
+  CHECK(spec.variants[2].config.model.position.layout == RotaryLayout::half);
 }
 
 TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[study]") {
@@ -106,6 +130,20 @@ TEST_CASE("study spec: a bad base config is reported before anything runs", "[st
   test::tiny_run_config(dir);
   std::ofstream(path) << "base: tiny.yaml\nset: {train.lr: fast}\nseeds: [1]\nvariants: [rope]\n";
   CHECK_THROWS_WITH(parse_study_spec(path), Contains("train.lr expects a number, got 'fast'"));
+}
+
+TEST_CASE("study spec: base, out_dir and set paths are relative to the spec's folder, also for a bare name",
+          "[study]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::canonical(test::fresh_dir("study-spec-paths"));
+  test::tiny_study_spec(dir, "out_dir: ../studies/s\nset: {data.cache_dir: cache}\n" + std::string(kVariants));
+  const fs::path before = fs::current_path();
+  fs::current_path(dir);
+  const StudySpec spec = parse_study_spec("study.yaml");
+  fs::current_path(before);
+  CHECK(spec.base == (dir / "tiny.yaml").string());
+  CHECK(spec.out_dir == (dir.parent_path() / "studies" / "s").string());
+  CHECK(spec.variants[0].config.data.cache_dir == (dir / "cache").string());
 }
 
 TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") {

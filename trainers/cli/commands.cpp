@@ -1,7 +1,6 @@
 #include "trainers/cli/commands.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -14,6 +13,7 @@
 #include "trainers/training/eval_result.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/json_output.h"
+#include "trainers/training/output_file.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/restored_model.h"
 
@@ -134,9 +134,7 @@ int eval_command(const EvalRequest& req) {
     if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
         req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;
-    std::ofstream f(out, std::ios::trunc);
-    f << json_line(eval_record(setting, r.header.state.step, m)) << "\n";
-    if (!f) throw ConfigError(out + ": cannot write the metrics file");
+    write_output_file(out, json_line(eval_record(setting, r.header.state.step, m)) + "\n");
     results.push_back({len, m, out});
   }
   if (!world().is_root()) return 0;
@@ -154,12 +152,7 @@ int predict_command(const PredictRequest& req) {
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
   const DocumentScores s = score(r, split, config.data);
   if (!world().is_root()) return 0;
-  std::ofstream file;
-  if (!req.output.empty()) {
-    file.open(req.output, std::ios::trunc);
-    if (!file) throw DataError(req.output + ": cannot write");
-  }
-  std::ostream& out = req.output.empty() ? std::cout : file;
+  std::string out;
   for (size_t d = 0; d < docs.size(); ++d) {
     const std::vector<double> p = probabilities(s.logits[d]);
     size_t best = 0;
@@ -172,9 +165,15 @@ int predict_command(const PredictRequest& req) {
     if (!docs[d].key.empty()) line["id"] = docs[d].key;
     line["label"] = r.labels.name(static_cast<int32_t>(best));
     line["probabilities"] = probs;
-    out << json_line(line) << "\n";
+    out += json_line(line) + "\n";
   }
-  if (!req.output.empty()) fmt::print(stderr, "{} predictions written to {}\n", docs.size(), req.output);
+  if (req.output.empty()) {
+    std::cout << out << std::flush;
+    if (!std::cout) throw Error("standard output: cannot write the predictions");
+    return 0;
+  }
+  write_output_file(req.output, out);
+  fmt::print(stderr, "{} predictions written to {}\n", docs.size(), req.output);
   return 0;
 }
 

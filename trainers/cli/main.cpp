@@ -2,7 +2,7 @@
 // different position encodings. Errors of every layer are rotor::Error; they
 // are caught here once and printed for people.
 //
-// Exit codes: 0 ok, 1 error, 2 usage, 130/143 stopped by SIGINT/SIGTERM after
+// Exit codes: 0 ok, 1 error, 2 usage, 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP after
 // saving a checkpoint.
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "rotor: compare position encodings (RoPE, sinusoidal, T5 bias, ALiBi, ...) in Transformer "
       "encoder classifiers on long-text classification.\n\nExit codes: 0 ok, 1 error, 2 usage, "
-      "130/143 interrupted by SIGINT/SIGTERM after saving a checkpoint."};
+      "130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP after saving a checkpoint."};
   app.require_subcommand(1);
   const CLI::Validator positive(
       [](std::string& v) {

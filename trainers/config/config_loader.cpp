@@ -9,6 +9,7 @@
 
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/config/did_you_mean.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -18,42 +19,12 @@ namespace {
 struct Leaf {
   YAML::Node value;
   std::string where;     // "configs/a.yaml:12" or "--set"
-  std::string base_dir;  // folder of the config file it was written in; empty: the working directory
+  std::string base_dir;  // absolute folder relative paths are resolved against; empty: leave them as written
 };
 using FlatConfig = std::map<std::string, Leaf>;
 
 std::string location(const std::string& file, const YAML::Mark& mark) {
   return mark.line >= 0 ? file + ":" + std::to_string(mark.line + 1) : file;
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// " (did you mean 'x'?)" for the closest candidate, if it is close at all.
-std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_d = std::string::npos;
-  for (const std::string& c : candidates) {
-    const size_t d = edit_distance(word, c);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  if (best.empty() || best_d > std::max<size_t>(2, word.size() / 3)) return "";
-  return " (did you mean '" + best + "'?)";
 }
 
 std::string scalar_text(const YAML::Node& v) {
@@ -111,7 +82,7 @@ YAML::Node parse_root(Load load, const std::string& origin) {
 }
 
 FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
-  const std::string canonical = fs::weakly_canonical(path).string();
+  const std::string canonical = fs::weakly_canonical(fs::absolute(path)).string();
   if (!chain.insert(canonical).second) throw ConfigError(path + ": `extends` forms a cycle");
   if (!fs::exists(path)) throw ConfigError(path + ": config file not found");
   YAML::Node root = parse_root([&] { return YAML::LoadFile(path); }, path);
@@ -123,7 +94,8 @@ FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
     root.remove("extends");
   }
   FlatConfig own;
-  flatten(root, "", path, fs::path(path).parent_path().string(), own);
+  // The real folder of the file (a bare "my.yaml" has no folder in its name), so that stored paths are absolute.
+  flatten(root, "", path, fs::path(canonical).parent_path().string(), own);
   for (auto& [k, v] : own) flat[k] = v;  // the extending file wins
   chain.erase(canonical);
   return flat;
@@ -140,7 +112,7 @@ void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides
     } catch (const YAML::Exception& e) {
       throw ConfigError("--set " + o + ": invalid value: " + e.msg);
     }
-    flat[o.substr(0, eq)] = {value, "--set", ""};
+    flat[o.substr(0, eq)] = {value, "--set", fs::current_path().string()};
   }
 }
 
@@ -155,7 +127,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
                         (key == "model.vocab_size" ? "the tokenizer's vocabulary" : "the training labels") +
                         "), not a key to set");
     }
-    if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + suggestion(key, keys));
+    if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + did_you_mean(key, keys));
     // Choices first: an enum option can only be set to one of them.
     if (!opt->choices.empty() && leaf.value.IsScalar()) {
       const std::string v = leaf.value.Scalar();
@@ -163,7 +135,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
         std::string list;
         for (const std::string& c : opt->choices) list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
         throw ConfigError(leaf.where + ": " + key + ": unknown value '" + v + "' (expected one of: " + list + ")" +
-                          suggestion(v, opt->choices));
+                          did_you_mean(v, opt->choices));
       }
     }
     const bool wants_list = opt->type == "list of strings";
@@ -177,7 +149,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
     if (opt->type == "number" && !std::isfinite(leaf.value.as<double>())) {
       throw ConfigError(leaf.where + ": " + key + " expects a finite number, got " + scalar_text(leaf.value));
     }
-    if (opt->is_path && !leaf.base_dir.empty()) {
+    if (opt->is_path && !leaf.base_dir.empty() && leaf.value.IsScalar()) {
       const std::string v = leaf.value.as<std::string>();
       // Absolute, so that the dumped config (run/config.yaml, checkpoints) means the same from anywhere.
       if (!v.empty() && fs::path(v).is_relative())
@@ -268,9 +240,27 @@ std::string dump_config(const Config& config) {
   return std::string(out.c_str()) + "\n";
 }
 
+namespace {
+
+// Two spellings of one file ("../data/x.jsonl" from the working directory,
+// "/abs/data/x.jsonl", a symlink to it) are the same path.
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  if (a.empty() || b.empty()) return false;
+  std::error_code ea, eb;
+  const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+  return !ea && !eb && ca == cb;
+}
+
+}  // namespace
+
 std::vector<std::string> differing_keys(const Config& a, const Config& b) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) {
+    if (o.is_path) {
+      if (!same_file(o.get(a).as<std::string>(), o.get(b).as<std::string>())) keys.push_back(o.key);
+      continue;
+    }
     YAML::Emitter ea, eb;
     ea.SetDoublePrecision(17);
     eb.SetDoublePrecision(17);

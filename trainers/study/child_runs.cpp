@@ -1,12 +1,14 @@
 #include "trainers/study/child_runs.h"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,8 +23,6 @@
 #include "trainers/training/progress.h"
 #include "trainers/training/signals.h"
 
-extern char** environ;
-
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
@@ -32,7 +32,6 @@ struct Child {
   StudyRun run;
   size_t index = 0;  // 1-based position in the study
   std::chrono::steady_clock::time_point start;
-  bool from_first_step = true;  // no checkpoint when it started: a sample for the ETA
 };
 
 std::string last_line(const std::string& path) {
@@ -43,43 +42,44 @@ std::string last_line(const std::string& path) {
   return last;
 }
 
+// fork and exec rather than posix_spawn: the child must ask for a parent-death
+// signal between the two, so that it never outlives the study (SIGKILL of the
+// study included). SIGTERM makes it checkpoint and stop like a lone `rotor
+// train`. Only async-signal-safe calls run between fork and exec.
 pid_t spawn_run(const StudySpec& spec, const StudyOptions& options, const StudyRun& run, const std::string& log) {
   std::vector<std::string> args{"/proc/self/exe", "compare", spec.path, "--out", options.dir, "--only", run.id};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  pid_t pid = -1;
-  const int err = posix_spawn(&pid, "/proc/self/exe", &files, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&files);
-  posix_spawnattr_destroy(&attr);
-  if (err != 0) throw ConfigError("cannot start a process for run " + run.id + ": " + std::strerror(err));
-  return pid;
+  const pid_t study = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) throw ConfigError("cannot start a process for run " + run.id + ": " + std::strerror(errno));
+  if (pid > 0) return pid;
+  // Its own process group: a Ctrl-C at the terminal reaches the study alone, which passes it on once.
+  setpgid(0, 0);
+  // The study may have died before prctl: then the signal would never come.
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != study) _exit(127);
+  const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) _exit(127);
+  execv(argv[0], argv.data());
+  _exit(127);
 }
 
 // The children of a study and its ETA (StudyClock).
 class ChildPool {
  public:
-  ChildPool(const StudySpec& spec, const StudyOptions& options, size_t remaining, size_t total)
-      : spec_(spec), options_(options), remaining_(remaining), total_(total) {}
+  ChildPool(const StudySpec& spec, const StudyOptions& options, StudyClock& clock, size_t total)
+      : spec_(spec), options_(options), clock_(clock), total_(total) {}
 
   size_t active() const { return active_.size(); }
 
   void start(const StudyRun& run, size_t index) {
     const std::string run_dir = run_directory(options_.dir, run);
-    const bool from_first_step = trains_from_first_step(run_dir);
     fs::create_directories(run_dir);
-    active_.push_back({spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index,
-                       std::chrono::steady_clock::now(), from_first_step});
+    active_.push_back(
+        {spawn_run(spec_, options_, run, run_dir + "/compare.log"), run, index, std::chrono::steady_clock::now()});
     fmt::print(stderr, "== run {} of {} started: {} (log {}/compare.log) | study ETA {}\n", index, total_, run.id,
-               run_dir, clock_.eta(remaining_ - done_, options_.jobs));
+               run_dir, clock_.eta(options_.jobs));
   }
 
   void signal_all(int sig) const {
@@ -101,9 +101,16 @@ class ChildPool {
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
     if (code == 0) {
-      clock_.run_done(seconds, c.from_first_step);
-      ++done_;
+      clock_.run_done(c.run.id, seconds);
       fmt::print(stderr, "== run {} of {} done: {} in {}\n", c.index, total_, c.run.id, format_duration(seconds));
+      return code;
+    }
+    unfinished_.push_back(c.run.id);
+    if (WIFSIGNALED(status)) {  // no checkpoint at the kill: its last one is where it resumes
+      fmt::print(stderr,
+                 "== run {} of {} killed: {} by signal {} ({}); rerun the same command to resume it from its last "
+                 "checkpoint\n",
+                 c.index, total_, c.run.id, WTERMSIG(status), signal_name(WTERMSIG(status)));
     } else {
       fmt::print(stderr, "== run {} of {} stopped: {} (exit {}): {}\n", c.index, total_, c.run.id, code,
                  last_line(run_directory(options_.dir, c.run) + "/compare.log"));
@@ -111,25 +118,38 @@ class ChildPool {
     return code;
   }
 
+  // The runs that stopped before they finished, in the order they stopped.
+  const std::vector<std::string>& unfinished() const { return unfinished_; }
+
  private:
   const StudySpec& spec_;
   const StudyOptions& options_;
-  size_t remaining_, total_, done_ = 0;
-  StudyClock clock_;
+  StudyClock& clock_;
+  size_t total_;
   std::vector<Child> active_;
+  std::vector<std::string> unfinished_;
 };
+
+// After a stop: which runs did not finish, and how to go on.
+void print_unfinished(std::vector<std::string> ids, const std::vector<StudyRun>& never_started) {
+  for (const StudyRun& r : never_started) ids.push_back(r.id);
+  std::string list;
+  for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+  fmt::print(stderr,
+             "study stopped; not finished: {}; rerun the same command to resume them (finished runs are kept)\n", list);
+}
 
 }  // namespace
 
 int run_children(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& pending,
-                 size_t already_done, size_t total) {
+                 size_t already_done, size_t total, StudyClock& clock) {
   // Results do not depend on the thread count: share the cores between the
   // children unless the user chose a count.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::string per_child = std::to_string(std::max<int64_t>(1, static_cast<int64_t>(cores) / options.jobs));
   setenv("OMP_NUM_THREADS", per_child.c_str(), /*overwrite=*/0);
   install_stop_handlers();
-  ChildPool pool(spec, options, pending.size(), total);
+  ChildPool pool(spec, options, clock, total);
   size_t next = 0;
   int failure = 0, forwarded = 0;
   while ((next < pending.size() && failure == 0 && forwarded == 0) || pool.active() > 0) {
@@ -146,11 +166,10 @@ int run_children(const StudySpec& spec, const StudyOptions& options, const std::
     if (code > 0 && failure == 0) failure = code;
   }
   restore_default_handlers();
-  if (forwarded != 0) {
-    fmt::print(stderr, "study stopped; rerun the same command to continue (finished runs are kept)\n");
-    return 128 + forwarded;
-  }
-  return failure;
+  if (forwarded != 0 || failure != 0)
+    print_unfinished(pool.unfinished(),
+                     std::vector<StudyRun>(pending.begin() + static_cast<std::ptrdiff_t>(next), pending.end()));
+  return forwarded != 0 ? 128 + forwarded : failure;
 }
 
 }  // namespace rotor

@@ -160,7 +160,9 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
     << "`. Accuracy and macro-F1 in percent, mean ± standard deviation over seeds (n - 1), of the best "
        "checkpoint (by validation "
     << (spec.variants.empty() ? "accuracy" : spec.variants[0].config.train.best_metric)
-    << "). Tokens/s and wall time are training means over seeds.\n\n## Results\n\n"
+    << "). Tokens/s and wall time are training means over seeds, measured on a machine that may have been running "
+       "other work (other runs of the study with --jobs): they say as much about its load as about the "
+       "encoding.\n\n## Results\n\n"
     << results_table(r) << "\n"
     << evidence_markdown(r) << "\n## Per seed\n\n"
     << seed_table(r)

@@ -1,27 +1,48 @@
 #pragma once
-// The study's ETA: the mean wall time of the runs trained from their first
-// step in this session, times the runs left, shared by the job slots. A run
-// resumed from a checkpoint (a study rerun after Ctrl-C) took only its
-// remainder here, so it is not a sample: counting it made the ETA of a resumed
-// study far too short.
+// The study's ETA: the optimizer steps its pending runs have left, times the
+// time per step, shared by the job slots. The time per step is the one
+// measured in this session once a run has finished here (it reflects the
+// machine's load now); before that, the one recorded by the study's finished
+// runs (summary.json: training time and steps, kept across reruns); with
+// neither, or when a run's length is unknown, "--". Counting steps, not runs,
+// keeps a resumed run (a study rerun after Ctrl-C) from passing for a whole
+// one: its remainder is its steps left.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
+
+#include "trainers/study/study_spec.h"
 
 namespace rotor {
 
 class StudyClock {
  public:
-  void run_done(double seconds, bool from_first_step);
-  std::string eta(size_t runs_left, int64_t jobs) const;
+  // A run finished before this session: `steps` in `seconds` of training.
+  void recorded(int64_t steps, double seconds);
+  // A run still to train, with the steps it has left (-1: not known).
+  void pending(const std::string& run_id, int64_t steps_left);
+  // A pending run finished in this session after `seconds`.
+  void run_done(const std::string& run_id, double seconds);
+  // "3m05s" for the pending runs not done yet, or "--".
+  std::string eta(int64_t jobs) const;
 
  private:
-  double seconds_ = 0.0;
-  int64_t samples_ = 0;
+  double recorded_s_ = 0.0, measured_s_ = 0.0;
+  int64_t recorded_steps_ = 0, measured_steps_ = 0;
+  std::map<std::string, int64_t> steps_left_;
 };
 
-// Whether a run directory holds no committed checkpoint yet (a temporary left
-// by a kill does not count): its training starts at step 0.
-bool trains_from_first_step(const std::string& run_dir);
+// The clock of a study about to train `pending`: the finished runs among
+// `runs` give the recorded time per step; each pending run has left its
+// planned steps (train.max_steps when it alone bounds the run, else the most a
+// finished run took) less those of its newest checkpoint.
+StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, const std::vector<StudyRun>& runs,
+                       const std::vector<StudyRun>& pending);
+
+// The step of a run directory's newest committed checkpoint; 0 when it has
+// none (a temporary left by a kill does not count): training starts there.
+int64_t committed_step(const std::string& run_dir);
 
 }  // namespace rotor

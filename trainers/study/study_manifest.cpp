@@ -18,6 +18,7 @@ void write_study_manifest(const std::string& study_dir, const StudyManifest& m) 
   const json out{
       {"command", m.command},
       {"spec_path", s.path},
+      {"spec_file", fs::weakly_canonical(fs::absolute(s.path)).string()},
       {"spec_text", s.text},
       {"base", s.base},
       {"out_dir", s.out_dir},
@@ -27,6 +28,24 @@ void write_study_manifest(const std::string& study_dir, const StudyManifest& m) 
       {"evaluation",
        {{"splits", s.evaluation.splits}, {"lengths", s.evaluation.lengths}, {"scalings", s.evaluation.scalings}}}};
   write_json_file((fs::path(study_dir) / "study.json").string(), out);
+}
+
+void require_same_spec(const std::string& study_dir, const StudySpec& spec) {
+  const std::string path = (fs::path(study_dir) / "study.json").string();
+  if (!fs::exists(path)) return;
+  const json j = read_json_file(path);
+  const std::string text = j.value("spec_text", "");
+  const std::string stored = j.value("spec_file", j.value("spec_path", ""));
+  std::error_code stored_ec, given_ec;
+  const fs::path stored_file = fs::weakly_canonical(stored, stored_ec);
+  const fs::path given_file = fs::weakly_canonical(fs::absolute(spec.path), given_ec);
+  const bool same_file = !stored.empty() && !stored_ec && !given_ec && stored_file == given_file;
+  // The same file (perhaps edited: each run's config is checked on its own) or a copy of it resumes the study.
+  if (same_file || text == spec.text) return;
+  throw ConfigError("study directory " + study_dir + " holds the study of another spec, " +
+                    j.value("spec_path", stored) + " (see " + path + "), not " + spec.path +
+                    ": give this spec another --out (or out_dir), or delete " + study_dir +
+                    " to start over; rerunning " + j.value("spec_path", stored) + " resumes that study");
 }
 
 StudyManifest read_study_manifest(const std::string& study_dir) {

@@ -15,6 +15,10 @@ struct StudyManifest {
 };
 
 void write_study_manifest(const std::string& study_dir, const StudyManifest& manifest);
+// Throws ConfigError naming both specs when DIR/study.json was written for
+// another spec file with other contents (the same file, edited, or a copy of
+// it is the same study: each run's config is still checked on its own).
+void require_same_spec(const std::string& study_dir, const StudySpec& spec);
 // Throws ConfigError naming DIR/study.json when it is missing or malformed.
 StudyManifest read_study_manifest(const std::string& study_dir);
 

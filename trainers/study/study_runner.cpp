@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@
 #include "trainers/study/study_manifest.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
+#include "trainers/training/run_lock.h"
 #include "trainers/training/trainer.h"
 
 namespace rotor {
@@ -77,8 +79,15 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
     for (const StudyRun& r : all) ids += " " + r.id;
     throw ConfigError("--only " + options.only + ": no such run in " + spec.path + " (runs:" + ids + ")");
   }
+  // One study process per folder, refused before anything is written. A --jobs child (--only) runs under its
+  // parent's lock, and its run directory has a lock of its own.
+  std::optional<RunLock> study_lock;
+  if (options.only.empty()) {
+    study_lock.emplace(options.dir, "study directory");
+    require_same_spec(options.dir, spec);
+    write_study_manifest(options.dir, {spec, options.command});
+  }
   fs::create_directories(options.dir);
-  if (options.only.empty()) write_study_manifest(options.dir, {spec, options.command});
   std::vector<StudyRun> pending;
   for (const StudyRun& r : runs) {
     const std::string run_dir = run_directory(options.dir, r);
@@ -89,17 +98,17 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   }
   if (options.only.empty())
     fmt::print(stderr, "study {}: {} runs ({} variants x {} seeds) in {}; {} done, {} to run\n", spec.path, runs.size(),
-               spec.variants.size(), spec.seeds.size(), options.dir, runs.size() - pending.size(), pending.size());
-  StudyClock clock;
+               spec.variants.size(), spec.seeds.size(), fs::absolute(options.dir).lexically_normal().string(),
+               runs.size() - pending.size(), pending.size());
+  StudyClock clock = study_clock(spec, options.dir, runs, pending);
   if (options.jobs > 1 && pending.size() > 1) {
-    const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size());
+    const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size(), clock);
     if (code != 0) return code;
   } else {
     for (size_t i = 0; i < pending.size(); ++i) {
       const size_t index = runs.size() - pending.size() + i + 1;
       fmt::print(stderr, "\n== run {} of {}: {} ({}) | study ETA {}\n", index, runs.size(), pending[i].id,
-                 run_directory(options.dir, pending[i]), clock.eta(pending.size() - i, 1));
-      const bool from_first_step = trains_from_first_step(run_directory(options.dir, pending[i]));
+                 run_directory(options.dir, pending[i]), clock.eta(1));
       const auto start = std::chrono::steady_clock::now();
       const int code = train_and_sweep(spec, options.dir, pending[i]);
       if (code != 0) {
@@ -107,7 +116,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
                    pending[i].id);
         return code;
       }
-      clock.run_done(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), from_first_step);
+      clock.run_done(pending[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   }
   if (!options.only.empty()) return 0;

@@ -12,6 +12,8 @@
 #include "datasets/builtin_tasks.h"
 #include "models/model_options.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
+#include "trainers/config/did_you_mean.h"
 #include "trainers/study/variant_presets.h"
 
 namespace rotor {
@@ -24,10 +26,24 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
+std::vector<std::string> config_keys() {
+  std::vector<std::string> keys;
+  for (const ConfigOption& o : config_options()) keys.push_back(o.key);
+  return keys;
+}
+
 // Reads one spec file; every error names the file and line.
 class SpecReader {
  public:
-  explicit SpecReader(std::string path) : path_(std::move(path)) {}
+  explicit SpecReader(std::string path)
+      : path_(std::move(path)), folder_(fs::weakly_canonical(fs::absolute(path_)).parent_path()) {}
+
+  // A path written in the spec, relative to the spec's real folder (as in a
+  // config file), made absolute so that it means the same from anywhere.
+  std::string resolve_path(const std::string& written) const {
+    if (written.empty() || fs::path(written).is_absolute()) return written;
+    return (folder_ / written).lexically_normal().string();
+  }
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const {
     const YAML::Mark m = at.Mark();
@@ -39,7 +55,8 @@ class SpecReader {
     for (const auto& kv : map) {
       const std::string key = kv.first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-        fail(kv.first, "unknown key '" + key + "' in " + section + " (expected one of: " + joined(allowed) + ")");
+        fail(kv.first, "unknown key '" + key + "' in " + section + " (expected one of: " + joined(allowed) + ")" +
+                           did_you_mean(key, allowed));
     }
   }
 
@@ -61,17 +78,26 @@ class SpecReader {
     return node;
   }
 
-  // `set:` as "key=value" overrides; nested mappings become dotted keys.
+  // `set:` as "key=value" overrides; nested mappings become dotted keys. An
+  // unknown key is named at its own line (the loader only knows `--set`).
   void overrides(const YAML::Node& node, const std::string& prefix, std::vector<std::string>& out) const {
     if (!node.IsMap()) fail(node, (prefix.empty() ? "set" : prefix) + ": expected a mapping of config keys");
     for (const auto& kv : node) {
       const std::string key = (prefix.empty() ? "" : prefix + ".") + kv.first.as<std::string>();
-      if (kv.second.IsMap()) {
+      const ConfigOption* option = find_option(key);
+      if (kv.second.IsMap() && !option) {
         overrides(kv.second, key, out);
         continue;
       }
+      const std::vector<std::string> keys = config_keys();
+      const bool section =
+          std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return k.rfind(key + ".", 0) == 0; });
+      if (!option && !section) fail(kv.first, "set: unknown key '" + key + "'" + did_you_mean(key, keys));
       YAML::Emitter e;
-      e << YAML::Flow << kv.second;
+      if (option && option->is_path && kv.second.IsScalar())
+        e << YAML::Flow << resolve_path(kv.second.Scalar());
+      else
+        e << YAML::Flow << kv.second;
       out.push_back(key + "=" + e.c_str());
     }
   }
@@ -88,6 +114,7 @@ class SpecReader {
 
  private:
   std::string path_;
+  fs::path folder_;
 };
 
 std::vector<uint64_t> read_seeds(const SpecReader& r, const YAML::Node& node) {
@@ -121,7 +148,7 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
       const std::string name = r.scalar(s, "evaluation.splits");
       if (std::find(known.begin(), known.end(), name) == known.end())
         r.fail(s, "evaluation.splits: unknown split '" + name + "' of task '" + base.data.task +
-                      "' (expected one of: " + joined(known) + ")");
+                      "' (expected one of: " + joined(known) + ")" + did_you_mean(name, known));
       if (std::find(ev.splits.begin(), ev.splits.end(), name) != ev.splits.end())
         r.fail(s, "evaluation.splits: '" + name + "' is listed twice");
       ev.splits.push_back(name);
@@ -142,7 +169,8 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
     for (const YAML::Node& s : r.sequence(scalings, "evaluation.scalings")) {
       const std::string name = r.scalar(s, "evaluation.scalings");
       if (std::find(known.begin(), known.end(), name) == known.end())
-        r.fail(s, "evaluation.scalings: unknown scaling '" + name + "' (expected one of: " + joined(known) + ")");
+        r.fail(s, "evaluation.scalings: unknown scaling '" + name + "' (expected one of: " + joined(known) + ")" +
+                      did_you_mean(name, known));
       if (name != "none" && std::find(ev.scalings.begin(), ev.scalings.end(), name) != ev.scalings.end())
         r.fail(s, "evaluation.scalings: '" + name + "' is listed twice");
       if (name != "none") ev.scalings.push_back(name);
@@ -164,7 +192,7 @@ StudyVariant read_variant(const SpecReader& r, const YAML::Node& node, const Stu
     const auto preset = variant_preset(v.name, base);
     if (!preset)
       r.fail(node, "variants: unknown variant '" + v.name + "' (presets: " + joined(variant_preset_names()) +
-                       "; or give `name:` and `set:` overrides)");
+                       "; or give `name:` and `set:` overrides)" + did_you_mean(v.name, variant_preset_names()));
     v.overrides = *preset;
   } else {
     r.require_keys(node, "a variant", {"name", "set"});
@@ -202,9 +230,9 @@ StudySpec parse_study_spec(const std::string& path) {
   r.require_keys(root, "the study", {"base", "out_dir", "set", "seeds", "variants", "evaluation"});
   for (const char* key : {"base", "seeds", "variants"})
     if (!root[key]) throw ConfigError(path + ": missing `" + key + ":`");
-  spec.base = (fs::path(path).parent_path() / r.scalar(root["base"], "base")).lexically_normal().string();
+  spec.base = r.resolve_path(r.scalar(root["base"], "base"));
   if (!fs::exists(spec.base)) r.fail(root["base"], "base: config file " + spec.base + " not found");
-  if (root["out_dir"]) spec.out_dir = r.scalar(root["out_dir"], "out_dir");
+  if (root["out_dir"]) spec.out_dir = r.resolve_path(r.scalar(root["out_dir"], "out_dir"));
   if (root["set"]) r.overrides(root["set"], "", spec.overrides);
   const Config base = r.resolve(spec.base, spec.overrides, root["set"] ? root["set"] : root["base"], "base with set");
   spec.seeds = read_seeds(r, root["seeds"]);

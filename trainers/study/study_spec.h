@@ -3,8 +3,8 @@
 // the variants to compare (each a set of config overrides), the seeds, and
 // the evaluation lengths and RoPE scalings of the length sweep.
 //
-//   base: ../listops-512/base.yaml     # relative to the spec file
-//   out_dir: runs/compare/listops-512  # optional; --out wins
+//   base: ../listops-512/base.yaml     # relative to the spec file's folder
+//   out_dir: ../../runs/compare/l512   # optional, relative to it too; --out wins
 //   set: {train.max_steps: 600}        # optional: overrides for every run
 //   seeds: [1, 2, 3]                   # run.seed and data.seed of each run
 //   variants:
@@ -49,9 +49,9 @@ struct StudyRun {
 struct StudySpec {
   std::string path;                    // the spec file
   std::string text;                    // its contents, copied into the report
-  std::string base;                    // the base run config (resolved path)
-  std::string out_dir;                 // from the spec; empty: runs/compare/<spec stem>
-  std::vector<std::string> overrides;  // `set` of the spec
+  std::string base;                    // the base run config (absolute path)
+  std::string out_dir;                 // from the spec (absolute); empty: runs/compare/<spec stem>
+  std::vector<std::string> overrides;  // `set` of the spec (paths in it made absolute)
   std::vector<uint64_t> seeds;
   std::vector<StudyVariant> variants;
   StudyEvaluation evaluation;

@@ -1,12 +1,16 @@
 #include "trainers/study/variant_presets.h"
 
+#include <algorithm>
+
 namespace rotor {
 
 std::vector<std::string> variant_preset_names() {
-  return {"rope", "rope-half", "sinusoidal", "t5_bias", "alibi", "learned", "none", "linear-rope"};
+  return {"rope", "rope-half", "sinusoidal", "t5-bias", "alibi", "learned", "none", "linear-rope"};
 }
 
-std::optional<std::vector<std::string>> variant_preset(const std::string& name, const Config& base) {
+std::optional<std::vector<std::string>> variant_preset(const std::string& given, const Config& base) {
+  std::string name = given;
+  std::replace(name.begin(), name.end(), '_', '-');  // t5_bias, the position type's spelling, is t5-bias
   if (name == "rope") return {{"model.position.type=rope", "model.position.layout=interleaved"}};
   if (name == "rope-half") return {{"model.position.type=rope", "model.position.layout=half"}};
   if (name == "linear-rope") return {{"model.attention=linear", "model.position.type=rope"}};
@@ -15,7 +19,8 @@ std::optional<std::vector<std::string>> variant_preset(const std::string& name, 
     const int64_t rows = base.model.positions_for(base.data.max_len);
     return {{"model.position.type=learned", "model.position.max_len=" + std::to_string(rows)}};
   }
-  for (const char* type : {"sinusoidal", "t5_bias", "alibi", "none"})
+  if (name == "t5-bias") return {{"model.position.type=t5_bias"}};
+  for (const char* type : {"sinusoidal", "alibi", "none"})
     if (name == type) return {{std::string("model.position.type=") + type}};
   return std::nullopt;
 }

@@ -1,7 +1,10 @@
 #pragma once
 // The position-encoding variants a study can name without spelling out their
-// overrides: rope, rope-half, sinusoidal, t5_bias, alibi, learned, none and
-// linear-rope (linear attention with RoPE, RoFormer eq. 19).
+// overrides: rope, rope-half, sinusoidal, t5-bias, alibi, learned, none and
+// linear-rope (linear attention with RoPE, RoFormer eq. 19). Preset names are
+// spelt with hyphens, like configs/listops-512/*.yaml; an underscore reads as
+// a hyphen (t5_bias, the position type's spelling, rope_half), and the variant
+// keeps the name as written (it names the run directories).
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,7 +15,7 @@ namespace rotor {
 
 std::vector<std::string> variant_preset_names();
 
-// The overrides of preset `name` on top of `base` (learned sizes its table
+// The overrides of preset `name` (either spelling) on top of `base` (learned sizes its table
 // to the training windows); nullopt for an unknown name.
 std::optional<std::vector<std::string>> variant_preset(const std::string& name, const Config& base);
 

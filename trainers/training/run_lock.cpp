@@ -22,13 +22,13 @@ std::string read_holder_pid(int fd) {
 
 }  // namespace
 
-RunLock::RunLock(const std::string& run_dir) {
+RunLock::RunLock(const std::string& run_dir, const std::string& what) {
   std::error_code ec;
   std::filesystem::create_directories(run_dir, ec);
-  if (ec) throw Error("run directory " + run_dir + ": cannot create it: " + ec.message());
+  if (ec) throw Error(what + " " + run_dir + ": cannot create it: " + ec.message());
   const std::string path = run_dir + "/.lock";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error(path + ": cannot open the run lock file: " + std::strerror(errno));
+  if (fd_ < 0) throw Error(path + ": cannot open the lock file: " + std::strerror(errno));
   int status;
   do {
     status = ::flock(fd_, LOCK_EX | LOCK_NB);
@@ -39,10 +39,10 @@ RunLock::RunLock(const std::string& run_dir) {
     ::close(fd_);
     fd_ = -1;
     if (err == EWOULDBLOCK) {
-      throw RunInUseError("run directory " + run_dir + " is in use by another rotor process (pid " + holder +
+      throw RunInUseError(what + " " + run_dir + " is in use by another rotor process (pid " + holder +
                           "); wait for it to finish, stop it, or choose another output directory");
     }
-    throw Error(path + ": cannot lock the run directory: " + std::strerror(err));
+    throw Error(path + ": cannot lock the " + what + ": " + std::strerror(err));
   }
   const std::string pid = std::to_string(static_cast<long>(::getpid())) + "\n";
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {

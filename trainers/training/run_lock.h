@@ -3,7 +3,8 @@
 // RUN/.lock (which records the holder's pid) for its lifetime. The kernel
 // drops the lock when the process dies, so a crash never leaves a stale lock.
 // flock locks belong to an open file description, so a second RunLock on the
-// same directory fails even inside the same process.
+// same directory fails even inside the same process. A study directory
+// (`rotor compare`) is locked the same way, as "study directory".
 #include <string>
 
 #include "engine/error.h"
@@ -20,7 +21,8 @@ class RunLock {
   // Creates run_dir if needed and takes the lock without waiting. Throws
   // RunInUseError naming the directory and the holder's pid when it is held,
   // Error when the lock file cannot be created.
-  explicit RunLock(const std::string& run_dir);
+  // `what` names the directory in messages ("run directory", "study directory").
+  explicit RunLock(const std::string& run_dir, const std::string& what = "run directory");
   ~RunLock();
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstring>
 
 namespace rotor {
 namespace {
@@ -20,13 +21,20 @@ void install_stop_handlers() {
   g_signal = 0;
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGHUP, on_stop_signal);
 }
 
 void restore_default_handlers() {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  std::signal(SIGHUP, SIG_DFL);
 }
 
 int stop_requested() { return g_signal; }
+
+std::string signal_name(int sig) {
+  const char* abbreviation = sigabbrev_np(sig);  // glibc >= 2.32
+  return abbreviation != nullptr ? "SIG" + std::string(abbreviation) : "signal " + std::to_string(sig);
+}
 
 }  // namespace rotor

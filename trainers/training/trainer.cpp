@@ -295,7 +295,7 @@ bool TrainingSession::finished() const {
 
 int TrainingSession::stop_for(int sig) {
   save_checkpoint(SaveReason::signal);
-  note("stopped by " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + " at step " + std::to_string(state_.step) +
+  note("stopped by " + signal_name(sig) + " at step " + std::to_string(state_.step) +
        "; checkpoint saved, resume with --resume auto");
   restore_default_handlers();
   return 128 + sig;

@@ -1,0 +1,13 @@
+#pragma once
+// The "(did you mean 'x'?)" of error messages: the closest of the valid
+// names to a misspelt one, when it is close at all.
+#include <string>
+#include <vector>
+
+namespace rotor {
+
+// " (did you mean 'x'?)" for the candidate with the smallest edit distance
+// to `word`, or "" when none is within max(2, a third of the word).
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace rotor
