@@ -9,7 +9,9 @@
 #   - resuming on a number of ranks that cannot reproduce the run is refused;
 #   - a 2-rank eval writes the same metrics as a 1-rank eval;
 #   - a rank killed outright ends the job within bounded time, and the last
-#     checkpoint stays valid.
+#     checkpoint stays valid;
+#   - `mpirun -np 2 rotor compare` shares a study's runs over the ranks and
+#     writes the same report numbers as `rotor compare --jobs 2`.
 set -uo pipefail
 rotor=$1 compare=$2 mpirun=${3:-mpirun}
 dir=$(mktemp -d /tmp/rotor-mpi-XXXXXX)
@@ -112,5 +114,33 @@ wait "$launcher"
 check "kill -9: the job reports failure" test $? -ne 0
 "$rotor" train "$dir/run.yaml" --out "$dir/killed" --resume auto --stop-after 1 > "$dir/after-kill.log" 2>&1
 check "kill -9: the newest checkpoint resumes" grep -q "resumed from" "$dir/after-kill.log"
+
+# 6. A study spread over 2 ranks: same runs, same report numbers as --jobs 2.
+cat > "$dir/study-base.yaml" <<YAML
+run: {progress: lines, log_every: 5, threads: 1}
+model: {d_model: 16, layers: 1, heads: 2, d_ff: 32}
+data: {task: listops-easy, train_size: 200, eval_size: 40, max_len: 16, batch_size: 8, data_dir: $dir/data}
+train: {max_steps: 12, eval_every: 6, keep_last: 2}
+YAML
+cat > "$dir/study.yaml" <<YAML
+base: study-base.yaml
+seeds: [1, 2]
+variants: [rope, none, alibi]
+YAML
+"$rotor" compare "$dir/study.yaml" --out "$dir/study-jobs" --jobs 2 > "$dir/study-jobs.log" 2>&1
+check "study --jobs 2: exit 0" test $? -eq 0
+"${mpi[@]}" 2 "$rotor" compare "$dir/study.yaml" --out "$dir/study-mpi" > "$dir/study-mpi.log" 2>&1
+check "study on 2 ranks: exit 0" test $? -eq 0
+check "study on 2 ranks: both ranks trained" grep -q "rank 1: run" "$dir/study-mpi.log"
+check "study on 2 ranks: says it is shared" grep -q "shared by 2 MPI ranks" "$dir/study-mpi.log"
+report_numbers() {  # the report's accuracies and statistics, without timings and paths
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(json.dumps([r["statistics"]["cells"], r["verdicts"],
+  [{k: v["metrics"][k] for k in v["metrics"] if "accuracy" in k or "f1" in k} for v in r["variants"]]], sort_keys=True))' "$1"
+}
+check "study on 2 ranks: the report numbers of --jobs 2" \
+  test "$(report_numbers "$dir/study-mpi/report.json")" = "$(report_numbers "$dir/study-jobs/report.json")"
+"${mpi[@]}" 2 "$rotor" compare "$dir/study.yaml" --out "$dir/study-mpi" --jobs 2 > "$dir/study-both.log" 2>&1
+check "mpirun with --jobs: refused" grep -q "use mpirun -np or --jobs" "$dir/study-both.log"
 
 checks_passed || { for f in "$dir"/*.log; do echo "== $f"; tail -15 "$f"; done; exit 1; }

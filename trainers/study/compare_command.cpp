@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "trainers/distributed/communicator.h"
 #include "trainers/study/plot_script.h"
 #include "trainers/study/rope_decay.h"
 #include "trainers/study/study_files.h"
@@ -15,8 +16,10 @@ namespace rotor {
 namespace fs = std::filesystem;
 
 int compare_command(const CompareRequest& request) {
+  // Under mpirun every rank trains whole runs alone (study_runner.h).
+  runs_alone_on_each_rank();
   if (!request.report_dir.empty()) {
-    rebuild_study_report(request.report_dir);
+    if (launched_ranks().is_root()) rebuild_study_report(request.report_dir);
     return 0;
   }
   if (request.jobs < 1) throw ConfigError("--jobs: expected at least 1, got " + std::to_string(request.jobs));

@@ -9,6 +9,7 @@
 
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/distributed/communicator.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/child_runs.h"
 #include "trainers/study/run_results.h"
@@ -69,6 +70,37 @@ std::string study_directory(const StudySpec& spec, const std::string& out) {
   return (fs::path("runs") / "compare" / fs::path(spec.path).stem()).string();
 }
 
+namespace {
+
+// Trains and sweeps `mine` one after the other in this process. `done`: runs
+// of the study finished before, `total`: all runs.
+int train_in_process(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& mine, size_t done,
+                     size_t total, StudyClock& clock, const std::string& who) {
+  for (size_t i = 0; i < mine.size(); ++i) {
+    fmt::print(stderr, "\n== {}run {} of {}: {} ({}) | study ETA {}\n", who, done + i + 1, total, mine[i].id,
+               run_directory(options.dir, mine[i]), clock.eta(1));
+    const auto start = std::chrono::steady_clock::now();
+    const int code = train_and_sweep(spec, options.dir, mine[i]);
+    if (code != 0) {
+      fmt::print(stderr, "study stopped during {}; rerun the same command to continue (finished runs are kept)\n",
+                 mine[i].id);
+      return code;
+    }
+    clock.run_done(mine[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return 0;
+}
+
+// The runs of `pending` that rank `rank` of `size` trains: every size-th.
+std::vector<StudyRun> share_of_rank(const std::vector<StudyRun>& pending, int rank, int size) {
+  std::vector<StudyRun> mine;
+  for (size_t i = static_cast<size_t>(rank); i < pending.size(); i += static_cast<size_t>(size))
+    mine.push_back(pending[i]);
+  return mine;
+}
+
+}  // namespace
+
 int run_study(const StudySpec& spec, const StudyOptions& options) {
   const std::vector<StudyRun> all = spec.runs();
   std::vector<StudyRun> runs;
@@ -79,14 +111,20 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
     for (const StudyRun& r : all) ids += " " + r.id;
     throw ConfigError("--only " + options.only + ": no such run in " + spec.path + " (runs:" + ids + ")");
   }
+  // Under mpirun the ranks share the runs out; rank 0 owns the study folder and the report.
+  Communicator& ranks = launched_ranks();
+  if (ranks.size() > 1 && options.jobs > 1)
+    throw ConfigError("--jobs " + std::to_string(options.jobs) + " under mpirun: each of the " +
+                      std::to_string(ranks.size()) + " ranks trains one run at a time; use mpirun -np or --jobs");
   // One study process per folder, refused before anything is written. A --jobs child (--only) runs under its
   // parent's lock, and its run directory has a lock of its own.
   std::optional<RunLock> study_lock;
-  if (options.only.empty()) {
+  if (options.only.empty() && ranks.is_root()) {
     study_lock.emplace(options.dir, "study directory");
     require_same_spec(options.dir, spec);
     write_study_manifest(options.dir, {spec, options.command});
   }
+  ranks.barrier();
   fs::create_directories(options.dir);
   std::vector<StudyRun> pending;
   for (const StudyRun& r : runs) {
@@ -96,30 +134,22 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
         !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
       pending.push_back(r);
   }
-  if (options.only.empty())
-    fmt::print(stderr, "study {}: {} runs ({} variants x {} seeds) in {}; {} done, {} to run\n", spec.path, runs.size(),
-               spec.variants.size(), spec.seeds.size(), fs::absolute(options.dir).lexically_normal().string(),
-               runs.size() - pending.size(), pending.size());
-  StudyClock clock = study_clock(spec, options.dir, runs, pending);
-  if (options.jobs > 1 && pending.size() > 1) {
-    const int code = run_children(spec, options, pending, runs.size() - pending.size(), runs.size(), clock);
-    if (code != 0) return code;
-  } else {
-    for (size_t i = 0; i < pending.size(); ++i) {
-      const size_t index = runs.size() - pending.size() + i + 1;
-      fmt::print(stderr, "\n== run {} of {}: {} ({}) | study ETA {}\n", index, runs.size(), pending[i].id,
-                 run_directory(options.dir, pending[i]), clock.eta(1));
-      const auto start = std::chrono::steady_clock::now();
-      const int code = train_and_sweep(spec, options.dir, pending[i]);
-      if (code != 0) {
-        fmt::print(stderr, "study stopped during {}; rerun the same command to continue (finished runs are kept)\n",
-                   pending[i].id);
-        return code;
-      }
-      clock.run_done(pending[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-  }
-  if (!options.only.empty()) return 0;
+  ranks.barrier();  // every rank has listed what is left before any run starts
+  if (options.only.empty() && ranks.is_root())
+    fmt::print(stderr, "study {}: {} runs ({} variants x {} seeds) in {}; {} done, {} to run{}\n", spec.path,
+               runs.size(), spec.variants.size(), spec.seeds.size(),
+               fs::absolute(options.dir).lexically_normal().string(), runs.size() - pending.size(), pending.size(),
+               ranks.size() > 1 ? fmt::format(", shared by {} MPI ranks", ranks.size()) : "");
+  const std::vector<StudyRun> mine = share_of_rank(pending, ranks.rank(), ranks.size());
+  StudyClock clock = study_clock(spec, options.dir, runs, mine);
+  const size_t done = runs.size() - pending.size();
+  const int code = options.jobs > 1 && mine.size() > 1
+                       ? run_children(spec, options, mine, done, runs.size(), clock)
+                       : train_in_process(spec, options, mine, done, runs.size(), clock,
+                                          ranks.size() > 1 ? fmt::format("rank {}: ", ranks.rank()) : "");
+  if (code != 0) return code;
+  ranks.idle_barrier();  // the report needs every rank's runs
+  if (!options.only.empty() || !ranks.is_root()) return 0;
   rebuild_study_report(options.dir);
   return 0;
 }

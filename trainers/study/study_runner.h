@@ -5,6 +5,13 @@
 // from its newest checkpoint (`--resume auto`), so a study survives Ctrl-C
 // and reboots. Shows run i of n and the study's ETA around each run's own
 // progress bar.
+//
+// `mpirun -np N rotor compare SPEC` spreads the runs over N ranks (on one or
+// several machines sharing the study folder): rank r trains every N-th run
+// still to do, each by itself (no data parallelism across ranks), into the
+// same run directories; rank 0 holds the study lock and writes the report
+// once every rank is done. A killed rank loses only its current run's steps
+// since its last checkpoint; rerunning the command resumes, with any -np.
 #include <cstdint>
 #include <string>
 
