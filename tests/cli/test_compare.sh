@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: test_compare.sh path/to/rotor
 # `rotor compare` as a user runs it: --jobs 2 trains runs in child processes
-# and writes the report; SIGTERM to the study stops every run at a checkpoint
+# and writes the report; a suite of tasks writes a report per task and one
+# across them; SIGTERM to the study stops every run at a checkpoint
 # (exit 143) and a rerun resumes them; spec errors exit 1 with one message,
 # usage errors exit 2; `rotor analyze rope-decay` prints the curve.
 set -uo pipefail
@@ -61,6 +62,20 @@ sed -i 's/max_steps: 1000000,/max_steps: 30,/' "$dir/long.yaml"
 check "resume: exit 0" test $? -eq 0
 check "resume: resumed from a checkpoint" grep -q "resumed from" "$dir/long/runs/rope-seed1/compare.log"
 check "resume: report" test -s "$dir/long/report.md"
+
+# A suite of tasks: one study per task (children get --task), then the report across them.
+printf 'tasks: {one: base.yaml, two: base.yaml}\nseeds: [1]\nvariants: [rope, none]\n' > "$dir/suite.yaml"
+"$rotor" compare "$dir/suite.yaml" --out "$dir/suite" --jobs 2 > "$dir/suite.log" 2>&1
+check "suite: exit 0" test $? -eq 0
+for task in one two; do
+  check "suite: task $task has its report" test -s "$dir/suite/$task/report.md"
+  check "suite: task $task trained by children" test -s "$dir/suite/$task/runs/none-seed1/compare.log"
+done
+check "suite: the separation table" grep -q "^| two | test @ 16 |" "$dir/suite/report.md"
+check "suite: per-run attention usage" test -s "$dir/suite/one/runs/rope-seed1/attention.json"
+rm "$dir/suite/report.md"
+"$rotor" compare --report "$dir/suite" > "$dir/suite-report.log" 2>&1
+check "suite: --report rebuilds it" test -s "$dir/suite/report.md"
 
 # Errors and usage.
 printf 'base: base.yaml\nseeds: [1]\nvariants: [rope, rotary]\n' > "$dir/bad.yaml"

@@ -151,10 +151,37 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
   for (const auto& entry : std::filesystem::directory_iterator(std::string(ROTOR_SOURCE_DIR) + "/configs/compare")) {
     if (entry.path().extension() != ".yaml") continue;
     INFO(entry.path().string());
-    const StudySpec spec = parse_study_spec(entry.path().string());
-    CHECK(spec.variants.size() >= 7);
-    CHECK(spec.seeds.size() >= 2);
+    for (const StudySpec& spec : parse_study_suite(entry.path().string()).studies) {
+      CHECK(spec.variants.size() >= 7);
+      CHECK(spec.seeds.size() >= 2);
+    }
     ++specs;
   }
   CHECK(specs == 5);
+}
+
+TEST_CASE("study spec: a suite of tasks is one study per task with the same variants", "[study]") {
+  const auto dir = test::fresh_dir("study-spec-suite");
+  test::tiny_run_config(dir);
+  const std::string path = (dir / "suite.yaml").string();
+  std::ofstream(path) << "tasks: {alpha: tiny.yaml, beta: tiny.yaml}\nout_dir: out\nseeds: [1, 2]\n"
+                      << "set: {train.max_steps: 3}\nvariants: [rope, none]\n";
+  const StudySuite suite = parse_study_suite(path);
+  REQUIRE(suite.has_tasks());
+  REQUIRE(suite.studies.size() == 2);
+  CHECK(suite.studies[0].task == "alpha");
+  CHECK(suite.studies[1].task == "beta");
+  CHECK(suite.out_dir == (std::filesystem::canonical(dir) / "out").string());
+  CHECK(suite.studies[1].out_dir == (std::filesystem::canonical(dir) / "out" / "beta").string());
+  CHECK(suite.studies[1].variants.size() == 2);
+  CHECK(suite.studies[1].variants[0].config.train.max_steps == 3);
+  CHECK(&suite.study("beta") == &suite.studies[1]);
+  CHECK_THROWS_WITH(suite.study("gamma"), Contains("--task gamma: no such task") && Contains("alpha, beta"));
+  CHECK_THROWS_WITH(parse_study_spec(path), Contains("a suite of tasks") && Contains("--task NAME"));
+  std::ofstream(path) << "base: tiny.yaml\ntasks: {alpha: tiny.yaml}\nseeds: [1]\nvariants: [rope]\n";
+  CHECK_THROWS_WITH(parse_study_suite(path), Contains("suite.yaml:2: tasks: give either `base:`"));
+  std::ofstream(path) << "tasks: {alpha: missing.yaml}\nseeds: [1]\nvariants: [rope]\n";
+  CHECK_THROWS_WITH(parse_study_suite(path), Contains("suite.yaml:1: base: config file"));
+  std::ofstream(path) << "seeds: [1]\nvariants: [rope]\n";
+  CHECK_THROWS_WITH(parse_study_suite(path), Contains("missing `base:` (or `tasks:`)"));
 }

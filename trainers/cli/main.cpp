@@ -109,6 +109,8 @@ int main(int argc, char** argv) {
   cmp->add_option("--out", compare.out_dir, "Study directory (default: the spec's out_dir, else runs/compare/<spec>)");
   cmp->add_option("--jobs", compare.jobs, "Runs trained at once, each in its own process (default 1)");
   cmp->add_option("--only", compare.only, "Train and evaluate this run alone (<variant>-seed<seed>), no report");
+  cmp->add_option("--task", compare.task,
+                  "A suite spec (tasks:): run this task alone as a study of its own (--out is then its folder)");
   cmp->add_option("--report", compare.report_dir, "Rebuild the report of a study directory from finished runs")
       ->excludes("spec");
   for (int a = 0; a < argc; ++a) compare.command += (a ? " " : "") + std::string(argv[a]);

@@ -48,6 +48,7 @@ std::string last_line(const std::string& path) {
 // train`. Only async-signal-safe calls run between fork and exec.
 pid_t spawn_run(const StudySpec& spec, const StudyOptions& options, const StudyRun& run, const std::string& log) {
   std::vector<std::string> args{"/proc/self/exe", "compare", spec.path, "--out", options.dir, "--only", run.id};
+  if (!spec.task.empty()) args.insert(args.end(), {"--task", spec.task});
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

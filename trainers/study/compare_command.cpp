@@ -11,6 +11,7 @@
 #include "trainers/study/rope_decay.h"
 #include "trainers/study/study_files.h"
 #include "trainers/study/study_runner.h"
+#include "trainers/study/study_suite.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -19,17 +20,27 @@ int compare_command(const CompareRequest& request) {
   // Under mpirun every rank trains whole runs alone (study_runner.h).
   runs_alone_on_each_rank();
   if (!request.report_dir.empty()) {
-    if (launched_ranks().is_root()) rebuild_study_report(request.report_dir);
+    if (!launched_ranks().is_root()) return 0;
+    if (is_suite_directory(request.report_dir))
+      rebuild_suite_report(request.report_dir);
+    else
+      rebuild_study_report(request.report_dir);
     return 0;
   }
   if (request.jobs < 1) throw ConfigError("--jobs: expected at least 1, got " + std::to_string(request.jobs));
-  const StudySpec spec = parse_study_spec(request.spec);
+  const StudySuite suite = parse_study_suite(request.spec);
   StudyOptions options;
-  options.dir = study_directory(spec, request.out_dir);
   options.jobs = request.jobs;
   options.only = request.only;
   options.command = request.command;
-  return run_study(spec, options);
+  if (!request.task.empty() || !suite.has_tasks()) {  // one study: a plain spec, or one task of a suite
+    const StudySpec& spec = request.task.empty() ? suite.studies.front() : suite.study(request.task);
+    options.dir = study_directory(spec, request.out_dir);
+    return run_study(spec, options);
+  }
+  if (!request.only.empty()) throw ConfigError("--only " + request.only + ": in a suite of tasks, give --task too");
+  options.dir = suite_directory(suite, request.out_dir);
+  return run_suite(suite, options);
 }
 
 int rope_decay_command(const RopeDecayRequest& r) {

@@ -11,6 +11,7 @@ struct CompareRequest {
   std::string out_dir;     // --out
   int64_t jobs = 1;        // --jobs
   std::string only;        // --only RUN_ID
+  std::string task;        // --task NAME: one task of a suite spec, as a study of its own
   std::string report_dir;  // --report DIR: rebuild the report without training
   std::string command;     // the command line, quoted, for the report
 };

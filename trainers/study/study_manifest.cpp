@@ -17,6 +17,7 @@ void write_study_manifest(const std::string& study_dir, const StudyManifest& m) 
     variants.push_back({{"name", v.name}, {"overrides", v.overrides}, {"config", dump_config(v.config)}});
   const json out{
       {"command", m.command},
+      {"task", s.task},
       {"spec_path", s.path},
       {"spec_file", fs::weakly_canonical(fs::absolute(s.path)).string()},
       {"spec_text", s.text},
@@ -57,6 +58,7 @@ StudyManifest read_study_manifest(const std::string& study_dir) {
   StudySpec& s = m.spec;
   try {
     m.command = j.at("command").get<std::string>();
+    s.task = j.value("task", "");
     s.path = j.at("spec_path").get<std::string>();
     s.text = j.at("spec_text").get<std::string>();
     s.base = j.at("base").get<std::string>();

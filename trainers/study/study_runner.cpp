@@ -67,7 +67,7 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
 std::string study_directory(const StudySpec& spec, const std::string& out) {
   if (!out.empty()) return out;
   if (!spec.out_dir.empty()) return spec.out_dir;
-  return (fs::path("runs") / "compare" / fs::path(spec.path).stem()).string();
+  return (fs::path("runs") / "compare" / fs::path(spec.path).stem() / spec.task).lexically_normal().string();
 }
 
 namespace {
@@ -154,8 +154,8 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   return 0;
 }
 
-void rebuild_study_report(const std::string& dir) {
-  const StudyReport report = build_study_report(dir, read_study_manifest(dir));
+StudyReport rebuild_study_report(const std::string& dir) {
+  StudyReport report = build_study_report(dir, read_study_manifest(dir));
   const PlotOutcome plots = write_study_report(report);
   int64_t finished = 0;
   for (const RunResult& r : report.runs) finished += r.finished;
@@ -167,6 +167,7 @@ void rebuild_study_report(const std::string& dir) {
     fmt::print(stderr, "no plots: {}\n", plots.problem);
   for (const std::string& line : report.evidence.verdicts) fmt::print(stderr, "verdict, {}\n", line);
   if (!report.evidence.order_verdict.empty()) fmt::print(stderr, "order control: {}\n", report.evidence.order_verdict);
+  return report;
 }
 
 }  // namespace rotor

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include "trainers/study/study_report.h"
 #include "trainers/study/study_spec.h"
 
 namespace rotor {
@@ -26,14 +27,15 @@ struct StudyOptions {
   std::string command;  // the command line, for the report
 };
 
-// --out, else the spec's out_dir, else runs/compare/<spec file stem>.
+// --out, else the spec's out_dir, else runs/compare/<spec file stem>[/<task>].
 std::string study_directory(const StudySpec& spec, const std::string& out);
 
 // Returns the exit code: 0 when every run is done (the report is written),
 // 130/143 when a run was stopped by SIGINT/SIGTERM after its checkpoint.
 int run_study(const StudySpec& spec, const StudyOptions& options);
 
-// `rotor compare --report DIR`: the report from the finished runs alone.
-void rebuild_study_report(const std::string& dir);
+// `rotor compare --report DIR`: the report from the finished runs alone
+// (written, summarised on stderr and returned).
+StudyReport rebuild_study_report(const std::string& dir);
 
 }  // namespace rotor

@@ -211,30 +211,21 @@ StudyVariant read_variant(const SpecReader& r, const YAML::Node& node, const Stu
 
 }  // namespace
 
-StudySpec parse_study_spec(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": study spec not found");
-  std::stringstream text;
-  text << in.rdbuf();
+namespace {
+
+// The study of one base config: the spec's seeds, variants and evaluation on
+// the base at `base_at` (a suite's task entry, or `base:`).
+StudySpec read_study(const SpecReader& r, const YAML::Node& root, const YAML::Node& base_at, const std::string& task) {
   StudySpec spec;
-  spec.path = path;
-  spec.text = text.str();
-  const SpecReader r(path);
-  YAML::Node root;
-  try {
-    root = YAML::Load(spec.text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg);
+  spec.task = task;
+  spec.base = r.resolve_path(r.scalar(base_at, task.empty() ? "base" : "tasks." + task));
+  if (!fs::exists(spec.base)) r.fail(base_at, "base: config file " + spec.base + " not found");
+  if (root["out_dir"]) {
+    spec.out_dir = r.resolve_path(r.scalar(root["out_dir"], "out_dir"));
+    if (!task.empty()) spec.out_dir = (fs::path(spec.out_dir) / task).string();
   }
-  if (!root.IsMap()) throw ConfigError(path + ": expected a study: base, seeds, variants, evaluation");
-  r.require_keys(root, "the study", {"base", "out_dir", "set", "seeds", "variants", "evaluation"});
-  for (const char* key : {"base", "seeds", "variants"})
-    if (!root[key]) throw ConfigError(path + ": missing `" + key + ":`");
-  spec.base = r.resolve_path(r.scalar(root["base"], "base"));
-  if (!fs::exists(spec.base)) r.fail(root["base"], "base: config file " + spec.base + " not found");
-  if (root["out_dir"]) spec.out_dir = r.resolve_path(r.scalar(root["out_dir"], "out_dir"));
   if (root["set"]) r.overrides(root["set"], "", spec.overrides);
-  const Config base = r.resolve(spec.base, spec.overrides, root["set"] ? root["set"] : root["base"], "base with set");
+  const Config base = r.resolve(spec.base, spec.overrides, root["set"] ? root["set"] : base_at, "base with set");
   spec.seeds = read_seeds(r, root["seeds"]);
   if (root["evaluation"]) spec.evaluation = read_evaluation(r, root["evaluation"], base);
   std::set<std::string> names;
@@ -244,6 +235,67 @@ StudySpec parse_study_spec(const std::string& path) {
       r.fail(v, "variants: '" + spec.variants.back().name + "' is listed twice");
   }
   return spec;
+}
+
+}  // namespace
+
+StudySuite parse_study_suite(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": study spec not found");
+  std::stringstream text;
+  text << in.rdbuf();
+  StudySuite suite;
+  suite.path = path;
+  suite.text = text.str();
+  const SpecReader r(path);
+  YAML::Node root;
+  try {
+    root = YAML::Load(suite.text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw ConfigError(path + ": expected a study: base (or tasks), seeds, variants, evaluation");
+  r.require_keys(root, "the study", {"base", "tasks", "out_dir", "set", "seeds", "variants", "evaluation"});
+  if (root["base"] && root["tasks"]) r.fail(root["tasks"], "tasks: give either `base:` (one study) or `tasks:`");
+  if (!root["base"] && !root["tasks"]) throw ConfigError(path + ": missing `base:` (or `tasks:`)");
+  for (const char* key : {"seeds", "variants"})
+    if (!root[key]) throw ConfigError(path + ": missing `" + key + ":`");
+  if (root["out_dir"]) suite.out_dir = r.resolve_path(r.scalar(root["out_dir"], "out_dir"));
+  if (root["base"]) {
+    suite.studies.push_back(read_study(r, root, root["base"], ""));
+  } else {
+    if (!root["tasks"].IsMap() || root["tasks"].size() == 0)
+      r.fail(root["tasks"], "tasks: expected a mapping of task names to base configs");
+    for (const auto& kv : root["tasks"]) {
+      const std::string name = kv.first.as<std::string>();
+      if (!valid_variant_name(name))
+        r.fail(kv.first, "tasks: name '" + name + "' must be letters, digits, '-', '_' or '.' (it names a folder)");
+      suite.studies.push_back(read_study(r, root, kv.second, name));
+    }
+  }
+  for (StudySpec& s : suite.studies) {
+    s.path = suite.path;
+    s.text = suite.text;
+  }
+  return suite;
+}
+
+StudySpec parse_study_spec(const std::string& path) {
+  StudySuite suite = parse_study_suite(path);
+  if (suite.has_tasks())
+    throw ConfigError(path + ": a suite of tasks (`tasks:`), not a single study: run it with `rotor compare " + path +
+                      "`, or one task with --task NAME");
+  return std::move(suite.studies.front());
+}
+
+const StudySpec& StudySuite::study(const std::string& task) const {
+  std::vector<std::string> known;
+  for (const StudySpec& s : studies) {
+    if (s.task == task) return s;
+    known.push_back(s.task);
+  }
+  throw ConfigError("--task " + task + ": no such task in " + path + " (tasks: " + joined(known) + ")" +
+                    did_you_mean(task, known));
 }
 
 std::vector<StudyRun> StudySpec::runs() const {

@@ -3,7 +3,7 @@
 // the variants to compare (each a set of config overrides), the seeds, and
 // the evaluation lengths and RoPE scalings of the length sweep.
 //
-//   base: ../listops-512/base.yaml     # relative to the spec file's folder
+//   base: ../listops-512/base.yaml     # relative to the spec file (or tasks:, see StudySuite)'s folder
 //   out_dir: ../../runs/compare/l512   # optional, relative to it too; --out wins
 //   set: {train.max_steps: 600}        # optional: overrides for every run
 //   seeds: [1, 2, 3]                   # run.seed and data.seed of each run
@@ -47,6 +47,7 @@ struct StudyRun {
 };
 
 struct StudySpec {
+  std::string task;                    // its name in a suite of tasks (`tasks:`); empty for a plain study
   std::string path;                    // the spec file
   std::string text;                    // its contents, copied into the report
   std::string base;                    // the base run config (absolute path)
@@ -63,6 +64,22 @@ struct StudySpec {
   std::vector<std::string> run_overrides(const StudyRun& run) const;
 };
 
+// A spec with `tasks:` (a mapping of task names to base configs) instead of
+// `base:` is a suite: one study per task, with the same set, seeds, variants
+// and evaluation, each in out_dir/<task>, plus a report across the tasks
+// (study_suite.h). A plain spec is a suite of one study whose task is "".
+struct StudySuite {
+  std::string path, text;
+  std::string out_dir;             // from the spec; empty: runs/compare/<spec stem>
+  std::vector<StudySpec> studies;  // in spec order
+
+  bool has_tasks() const { return !studies.empty() && !studies.front().task.empty(); }
+  // Throws ConfigError naming the tasks when there is no such task.
+  const StudySpec& study(const std::string& task) const;
+};
+
+StudySuite parse_study_suite(const std::string& path);
+// A plain spec; a suite is refused with a message saying how to run it.
 StudySpec parse_study_spec(const std::string& path);
 
 // The length-sweep points of a variant: every split x length (the training
