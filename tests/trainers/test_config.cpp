@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "run_fixture.h"
 #include "trainers/config/config_loader.h"
@@ -189,4 +190,16 @@ TEST_CASE("ranges come from the schema rows; derived model keys cannot be set") 
   REQUIRE(lr != nullptr);
   CHECK(lr->range_violation(0.0) == "must be > 0");
   CHECK(lr->range_violation(1e-3).empty());
+}
+
+TEST_CASE("run.threads is bounded by 4 x this machine's cores; a stored config is not") {
+  const auto dir = test::fresh_dir("config-threads");
+  const auto path = write(dir, "a.yaml", "run:\n  threads: 100000\ntrain:\n  max_steps: 10\n");
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  const std::string msg = error_of(path);
+  CHECK_THAT(msg, Catch::Contains(path + ":2: run.threads: 100000 is more than 4 x this machine's " + cores +
+                                  " cores (at most " + std::to_string(4 * std::stoi(cores)) + ";"));
+  CHECK(error_of(write(dir, "b.yaml", kValid), {"run.threads=" + std::to_string(4 * std::stoi(cores))}).empty());
+  // A checkpoint's config may come from a larger machine: eval must still read it.
+  CHECK(parse_config_text("run:\n  threads: 100000\ntrain:\n  max_steps: 10\n", "stored").run.threads == 100000);
 }

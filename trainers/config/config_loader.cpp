@@ -6,6 +6,9 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
+
+#include <fmt/core.h>
 
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
@@ -13,6 +16,8 @@
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
+
+constexpr int64_t kThreadsPerCore = 4;
 
 // A leaf value and where it was written.
 struct Leaf {
@@ -144,7 +149,24 @@ void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides
   }
 }
 
-Config build(const FlatConfig& flat, const std::string& origin) {
+// Rules that depend on the machine that runs the config, not on the config
+// alone: a stored config (a checkpoint's) read on another machine is not held
+// to them.
+void validate_for_this_machine(const Config& c) {
+  // OpenMP's runtime crashes creating ~100,000 threads; more than a few per
+  // core only adds contention.
+  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t most = kThreadsPerCore * cores;
+  if (c.run.threads > most) {
+    throw ConfigError(
+        fmt::format("run.threads: {} is more than {} x this machine's {} cores (at most {}; 0 uses "
+                    "every core)",
+                    c.run.threads, kThreadsPerCore, cores, most));
+  }
+}
+
+// `for_this_machine`: also apply validate_for_this_machine().
+Config build(const FlatConfig& flat, const std::string& origin, bool for_this_machine) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) keys.push_back(o.key);
   Config config;
@@ -197,6 +219,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
   }
   try {
     validate(config);
+    if (for_this_machine) validate_for_this_machine(config);
   } catch (const Error& e) {
     // Messages start with the key ("train.lr: ..."): point at where it was set.
     const std::string msg = e.what();
@@ -234,14 +257,14 @@ Config parse_config_text(const std::string& yaml, const std::string& origin,
   FlatConfig flat;
   flatten(root, "", origin, "", flat);
   apply_overrides(flat, overrides);
-  return build(flat, origin);
+  return build(flat, origin, /*for_this_machine=*/false);
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::set<std::string> chain;
   FlatConfig flat = load_flat(path, chain);
   apply_overrides(flat, overrides);
-  return build(flat, path);
+  return build(flat, path, /*for_this_machine=*/true);
 }
 
 std::string dump_config(const Config& config) {

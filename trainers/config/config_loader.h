@@ -10,9 +10,11 @@
 
 namespace rotor {
 
+// Also holds the config to the machine it runs on (run.threads at most 4 x its
+// cores).
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
 // Parses YAML text as if it were a file called `origin` (checkpoints store the
-// resolved config as text).
+// resolved config as text). Not held to this machine: it may come from another.
 Config parse_config_text(const std::string& yaml, const std::string& origin,
                          const std::vector<std::string>& overrides = {});
 
