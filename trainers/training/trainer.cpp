@@ -138,8 +138,9 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   if (!root_) comm_.barrier();
   load_data(header ? &*header : nullptr);
   if (root_) comm_.barrier();
-  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);  // declares, allocates nothing yet
-  check_fits_in_memory(estimate_training_memory(config_, model_->parameters().total_size()));
+  // From the config: declaring the parameters of an absurd model takes minutes by itself.
+  check_fits_in_memory(estimate_training_memory(config_, weight_count(config_.model), comm_.size()));
+  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);
   model_->initialize(config_.run.seed);
   optimizer_ = make_optimizer(config_.train, model_->parameters());
   train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
