@@ -203,3 +203,19 @@ TEST_CASE("run.threads is bounded by 4 x this machine's cores; a stored config i
   // A checkpoint's config may come from a larger machine: eval must still read it.
   CHECK(parse_config_text("run:\n  threads: 100000\ntrain:\n  max_steps: 10\n", "stored").run.threads == 100000);
 }
+
+TEST_CASE("a directory given as a config or by extends is named as a directory") {
+  const auto dir = test::fresh_dir("config-directory");
+  std::filesystem::create_directories(dir / "base");
+  const auto path = write(dir, "a.yaml", "extends: base\ntrain:\n  max_steps: 10\n");
+  CHECK(error_of(path) == (dir / "base").string() + ": is a directory, not a config file");
+  CHECK(error_of((dir / "base").string()) == (dir / "base").string() + ": is a directory, not a config file");
+}
+
+TEST_CASE("YAML nested hundreds of levels deep names the file, the line and the depth") {
+  const auto dir = test::fresh_dir("config-deep");
+  std::string text = "train:\n  max_steps: " + std::string(600, '[') + std::string(600, ']') + "\n";
+  const auto path = write(dir, "a.yaml", text);
+  CHECK_THAT(error_of(path), Catch::StartsWith(path + ":2: invalid YAML: nested more than ") &&
+                                 Catch::EndsWith(" levels deep (a config needs 3)"));
+}

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <fmt/core.h>
+#include <yaml-cpp/depthguard.h>
 
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
@@ -107,6 +108,10 @@ YAML::Node parse_root(Load load, const std::string& origin) {
   YAML::Node root;
   try {
     root = load();
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's parser stops at this depth but names it "bad file".
+    throw ConfigError(location(origin, e.mark) + ": invalid YAML: nested more than " + std::to_string(e.depth() - 1) +
+                      " levels deep (a config needs 3)");
   } catch (const YAML::Exception& e) {
     throw ConfigError(location(origin, e.mark) + ": invalid YAML: " + e.msg);
   }
@@ -119,6 +124,7 @@ FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
   const std::string canonical = fs::weakly_canonical(path).string();
   if (!chain.insert(canonical).second) throw ConfigError(path + ": `extends` forms a cycle");
   if (!fs::exists(path)) throw ConfigError(path + ": config file not found");
+  if (fs::is_directory(path)) throw ConfigError(path + ": is a directory, not a config file");
   YAML::Node root = parse_root([&] { return YAML::LoadFile(path); }, path);
   FlatConfig flat;
   if (const YAML::Node base = root["extends"]) {
