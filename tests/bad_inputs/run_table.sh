@@ -37,7 +37,11 @@ printf 'a file, not a directory\n' > plain-file
 mkdir -p ro full
 # A read-only directory and a small full disk. As root, permissions do not
 # stop writes: use mounts; without mounts, those rows are skipped.
-if mount -t tmpfs -o ro,size=64k tmpfs ro 2>/dev/null; then mounts+=("$work/ro"); else ro_skip=1; fi
+# ro/ holds a copy of the finished run, then turns read-only.
+if mount -t tmpfs -o size=1m tmpfs ro 2>/dev/null; then
+  mounts+=("$work/ro")
+  { cp -r finished ro/finished && mount -o remount,ro ro; } || ro_skip=1
+else ro_skip=1; fi
 if mount -t tmpfs -o size=96k tmpfs full 2>/dev/null; then mounts+=("$work/full"); else full_skip=1; fi
 
 rows=0 passed=0 failed=0 skipped=0

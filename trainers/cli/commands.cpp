@@ -1,5 +1,7 @@
 #include "trainers/cli/commands.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -95,15 +97,30 @@ void print_results(const std::string& name, const std::string& windows, const st
   if (results.size() == 1) {
     fmt::print("{}: {} documents, windows of {} tokens ({})\n  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n",
                name, first.count, results[0].length, windows, first.accuracy, first.macro_f1, first.loss);
-    fmt::print("metrics written to {}\n", results[0].file);
+    if (!results[0].file.empty()) fmt::print("metrics written to {}\n", results[0].file);
     return;
   }
   fmt::print("{}: {} documents, windows: {}\n{:>8}  {:>8}  {:>8}  {:>8}  {}\n", name, first.count, windows, "length",
              "accuracy", "macro-F1", "loss", "metrics file");
   for (const LengthResult& r : results) {
     fmt::print("{:>8}  {:>8.4f}  {:>8.4f}  {:>8.4f}  {}\n", r.length, r.metrics.accuracy, r.metrics.macro_f1,
-               r.metrics.loss, r.file);
+               r.metrics.loss, r.file.empty() ? "(not written)" : r.file);
   }
+}
+
+// Writes one eval record; the file, or "" when it could not. A file the user
+// named (--output) must be written; the default place, the run folder, may be
+// read-only, and then the metrics are printed all the same, with a warning.
+std::string write_eval_record(const std::string& file, const std::string& line, bool named_by_user) {
+  std::ofstream f(file, std::ios::trunc);
+  f << line << "\n";
+  f.close();
+  if (f) return file;
+  const std::string why = std::strerror(errno);
+  if (named_by_user) throw ConfigError(file + ": cannot write the metrics file: " + why);
+  print_warning(file + ": cannot write the metrics record (" + why +
+                "); the metrics are printed below only; give --output FILE to keep them");
+  return "";
 }
 
 }  // namespace
@@ -130,14 +147,14 @@ int eval_command(const EvalRequest& req) {
                               len,
                               config.data.eval_windows,
                               req.overrides};
-    const ClassificationMetrics m = metrics_of(score(r, data.split(), config.data), r.labels.size());
+    const DocumentScores scores = score(r, data.split(), config.data);
+    require_finite_scores(scores, resolved.path);
+    const ClassificationMetrics m = metrics_of(scores, r.labels.size());
     if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
         req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;
-    std::ofstream f(out, std::ios::trunc);
-    f << json_line(eval_record(setting, r.header.state.step, m)) << "\n";
-    if (!f) throw ConfigError(out + ": cannot write the metrics file");
-    results.push_back({len, m, out});
+    results.push_back(
+        {len, m, write_eval_record(out, json_line(eval_record(setting, r.header.state.step, m)), !req.output.empty())});
   }
   if (!world().is_root()) return 0;
   print_results(data.name, config.data.eval_windows, results);
@@ -153,6 +170,7 @@ int predict_command(const PredictRequest& req) {
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
   const DocumentScores s = score(r, split, config.data);
+  require_finite_scores(s, resolved.path);
   if (!world().is_root()) return 0;
   std::ofstream file;
   if (!req.output.empty()) {
