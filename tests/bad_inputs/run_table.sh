@@ -33,6 +33,8 @@ cp other/checkpoints/step-00000004.h5 other.h5
 rotor train ok.yaml --out damaged --stop-after 2 > setup.log 2>&1 || { cat setup.log; exit 1; }
 for f in damaged/checkpoints/step-*.h5; do printf 'X' | dd of="$f" bs=1 seek=3000 conv=notrunc status=none; done
 rotor train ok.yaml --out finished > setup.log 2>&1 || { cat setup.log; exit 1; }
+rotor train ok.yaml --out learned --set model.position.type=learned --set model.position.max_len=32 > setup.log 2>&1 ||
+  { cat setup.log; exit 1; }
 printf 'a file, not a directory\n' > plain-file
 mkdir -p ro full
 # A read-only directory and a small full disk. As root, permissions do not

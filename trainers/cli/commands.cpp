@@ -132,7 +132,7 @@ int eval_command(const EvalRequest& req) {
   Config& config = r.header.config;
   const int64_t own_len = eval_max_len(config.data);
   const std::vector<int64_t> lengths = req.max_lens.empty() ? std::vector<int64_t>{own_len} : req.max_lens;
-  for (const int64_t len : lengths) config.model.validate_length(len, "--max-len");
+  for (const int64_t len : lengths) check_trained_length(config.model, len, "--max-len");
   if (!req.output.empty() && lengths.size() > 1) {
     throw ConfigError("--output names one file but --max-len gives " + std::to_string(lengths.size()) +
                       " lengths; leave --output out to get one file per length next to the run");
@@ -166,7 +166,10 @@ int predict_command(const PredictRequest& req) {
   fmt::print(stderr, "checkpoint {}\n", describe(resolved));
   RestoredModel r = restore_model(resolved.path, req.overrides);
   Config& config = r.header.config;
-  if (req.max_len > 0) config.data.eval_max_len = req.max_len;
+  if (req.max_len > 0) {
+    check_trained_length(config.model, req.max_len, "--max-len");
+    config.data.eval_max_len = req.max_len;
+  }
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
   const DocumentScores s = score(r, split, config.data);
