@@ -219,3 +219,12 @@ TEST_CASE("YAML nested hundreds of levels deep names the file, the line and the 
   CHECK_THAT(error_of(path), Catch::StartsWith(path + ":2: invalid YAML: nested more than ") &&
                                  Catch::EndsWith(" levels deep (a config needs 3)"));
 }
+
+TEST_CASE("a warm-up longer than train.max_steps points at the line that set it") {
+  const auto dir = test::fresh_dir("config-warmup");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: 190\n  warmup_steps: 200\n");
+  CHECK_THAT(error_of(path), Catch::StartsWith(path + ":3: train.warmup_steps: 200 warm-up steps are longer than the "
+                                                      "whole run of 190 steps (train.max_steps)"));
+  CHECK(error_of(path, {"train.warmup_steps=19"}).empty());
+  CHECK(load_config(write(dir, "b.yaml", "train:\n  max_steps: 4\n")).train.warmup_steps == 0);  // none by default
+}

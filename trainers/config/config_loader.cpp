@@ -252,8 +252,21 @@ void validate(const Config& c) {
   require(t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
   require(t.schedule != "inverse_sqrt" || t.warmup_steps >= 1, "train.warmup_steps",
           "inverse_sqrt needs warmup_steps >= 1");
+  if (t.max_steps > 0) check_warmup_fits(t, t.max_steps, 0);
   const DataConfig& d = c.data;
   require(d.val_fraction + d.test_fraction < 1, "data.val_fraction", "val_fraction + test_fraction must be in [0, 1)");
+}
+
+void check_warmup_fits(const TrainConfig& t, int64_t run_steps, int64_t steps_per_epoch) {
+  if (t.warmup_steps <= run_steps) return;
+  const bool by_epochs = steps_per_epoch > 0 && run_steps == steps_per_epoch * t.max_epochs;
+  const std::string length = by_epochs
+                                 ? fmt::format("train.max_epochs {} x {} steps an epoch", t.max_epochs, steps_per_epoch)
+                                 : "train.max_steps";
+  throw ConfigError(fmt::format(
+      "train.warmup_steps: {} warm-up steps are longer than the whole run of {} steps ({}), so the learning rate "
+      "would never decay; set train.warmup_steps to about a tenth of the run ({})",
+      t.warmup_steps, run_steps, length, std::max<int64_t>(1, run_steps / 10)));
 }
 
 Config parse_config_text(const std::string& yaml, const std::string& origin,

@@ -22,6 +22,12 @@ Config parse_config_text(const std::string& yaml, const std::string& origin,
 // their schema row while loading). Throws ConfigError "<key>: <what was expected>".
 void validate(const Config& config);
 
+// Throws ConfigError "train.warmup_steps: ..." when the warm-up is longer than
+// the run of `run_steps` optimizer steps, so the learning rate would never
+// decay. validate() checks it against train.max_steps; the trainer again once
+// it knows the steps per epoch (`steps_per_epoch`; 0: not known yet).
+void check_warmup_fits(const TrainConfig& train, int64_t run_steps, int64_t steps_per_epoch);
+
 // Every key with its value, as YAML that parse_config_text() reads back to
 // the same Config.
 std::string dump_config(const Config& config);

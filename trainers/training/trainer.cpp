@@ -149,6 +149,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   total_steps_ = config_.train.max_steps > 0 ? config_.train.max_steps : per_epoch * config_.train.max_epochs;
   if (config_.train.max_steps > 0 && config_.train.max_epochs > 0)
     total_steps_ = std::min(total_steps_, per_epoch * config_.train.max_epochs);
+  check_warmup_fits(config_.train, total_steps_, per_epoch);  // with epochs, the run's length is known only now
   schedule_.emplace(make_schedule(config_.train, total_steps_));
   if (ckpt) {
     load_parameters(*ckpt, *resume_from, *model_);
