@@ -260,7 +260,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
       try {
         save_token_cache(cache_path, key, tokens);
       } catch (const DataError& e) {  // a cache is an optimisation: a read-only folder must not stop the run
-        if (options.warn) options.warn(std::string(e.what()) + "; continuing without a token cache");
+        if (options.warn) options.warn(std::string(e.what()) + "; the data was tokenized without caching");
       }
     }
   } else {

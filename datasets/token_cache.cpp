@@ -143,8 +143,13 @@ std::optional<CachedTokens> load_token_cache(const std::string& path, const std:
 
 void save_token_cache(const std::string& path, const std::string& key, const CachedTokens& tokens) {
   const fs::path target(path);
+  const std::string folder = target.has_parent_path() ? target.parent_path().string() : ".";
+  const auto not_writable = [&](const std::string& why) {
+    return DataError("token cache folder '" + folder + "' is not writable: " + why);
+  };
   std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  // Its error, not the open's below: under a read-only folder the open only says "No such file".
+  if (fs::create_directories(folder, ec); ec) throw not_writable(ec.message());
   // One temporary per writer: runs sharing a cache folder never write the
   // same file, and each rename installs a complete file.
   static std::atomic<int> writers{0};
@@ -152,7 +157,7 @@ void save_token_cache(const std::string& path, const std::string& key, const Cac
       path + ".tmp-" + std::to_string(static_cast<long>(::getpid())) + "-" + std::to_string(++writers);
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw DataError("cannot write token cache '" + temp + "': " + std::strerror(errno));
+    if (!out) throw not_writable(std::strerror(errno));
     Writer w(out);
     w.str(kMagic);
     w.str(key);

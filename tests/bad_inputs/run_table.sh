@@ -33,11 +33,17 @@ cp other/checkpoints/step-00000004.h5 other.h5
 rotor train ok.yaml --out damaged --stop-after 2 > setup.log 2>&1 || { cat setup.log; exit 1; }
 for f in damaged/checkpoints/step-*.h5; do printf 'X' | dd of="$f" bs=1 seek=3000 conv=notrunc status=none; done
 rotor train ok.yaml --out finished > setup.log 2>&1 || { cat setup.log; exit 1; }
+rotor train ok.yaml --out learned --set model.position.type=learned --set model.position.max_len=32 > setup.log 2>&1 ||
+  { cat setup.log; exit 1; }
 printf 'a file, not a directory\n' > plain-file
 mkdir -p ro full
 # A read-only directory and a small full disk. As root, permissions do not
 # stop writes: use mounts; without mounts, those rows are skipped.
-if mount -t tmpfs -o ro,size=64k tmpfs ro 2>/dev/null; then mounts+=("$work/ro"); else ro_skip=1; fi
+# ro/ holds a copy of the finished run, then turns read-only.
+if mount -t tmpfs -o size=1m tmpfs ro 2>/dev/null; then
+  mounts+=("$work/ro")
+  { cp -r finished ro/finished && mount -o remount,ro ro; } || ro_skip=1
+else ro_skip=1; fi
 if mount -t tmpfs -o size=96k tmpfs full 2>/dev/null; then mounts+=("$work/full"); else full_skip=1; fi
 
 rows=0 passed=0 failed=0 skipped=0

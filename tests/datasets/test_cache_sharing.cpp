@@ -77,6 +77,7 @@ TEST_CASE("token cache: a folder that cannot be written degrades to no cache wit
   const Dataset data = load_dataset(c, opt);
   CHECK_FALSE(data.stats.from_cache);
   REQUIRE(warnings.size() == 1);
-  CHECK_THAT(warnings[0], Catch::StartsWith("cannot write token cache '" + dir.path("blocker/cache/")) &&
-                              Catch::EndsWith(": Not a directory; continuing without a token cache"));
+  // The folder that cannot be made is named (under a read-only folder the file's open said "No such file").
+  CHECK(warnings[0] == "token cache folder '" + dir.path("blocker/cache") +
+                           "' is not writable: Not a directory; the data was tokenized without caching");
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "run_fixture.h"
 #include "trainers/config/config_loader.h"
@@ -237,4 +238,41 @@ TEST_CASE("ranges come from the schema rows; derived model keys cannot be set") 
   REQUIRE(lr != nullptr);
   CHECK(lr->range_violation(0.0) == "must be > 0");
   CHECK(lr->range_violation(1e-3).empty());
+}
+
+TEST_CASE("run.threads is bounded by 4 x this machine's cores; a stored config is not") {
+  const auto dir = test::fresh_dir("config-threads");
+  const auto path = write(dir, "a.yaml", "run:\n  threads: 100000\ntrain:\n  max_steps: 10\n");
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  const std::string msg = error_of(path);
+  CHECK_THAT(msg, Catch::Contains(path + ":2: run.threads: 100000 is more than 4 x this machine's " + cores +
+                                  " cores (at most " + std::to_string(4 * std::stoi(cores)) + ";"));
+  CHECK(error_of(write(dir, "b.yaml", kValid), {"run.threads=" + std::to_string(4 * std::stoi(cores))}).empty());
+  // A checkpoint's config may come from a larger machine: eval must still read it.
+  CHECK(parse_config_text("run:\n  threads: 100000\ntrain:\n  max_steps: 10\n", "stored").run.threads == 100000);
+}
+
+TEST_CASE("a directory given as a config or by extends is named as a directory") {
+  const auto dir = test::fresh_dir("config-directory");
+  std::filesystem::create_directories(dir / "base");
+  const auto path = write(dir, "a.yaml", "extends: base\ntrain:\n  max_steps: 10\n");
+  CHECK(error_of(path) == (dir / "base").string() + ": is a directory, not a config file");
+  CHECK(error_of((dir / "base").string()) == (dir / "base").string() + ": is a directory, not a config file");
+}
+
+TEST_CASE("YAML nested hundreds of levels deep names the file, the line and the depth") {
+  const auto dir = test::fresh_dir("config-deep");
+  std::string text = "train:\n  max_steps: " + std::string(600, '[') + std::string(600, ']') + "\n";
+  const auto path = write(dir, "a.yaml", text);
+  CHECK_THAT(error_of(path), Catch::StartsWith(path + ":2: invalid YAML: nested more than ") &&
+                                 Catch::EndsWith(" levels deep (a config needs 3)"));
+}
+
+TEST_CASE("a warm-up longer than train.max_steps points at the line that set it") {
+  const auto dir = test::fresh_dir("config-warmup");
+  const auto path = write(dir, "a.yaml", "train:\n  max_steps: 190\n  warmup_steps: 200\n");
+  CHECK_THAT(error_of(path), Catch::StartsWith(path + ":3: train.warmup_steps: 200 warm-up steps are longer than the "
+                                                      "whole run of 190 steps (train.max_steps)"));
+  CHECK(error_of(path, {"train.warmup_steps=19"}).empty());
+  CHECK(load_config(write(dir, "b.yaml", "train:\n  max_steps: 4\n")).train.warmup_steps == 0);  // none by default
 }

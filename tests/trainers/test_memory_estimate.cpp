@@ -3,6 +3,7 @@
 // peaked at ~1.0 GiB with fused attention and ~1.85 GB with the composed one.
 #include <catch2/catch.hpp>
 
+#include "models/encoder_classifier.h"
 #include "trainers/training/memory_estimate.h"
 
 using namespace rotor;
@@ -40,6 +41,35 @@ TEST_CASE("memory estimate: a config larger than the machine is refused with its
   Config c = config_s(AttentionKernel::fused);
   const MemoryEstimate huge = estimate_training_memory(c, int64_t{1} << 40);  // 16 TiB of parameter state
   CHECK_THROWS_WITH(check_fits_in_memory(huge), Catch::Matchers::Contains("this config needs about") &&
-                                                     Catch::Matchers::Contains("lower model.d_model"));
+                                                    Catch::Matchers::Contains("lower model.d_model"));
   CHECK_NOTHROW(check_fits_in_memory(estimate_training_memory(c, 1000)));
+}
+
+TEST_CASE("memory estimate: the weight count from the config is a close lower bound of the built model's", "[memory]") {
+  for (const std::string position : {"rope", "learned"}) {
+    Config c = config_s(AttentionKernel::fused);
+    c.model.position.type = position;
+    c.model.position.max_len = 512;
+    const double built = static_cast<double>(EncoderClassifier(c.model, DType::F32).parameters().total_size());
+    INFO(position << ": " << weight_count(c.model) << " of " << built);
+    CHECK(weight_count(c.model) <= built);
+    CHECK(weight_count(c.model) > 0.95 * built);
+  }
+}
+
+TEST_CASE("memory estimate: absurd layer and gradient-group counts are refused from the config alone", "[memory]") {
+  Config c = config_s(AttentionKernel::fused);
+  c.model.layers = 1'000'000'000;  // declaring its parameters took a minute and 5 GB
+  CHECK_THROWS_WITH(check_fits_in_memory(estimate_training_memory(c, weight_count(c.model))),
+                    Catch::Matchers::Contains("lower model.d_model, model.layers"));
+  c.model.layers = 1;
+  c.train.gradient_groups = 1'000'000'000'000;  // a gradient copy per group: 8 GB allocated before bad_alloc
+  const MemoryEstimate groups = estimate_training_memory(c, weight_count(c.model), 2);
+  CHECK(groups.local_groups == 500'000'000'000);
+  CHECK(groups.group_gradient_bytes == 4.0 * weight_count(c.model) * 500'000'000'000.0);
+  CHECK_THROWS_WITH(check_fits_in_memory(groups),
+                    Catch::Matchers::Contains("a gradient copy for each of 500000000000 gradient groups") &&
+                        Catch::Matchers::EndsWith("or train.gradient_groups"));
+  c.train.gradient_groups = 2;  // one group per rank: no copies
+  CHECK(estimate_training_memory(c, 1000, 2).group_gradient_bytes == 0);
 }

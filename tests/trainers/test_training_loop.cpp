@@ -53,3 +53,17 @@ TEST_CASE("a run by epochs stops at the epoch boundary and logs every event as J
   // 160 training windows in batches of 16 with accumulation 2: 5 updates per epoch.
   CHECK_THAT(read(dir / "run" / "summary.json"), Catch::Contains("\"steps\":10,"));
 }
+
+TEST_CASE("a run by epochs whose warm-up outlasts it is refused once the steps per epoch are known") {
+  const auto dir = test::fresh_dir("epochs-warmup");
+  // 5 updates per epoch (see above): 2 epochs are 10 steps, shorter than a 12-step warm-up.
+  TrainRequest r{test::tiny_run_config(dir),
+                 {"train.max_steps=0", "train.max_epochs=2", "train.warmup_steps=12"},
+                 "",
+                 (dir / "run").string()};
+  CHECK_THROWS_WITH(train(r),
+                    "train.warmup_steps: 12 warm-up steps are longer than the whole run of 10 steps "
+                    "(train.max_epochs 2 x 5 steps an epoch), so the learning rate would never decay; set "
+                    "train.warmup_steps to about a tenth of the run (1)");
+  CHECK_FALSE(std::filesystem::exists(dir / "run" / "checkpoints" / "latest"));
+}

@@ -23,6 +23,9 @@ namespace rotor {
 namespace {
 
 constexpr size_t kMaxChunkBytes = size_t{4} << 20;
+// Texts are configs and label lists (kilobytes); kinds are single words.
+constexpr size_t kMaxTextBytes = size_t{64} << 20;
+constexpr size_t kMaxKindBytes = 64;
 constexpr const char* kMarkerAttr = "rotor_checkpoint";
 constexpr const char* kVersionAttr = "format_version";
 constexpr const char* kChecksumAttr = "content_fnv1a64";
@@ -174,22 +177,38 @@ void expect(bool ok, const std::string& key, const hdf5::DatasetInfo& info, cons
   }
 }
 
-void read_entry(hid_t root, const std::string& key, long long file_size, CheckpointContents& c) {
+// Bytes of data a dataset declares: its extents times its element size.
+long double declared_bytes(const hdf5::DatasetInfo& info) {
+  long double bytes = static_cast<long double>(info.type_size);
+  for (hsize_t d : info.dims) bytes *= static_cast<long double>(d);
+  return bytes;
+}
+
+// rotor stores data uncompressed, so all datasets together declare no more
+// bytes than the file has. Checked for every dataset before any is read: many
+// datasets each smaller than the file could otherwise add up to an
+// allocation far beyond it.
+void check_declared_sizes(hid_t root, const std::vector<std::string>& keys, long long file_size) {
+  long double total = 0;
+  for (const std::string& key : keys) total += declared_bytes(hdf5::describe(hdf5::open_dataset(root, key).get()));
+  if (total > static_cast<long double>(file_size)) {
+    throw Invalid(
+        fmt::format("its datasets declare {:.0f} bytes of data in all ({} datasets), more than the file's {} bytes "
+                    "(forged or damaged; nothing was read)",
+                    static_cast<double>(total), keys.size(), file_size));
+  }
+}
+
+void read_entry(hid_t root, const std::string& key, CheckpointContents& c) {
   hdf5::Id ds = hdf5::open_dataset(root, key);
   const hdf5::DatasetInfo info = hdf5::describe(ds.get());
   if (!hdf5::has_attribute(ds.get(), kKindAttr)) {
     throw Invalid("dataset " + key + " has no attribute kind (not written by rotor)");
   }
-  const std::string kind = hdf5::read_string_attribute(ds.get(), kKindAttr);
-  // No dataset can hold more bytes than the file: guards against absurd
-  // extents in a damaged header before anything is allocated.
-  long double bytes = static_cast<long double>(info.type_size);
-  for (hsize_t d : info.dims) bytes *= static_cast<long double>(d);
-  const bool fits = bytes <= static_cast<long double>(file_size);
-
+  const std::string kind = hdf5::read_string_attribute(ds.get(), kKindAttr, kMaxKindBytes);
   if (kind == "tensor") {
-    expect(info.type_class == H5T_FLOAT && (info.type_size == 4 || info.type_size == 8) && fits, key, info, kind,
-           "float32 or float64 data no larger than the file");
+    expect(info.type_class == H5T_FLOAT && (info.type_size == 4 || info.type_size == 8), key, info, kind,
+           "float32 or float64 data");
     const DType dtype = info.type_size == 4 ? DType::F32 : DType::F64;
     Tensor t = Tensor::empty(Shape(info.dims.begin(), info.dims.end()), dtype);
     if (t.numel() > 0) {
@@ -212,11 +231,13 @@ void read_entry(hid_t root, const std::string& key, long long file_size, Checkpo
     read_checked(ds.get(), key, info, H5T_NATIVE_DOUBLE, &v);
     c.reals.emplace(key, v);
   } else if (kind == "text") {
-    expect(info.type_class == H5T_STRING && info.scalar, key, info, kind, "a scalar string");
-    c.texts.emplace(key, hdf5::read_string_dataset(ds.get()));
+    // Fixed length: its size is known, and checked, before anything is allocated.
+    expect(info.type_class == H5T_STRING && !info.is_vlen_string && info.scalar && info.type_size <= kMaxTextBytes, key,
+           info, kind, "a scalar fixed-length string of at most 64 MiB");
+    c.texts.emplace(key, hdf5::read_string_dataset(ds.get(), kMaxTextBytes));
   } else if (kind == "blob") {
-    expect(info.type_class == H5T_INTEGER && info.type_size == 1 && !info.is_signed && info.dims.size() == 1 && fits,
-           key, info, kind, "a 1-D uint8 array no larger than the file");
+    expect(info.type_class == H5T_INTEGER && info.type_size == 1 && !info.is_signed && info.dims.size() == 1, key, info,
+           kind, "a 1-D uint8 array");
     std::vector<uint8_t> blob(static_cast<size_t>(info.dims[0]));
     if (!blob.empty()) read_checked(ds.get(), key, info, H5T_NATIVE_UINT8, blob.data());
     c.blobs.emplace(key, std::move(blob));
@@ -259,7 +280,9 @@ CheckpointContents read_contents(const std::string& path) {
       throw Invalid(std::string("damaged checkpoint (missing attribute ") + kChecksumAttr + ")");
     }
     const uint64_t stored = hdf5::read_uint64_attribute(root, kChecksumAttr);
-    for (const std::string& key : hdf5::dataset_paths(root)) read_entry(root, key, file_size, c);
+    const std::vector<std::string> keys = hdf5::dataset_paths(root);
+    check_declared_sizes(root, keys, file_size);
+    for (const std::string& key : keys) read_entry(root, key, c);
     const uint64_t computed = content_checksum(c);
     if (computed != stored) {
       throw Invalid(fmt::format("content checksum mismatch (file corrupt or edited): stored {:016x}, computed {:016x}",

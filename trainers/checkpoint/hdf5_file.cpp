@@ -277,19 +277,26 @@ T read_integer_attribute(hid_t obj, const char* name, hid_t mem_type) {
   return value;
 }
 
-// Reads one string from a string-typed attribute or dataset of `type`.
+// Reads one string of at most `max_bytes` from a string-typed attribute or
+// dataset of `type`; a fixed length is checked before anything is allocated.
 template <class Read>
-std::string read_string(hid_t type, const std::string& what, Read read) {
+std::string read_string(hid_t type, const std::string& what, size_t max_bytes, Read read) {
   if (H5Tget_class(type) != H5T_STRING) throw Hdf5Error(what + " is not a string");
+  const auto too_long = [&](size_t n) {
+    return Hdf5Error(what + " holds a string of " + std::to_string(n) + " bytes, more than the " +
+                     std::to_string(max_bytes) + " expected");
+  };
   if (H5Tis_variable_str(type) > 0) {
     Id mem = utf8_string_type(H5T_VARIABLE, H5T_STR_NULLTERM);
     char* p = nullptr;
     check_status(read(mem.get(), static_cast<void*>(&p)), "cannot read " + what);
     std::string s = p != nullptr ? std::string(p) : std::string();
     H5free_memory(p);
+    if (s.size() > max_bytes) throw too_long(s.size());
     return s;
   }
   const size_t n = H5Tget_size(type);
+  if (n > max_bytes) throw too_long(n);
   std::string s(n, '\0');
   check_status(read(type, static_cast<void*>(s.data())), "cannot read " + what);
   s.resize(std::min(n, s.find('\0')));
@@ -306,14 +313,14 @@ uint64_t read_uint64_attribute(hid_t obj, const char* name) {
   return read_integer_attribute<uint64_t>(obj, name, H5T_NATIVE_UINT64);
 }
 
-std::string read_string_attribute(hid_t obj, const char* name) {
+std::string read_string_attribute(hid_t obj, const char* name, size_t max_bytes) {
   Id attr = open_attribute(obj, name);
   Id type(check(H5Aget_type(attr.get()), std::string("cannot read attribute ") + name), H5Tclose);
   Id space(check(H5Aget_space(attr.get()), std::string("cannot read attribute ") + name), H5Sclose);
   if (H5Sget_simple_extent_npoints(space.get()) != 1) {
     throw Hdf5Error(std::string("attribute ") + name + " is not a single string");
   }
-  return read_string(type.get(), std::string("attribute ") + name,
+  return read_string(type.get(), std::string("attribute ") + name, max_bytes,
                      [&](hid_t mem, void* buf) { return H5Aread(attr.get(), mem, buf); });
 }
 
@@ -399,12 +406,12 @@ void read_dataset(hid_t dataset, hid_t mem_type, void* out) {
   check_status(H5Dread(dataset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out), what);
 }
 
-std::string read_string_dataset(hid_t dataset) {
+std::string read_string_dataset(hid_t dataset, size_t max_bytes) {
   const std::string name = object_name(dataset);
   Id type(check(H5Dget_type(dataset), "cannot read dataset " + name), H5Tclose);
   Id space(check(H5Dget_space(dataset), "cannot read dataset " + name), H5Sclose);
   if (H5Sget_simple_extent_npoints(space.get()) != 1) throw Hdf5Error("dataset " + name + " is not a single string");
-  return read_string(type.get(), "dataset " + name,
+  return read_string(type.get(), "dataset " + name, max_bytes,
                      [&](hid_t mem, void* buf) { return H5Dread(dataset, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf); });
 }
 

@@ -111,10 +111,12 @@ void write_attribute(hid_t obj, const char* name, const std::string& value);
 
 // ---- reading ----
 
-bool has_attribute(hid_t obj, const char* name);                 // throws if HDF5 cannot tell
-int64_t read_int64_attribute(hid_t obj, const char* name);       // throws if missing or not an integer
-uint64_t read_uint64_attribute(hid_t obj, const char* name);     // throws if missing or not an integer
-std::string read_string_attribute(hid_t obj, const char* name);  // fixed or variable length
+bool has_attribute(hid_t obj, const char* name);              // throws if HDF5 cannot tell
+int64_t read_int64_attribute(hid_t obj, const char* name);    // throws if missing or not an integer
+uint64_t read_uint64_attribute(hid_t obj, const char* name);  // throws if missing or not an integer
+// Fixed or variable length; throws if longer than `max_bytes` (a fixed length
+// is checked before anything is allocated).
+std::string read_string_attribute(hid_t obj, const char* name, size_t max_bytes);
 
 // Full paths (without the leading '/') of every dataset in the file, sorted.
 std::vector<std::string> dataset_paths(hid_t file);
@@ -134,7 +136,8 @@ Id open_dataset(hid_t loc, const std::string& name);
 DatasetInfo describe(hid_t dataset);
 // Reads the whole dataset converted to `mem_type` into `out` (sized by the caller).
 void read_dataset(hid_t dataset, hid_t mem_type, void* out);
-// Reads a scalar string dataset (variable- or fixed-length).
-std::string read_string_dataset(hid_t dataset);
+// Reads a scalar string dataset (variable- or fixed-length) of at most
+// `max_bytes`, checked as for attributes.
+std::string read_string_dataset(hid_t dataset, size_t max_bytes);
 
 }  // namespace rotor::hdf5

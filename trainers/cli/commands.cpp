@@ -95,14 +95,28 @@ void print_results(const std::string& name, const std::string& windows, const st
   if (results.size() == 1) {
     fmt::print("{}: {} documents, windows of {} tokens ({})\n  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n",
                name, first.count, results[0].length, windows, first.accuracy, first.macro_f1, first.loss);
-    fmt::print("metrics written to {}\n", results[0].file);
+    if (!results[0].file.empty()) fmt::print("metrics written to {}\n", results[0].file);
     return;
   }
   fmt::print("{}: {} documents, windows: {}\n{:>8}  {:>8}  {:>8}  {:>8}  {}\n", name, first.count, windows, "length",
              "accuracy", "macro-F1", "loss", "metrics file");
   for (const LengthResult& r : results) {
     fmt::print("{:>8}  {:>8.4f}  {:>8.4f}  {:>8.4f}  {}\n", r.length, r.metrics.accuracy, r.metrics.macro_f1,
-               r.metrics.loss, r.file);
+               r.metrics.loss, r.file.empty() ? "(not written)" : r.file);
+  }
+}
+
+// Writes one eval record; the file, or "" when it could not. A file the user
+// named (--output) must be written; the default place, the run folder, may be
+// read-only, and then the metrics are printed all the same, with a warning.
+std::string write_eval_record(const std::string& file, const std::string& line, bool named_by_user) {
+  try {
+    write_output_file(file, line + "\n");
+    return file;
+  } catch (const Error& e) {
+    if (named_by_user) throw;
+    print_warning(std::string(e.what()) + "; the metrics are printed below only; give --output FILE to keep them");
+    return "";
   }
 }
 
@@ -115,7 +129,7 @@ int eval_command(const EvalRequest& req) {
   Config& config = r.header.config;
   const int64_t own_len = eval_max_len(config.data);
   const std::vector<int64_t> lengths = req.max_lens.empty() ? std::vector<int64_t>{own_len} : req.max_lens;
-  for (const int64_t len : lengths) config.model.validate_length(len, "--max-len");
+  for (const int64_t len : lengths) check_trained_length(config.model, len, "--max-len");
   if (!req.output.empty() && lengths.size() > 1) {
     throw ConfigError("--output names one file but --max-len gives " + std::to_string(lengths.size()) +
                       " lengths; leave --output out to get one file per length next to the run");
@@ -130,12 +144,14 @@ int eval_command(const EvalRequest& req) {
                               len,
                               config.data.eval_windows,
                               req.overrides};
-    const ClassificationMetrics m = metrics_of(score(r, data.split(), config.data), r.labels.size());
+    const DocumentScores scores = score(r, data.split(), config.data);
+    require_finite_scores(scores, resolved.path);
+    const ClassificationMetrics m = metrics_of(scores, r.labels.size());
     if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
         req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;
-    write_output_file(out, json_line(eval_record(setting, r.header.state.step, m)) + "\n");
-    results.push_back({len, m, out});
+    results.push_back(
+        {len, m, write_eval_record(out, json_line(eval_record(setting, r.header.state.step, m)), !req.output.empty())});
   }
   if (!world().is_root()) return 0;
   print_results(data.name, config.data.eval_windows, results);
@@ -147,10 +163,14 @@ int predict_command(const PredictRequest& req) {
   fmt::print(stderr, "checkpoint {}\n", describe(resolved));
   RestoredModel r = restore_model(resolved.path, req.overrides);
   Config& config = r.header.config;
-  if (req.max_len > 0) config.data.eval_max_len = req.max_len;
+  if (req.max_len > 0) {
+    check_trained_length(config.model, req.max_len, "--max-len");
+    config.data.eval_max_len = req.max_len;
+  }
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
   const DocumentScores s = score(r, split, config.data);
+  require_finite_scores(s, resolved.path);
   if (!world().is_root()) return 0;
   std::string out;
   for (size_t d = 0; d < docs.size(); ++d) {

@@ -31,7 +31,7 @@ struct TrainConfig {
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
   double momentum = 0.9;            // sgd
   std::string schedule = "cosine";  // constant | linear | cosine | inverse_sqrt
-  int64_t warmup_steps = 100;       // capped at the run length
+  int64_t warmup_steps = 0;         // linear warm-up; longer than the run is an error
   double min_lr = 0.0;
   int64_t max_steps = 0;   // optimizer updates; 0: use max_epochs
   int64_t max_epochs = 0;  // 0: use max_steps

@@ -6,6 +6,10 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
+
+#include <fmt/core.h>
+#include <yaml-cpp/depthguard.h>
 
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
@@ -14,6 +18,8 @@
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
+
+constexpr int64_t kThreadsPerCore = 4;
 
 // A leaf value and where it was written.
 struct Leaf {
@@ -73,6 +79,10 @@ YAML::Node parse_root(Load load, const std::string& origin) {
   YAML::Node root;
   try {
     root = load();
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's parser stops at this depth but names it "bad file".
+    throw ConfigError(location(origin, e.mark) + ": invalid YAML: nested more than " + std::to_string(e.depth() - 1) +
+                      " levels deep (a config needs 3)");
   } catch (const YAML::Exception& e) {
     throw ConfigError(location(origin, e.mark) + ": invalid YAML: " + e.msg);
   }
@@ -85,6 +95,7 @@ FlatConfig load_flat(const std::string& path, std::set<std::string>& chain) {
   const std::string canonical = fs::weakly_canonical(fs::absolute(path)).string();
   if (!chain.insert(canonical).second) throw ConfigError(path + ": `extends` forms a cycle");
   if (!fs::exists(path)) throw ConfigError(path + ": config file not found");
+  if (fs::is_directory(path)) throw ConfigError(path + ": is a directory, not a config file");
   YAML::Node root = parse_root([&] { return YAML::LoadFile(path); }, path);
   FlatConfig flat;
   if (const YAML::Node base = root["extends"]) {
@@ -116,7 +127,24 @@ void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides
   }
 }
 
-Config build(const FlatConfig& flat, const std::string& origin) {
+// Rules that depend on the machine that runs the config, not on the config
+// alone: a stored config (a checkpoint's) read on another machine is not held
+// to them.
+void validate_for_this_machine(const Config& c) {
+  // OpenMP's runtime crashes creating ~100,000 threads; more than a few per
+  // core only adds contention.
+  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t most = kThreadsPerCore * cores;
+  if (c.run.threads > most) {
+    throw ConfigError(
+        fmt::format("run.threads: {} is more than {} x this machine's {} cores (at most {}; 0 uses "
+                    "every core)",
+                    c.run.threads, kThreadsPerCore, cores, most));
+  }
+}
+
+// `for_this_machine`: also apply validate_for_this_machine().
+Config build(const FlatConfig& flat, const std::string& origin, bool for_this_machine) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) keys.push_back(o.key);
   Config config;
@@ -169,6 +197,7 @@ Config build(const FlatConfig& flat, const std::string& origin) {
   }
   try {
     validate(config);
+    if (for_this_machine) validate_for_this_machine(config);
   } catch (const Error& e) {
     // Messages start with the key ("train.lr: ..."): point at where it was set.
     const std::string msg = e.what();
@@ -195,8 +224,21 @@ void validate(const Config& c) {
   require(t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
   require(t.schedule != "inverse_sqrt" || t.warmup_steps >= 1, "train.warmup_steps",
           "inverse_sqrt needs warmup_steps >= 1");
+  if (t.max_steps > 0) check_warmup_fits(t, t.max_steps, 0);
   const DataConfig& d = c.data;
   require(d.val_fraction + d.test_fraction < 1, "data.val_fraction", "val_fraction + test_fraction must be in [0, 1)");
+}
+
+void check_warmup_fits(const TrainConfig& t, int64_t run_steps, int64_t steps_per_epoch) {
+  if (t.warmup_steps <= run_steps) return;
+  const bool by_epochs = steps_per_epoch > 0 && run_steps == steps_per_epoch * t.max_epochs;
+  const std::string length = by_epochs
+                                 ? fmt::format("train.max_epochs {} x {} steps an epoch", t.max_epochs, steps_per_epoch)
+                                 : "train.max_steps";
+  throw ConfigError(fmt::format(
+      "train.warmup_steps: {} warm-up steps are longer than the whole run of {} steps ({}), so the learning rate "
+      "would never decay; set train.warmup_steps to about a tenth of the run ({})",
+      t.warmup_steps, run_steps, length, std::max<int64_t>(1, run_steps / 10)));
 }
 
 Config parse_config_text(const std::string& yaml, const std::string& origin,
@@ -206,14 +248,14 @@ Config parse_config_text(const std::string& yaml, const std::string& origin,
   FlatConfig flat;
   flatten(root, "", origin, "", flat);
   apply_overrides(flat, overrides);
-  return build(flat, origin);
+  return build(flat, origin, /*for_this_machine=*/false);
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::set<std::string> chain;
   FlatConfig flat = load_flat(path, chain);
   apply_overrides(flat, overrides);
-  return build(flat, path);
+  return build(flat, path, /*for_this_machine=*/true);
 }
 
 std::string dump_config(const Config& config) {

@@ -10,15 +10,23 @@
 
 namespace rotor {
 
+// Also holds the config to the machine it runs on (run.threads at most 4 x its
+// cores).
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
 // Parses YAML text as if it were a file called `origin` (checkpoints store the
-// resolved config as text).
+// resolved config as text). Not held to this machine: it may come from another.
 Config parse_config_text(const std::string& yaml, const std::string& origin,
                          const std::vector<std::string>& overrides = {});
 
 // The rules that tie several keys together (single keys are checked against
 // their schema row while loading). Throws ConfigError "<key>: <what was expected>".
 void validate(const Config& config);
+
+// Throws ConfigError "train.warmup_steps: ..." when the warm-up is longer than
+// the run of `run_steps` optimizer steps, so the learning rate would never
+// decay. validate() checks it against train.max_steps; the trainer again once
+// it knows the steps per epoch (`steps_per_epoch`; 0: not known yet).
+void check_warmup_fits(const TrainConfig& train, int64_t run_steps, int64_t steps_per_epoch);
 
 // Every key with its value, as YAML that parse_config_text() reads back to
 // the same Config.

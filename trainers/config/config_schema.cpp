@@ -173,7 +173,9 @@ std::vector<ConfigOption> build() {
       OPT("train.momentum", train.momentum, "sgd momentum"),
       OPT("train.schedule", train.schedule, "Learning-rate schedule after linear warm-up")
           .one_of({"constant", "linear", "cosine", "inverse_sqrt"}),
-      OPT("train.warmup_steps", train.warmup_steps, "Linear warm-up steps").at_least(0),
+      OPT("train.warmup_steps", train.warmup_steps,
+          "Linear warm-up steps (0: none); longer than the run is an error (the rate would never decay)")
+          .at_least(0),
       OPT("train.min_lr", train.min_lr, "Floor of the linear and cosine decays").at_least(0),
       OPT("train.max_steps", train.max_steps, "Optimizer updates to run (0: use max_epochs)").at_least(0).on_resume(),
       OPT("train.max_epochs", train.max_epochs, "Epochs to run (0: use max_steps)").at_least(0).on_resume(),

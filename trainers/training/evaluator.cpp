@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "trainers/checkpoint/checkpoint_error.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/scored_batches.h"
 
@@ -72,6 +73,21 @@ ClassificationMetrics metrics_of(const DocumentScores& s, int32_t num_classes) {
             -std::log(std::max(p[static_cast<size_t>(s.labels[d])], 1e-300)));
   }
   return acc.result();
+}
+
+void require_finite_scores(const DocumentScores& s, const std::string& checkpoint) {
+  int64_t bad = 0, scored = 0;
+  for (size_t d = 0; d < s.logits.size(); ++d) {
+    if (s.labels[d] < 0) continue;  // never served
+    ++scored;
+    bad += std::any_of(s.logits[d].begin(), s.logits[d].end(), [](double v) { return !std::isfinite(v); });
+  }
+  if (bad > 0) {
+    throw CheckpointError(checkpoint + ": the model's outputs are NaN or infinite for " + std::to_string(bad) + " of " +
+                          std::to_string(scored) +
+                          " documents: its weights hold NaN or infinite values (a damaged or forged checkpoint); no "
+                          "metrics were written");
+  }
 }
 
 }  // namespace rotor

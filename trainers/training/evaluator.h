@@ -6,6 +6,7 @@
 // rank gets the single process's bits.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "datasets/dataset.h"
@@ -23,6 +24,10 @@ struct DocumentScores {
 DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64_t num_docs,
                                const std::function<void(int64_t, int64_t)>& on_batch = {});
 ClassificationMetrics metrics_of(const DocumentScores& scores, int32_t num_classes);
+// Throws CheckpointError naming `checkpoint` when any document's logits are
+// NaN or infinite: the weights are (NaN, infinite weights give no usable
+// scores), and metrics from them would be noise presented as a result.
+void require_finite_scores(const DocumentScores& scores, const std::string& checkpoint);
 // Softmax of one logits row.
 std::vector<double> probabilities(const std::vector<double>& logits);
 // The class with the largest logit (the first of equal ones).

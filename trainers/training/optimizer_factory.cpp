@@ -1,7 +1,5 @@
 #include "trainers/training/optimizer_factory.h"
 
-#include <algorithm>
-
 #include "engine/optim/adam.h"
 #include "engine/optim/sgd.h"
 
@@ -27,7 +25,7 @@ LrSchedule make_schedule(const TrainConfig& c, int64_t total_steps) {
   LrScheduleConfig s;
   s.name = c.schedule;
   s.lr = c.lr;
-  s.warmup_steps = std::min(c.warmup_steps, total_steps);
+  s.warmup_steps = c.warmup_steps;  // at most total_steps: check_warmup_fits() (config_loader.h)
   s.total_steps = total_steps;
   s.min_lr = c.min_lr;
   return LrSchedule(s);

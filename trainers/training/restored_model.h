@@ -20,6 +20,14 @@ struct RestoredModel {
 
 // overrides: `--set key=value` applied to the stored config (e.g. rope
 // scaling for evaluation beyond the training length).
+// A position table's length (learned) was fixed when the model was trained,
+// so an override of model.position.max_len is refused with this explanation
+// rather than failing on the weights' shape.
 RestoredModel restore_model(const std::string& checkpoint, const std::vector<std::string>& overrides = {});
+
+// Throws ConfigError when windows of `tokens` tokens (given by `length_key`,
+// e.g. "--max-len") need more positions than the trained model's position
+// table has, suggesting a length that fits or an encoding without a table.
+void check_trained_length(const ModelConfig& model, int64_t tokens, const std::string& length_key);
 
 }  // namespace rotor

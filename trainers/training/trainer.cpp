@@ -138,8 +138,9 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   if (!root_) comm_.barrier();
   load_data(header ? &*header : nullptr);
   if (root_) comm_.barrier();
-  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);  // declares, allocates nothing yet
-  check_fits_in_memory(estimate_training_memory(config_, model_->parameters().total_size()));
+  // From the config: declaring the parameters of an absurd model takes minutes by itself.
+  check_fits_in_memory(estimate_training_memory(config_, weight_count(config_.model), comm_.size()));
+  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);
   model_->initialize(config_.run.seed);
   optimizer_ = make_optimizer(config_.train, model_->parameters());
   train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
@@ -148,6 +149,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   total_steps_ = config_.train.max_steps > 0 ? config_.train.max_steps : per_epoch * config_.train.max_epochs;
   if (config_.train.max_steps > 0 && config_.train.max_epochs > 0)
     total_steps_ = std::min(total_steps_, per_epoch * config_.train.max_epochs);
+  check_warmup_fits(config_.train, total_steps_, per_epoch);  // with epochs, the run's length is known only now
   schedule_.emplace(make_schedule(config_.train, total_steps_));
   if (ckpt) {
     load_parameters(*ckpt, *resume_from, *model_);

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "engine/parallel.h"
 #include "trainers/config/config_loader.h"
 
@@ -20,16 +22,19 @@ const typename Map::mapped_type& need(const Map& map, const std::string& key, co
 // The training state's fields and their checkpoint keys: snapshot() writes and
 // read_header() reads exactly these. Randomness has no entry: dropout and the
 // data order are keyed by the config's seeds and state/step, state/epoch.
+// `min`: the least value a run writes (every metric and sum is >= 0); a
+// smaller one is forged or damaged, and would fail deep inside the trainer.
 template <class T>
 struct StateField {
   const char* key;
   T& (*member)(TrainingState&);
+  T min = 0;
 };
 const StateField<int64_t> kIntegerFields[] = {
     {"state/step", [](TrainingState& s) -> int64_t& { return s.step; }},
     {"state/epoch", [](TrainingState& s) -> int64_t& { return s.sampler.epoch; }},
     {"state/cursor", [](TrainingState& s) -> int64_t& { return s.sampler.cursor; }},
-    {"state/best_step", [](TrainingState& s) -> int64_t& { return s.best_step; }},
+    {"state/best_step", [](TrainingState& s) -> int64_t& { return s.best_step; }, -1},
     {"state/stale_evals", [](TrainingState& s) -> int64_t& { return s.stale_evals; }},
     {"state/seen", [](TrainingState& s) -> int64_t& { return s.seen; }},
     {"state/correct", [](TrainingState& s) -> int64_t& { return s.correct; }},
@@ -40,6 +45,15 @@ const StateField<double> kRealFields[] = {
     {"state/loss_sum", [](TrainingState& s) -> double& { return s.loss_sum; }},
     {"state/elapsed_s", [](TrainingState& s) -> double& { return s.elapsed_s; }},
 };
+
+template <class Map, class T>
+void read_field(const Map& map, const StateField<T>& f, const std::string& path, TrainingState& state) {
+  const T v = need(map, f.key, path);
+  if (v < f.min)  // false for NaN: best_metric before any evaluation
+    throw CheckpointError(
+        fmt::format("{}: {} is {}, expected >= {} (forged or damaged checkpoint)", path, f.key, v, f.min));
+  f.member(state) = v;
+}
 
 }  // namespace
 
@@ -79,8 +93,8 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   // Derived from the data, not config keys: the tokenizer's vocabulary and the classes.
   h.config.model.vocab_size = load_tokenizer(h.tokenizer)->vocab_size();
   h.config.model.num_classes = static_cast<int64_t>(h.labels.size());
-  for (const auto& f : kIntegerFields) f.member(h.state) = need(c.integers, f.key, path);
-  for (const auto& f : kRealFields) f.member(h.state) = need(c.reals, f.key, path);
+  for (const auto& f : kIntegerFields) read_field(c.integers, f, path, h.state);
+  for (const auto& f : kRealFields) read_field(c.reals, f, path, h.state);
   h.threads = need(c.integers, "run/threads", path);
   return h;
 }

@@ -1,0 +1,66 @@
+// Checkpoints that pass every checksum but hold impossible values (forged, or
+// written by a broken tool): negative step counters and NaN weights must be
+// refused naming the file, not fail inside the trainer or evaluate quietly.
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include "run_fixture.h"
+#include "trainers/checkpoint/checkpoint.h"
+#include "trainers/training/evaluator.h"
+#include "trainers/training/trainer.h"
+#include "trainers/training/training_checkpoint.h"
+
+using namespace rotor;
+
+namespace {
+
+// The first checkpoint of a tiny run, read back.
+CheckpointContents tiny_checkpoint(const std::filesystem::path& dir) {
+  TrainRequest request{test::tiny_run_config(dir), {}, "", (dir / "run").string()};
+  request.stop_after = 4;
+  REQUIRE(train(request) == 0);
+  return read_checkpoint((dir / "run" / "checkpoints" / "step-00000004.h5").string());
+}
+
+std::string header_error(const CheckpointContents& c, const std::string& path) {
+  write_checkpoint(path, c);  // every checksum recomputed: a forgery
+  try {
+    read_header(read_checkpoint(path), path);
+  } catch (const CheckpointError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("forged training state: negative counters are refused naming the file and the field", "[forged]") {
+  const auto dir = test::fresh_dir("forged-state");
+  const CheckpointContents good = tiny_checkpoint(dir);
+  const std::string path = (dir / "forged.h5").string();
+  CHECK(header_error(good, path).empty());
+  CheckpointContents c = good;
+  c.integers["state/step"] = -5;  // reached LrSchedule::lr_at as "step must be >= 0"
+  CHECK(header_error(c, path) == path + ": state/step is -5, expected >= 0 (forged or damaged checkpoint)");
+  c = good;
+  c.integers["state/best_step"] = -2;  // -1: no evaluation yet
+  CHECK(header_error(c, path) == path + ": state/best_step is -2, expected >= -1 (forged or damaged checkpoint)");
+  c = good;
+  c.reals["state/elapsed_s"] = -1.5;
+  CHECK(header_error(c, path) == path + ": state/elapsed_s is -1.5, expected >= 0 (forged or damaged checkpoint)");
+}
+
+TEST_CASE("NaN or infinite logits are refused naming the checkpoint", "[forged][eval]") {
+  DocumentScores s;
+  s.logits = {{0.5, -1.0}, {1.0, 2.0}, {0.0, 0.0}};
+  s.labels = {0, 1, -1};
+  CHECK_NOTHROW(require_finite_scores(s, "a.h5"));
+  s.logits[2][0] = std::numeric_limits<double>::quiet_NaN();  // a document never served does not count
+  CHECK_NOTHROW(require_finite_scores(s, "a.h5"));
+  s.logits[0][1] = std::numeric_limits<double>::quiet_NaN();
+  s.logits[1][0] = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(require_finite_scores(s, "a.h5"),
+                    "a.h5: the model's outputs are NaN or infinite for 2 of 2 documents: its weights hold NaN or "
+                    "infinite values (a damaged or forged checkpoint); no metrics were written");
+}
