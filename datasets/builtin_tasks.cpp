@@ -15,6 +15,16 @@ ListOpsConfig listops_preset(std::string_view task) {
     c.max_depth = 3;
     c.max_args = 5;
     c.splits = {{"train", 10000, 8, 64}, {"val", 1000, 8, 64}, {"test", 1000, 8, 64}};
+  } else if (task == "listops-short") {
+    // Shallow (depth <= 4) so that a small model learns it in minutes, with up
+    // to 30 arguments so that trees reach the 1024-token test split (depth 4
+    // with 5 arguments stays under 188 tokens). Balanced: MIN and MAX over
+    // many arguments would otherwise make 0 and 9 over half of the long splits.
+    c.max_depth = 4;
+    c.max_args = 30;
+    c.balanced = true;
+    c.splits = {{"train", 10000, 16, 128},    {"val", 1000, 16, 128},       {"test", 1000, 16, 128},
+                {"test_256", 1000, 129, 256}, {"test_512", 1000, 257, 512}, {"test_1024", 1000, 513, 1024}};
   } else if (task == "listops-512") {
     c.splits = {{"train", 96000, 101, 512}, {"val", 2000, 101, 512}, {"test", 2000, 101, 512}};
   } else if (task == "listops-extrap") {
@@ -32,7 +42,8 @@ struct CorpusTask {
 };
 
 constexpr CorpusTask kCorpusTasks[] = {{"brown", "genre"}, {"brown-4", "genre4"}, {"sotu", "period"}};
-constexpr const char* kListOpsTasks[] = {"listops-easy", "listops-512", "listops-2k", "listops-extrap", "listops"};
+constexpr const char* kListOpsTasks[] = {"listops-easy", "listops-short",  "listops-512",
+                                         "listops-2k",   "listops-extrap", "listops"};
 
 std::string join_names() {
   std::string out;
@@ -53,6 +64,7 @@ std::string fetched_file(const std::string& data_dir, const std::string& corpus,
 
 std::vector<std::string> builtin_task_names() {
   std::vector<std::string> names(std::begin(kListOpsTasks), std::end(kListOpsTasks));
+  for (const std::string& name : separation_task_names()) names.push_back(name);
   for (const CorpusTask& t : kCorpusTasks) names.emplace_back(t.name);
   return names;
 }
@@ -63,6 +75,8 @@ bool is_listops_task(std::string_view task) {
   }
   return false;
 }
+
+bool is_generated_task(std::string_view task) { return is_listops_task(task) || is_separation_task(task); }
 
 ListOpsConfig listops_task_config(const DataConfig& config) {
   ListOpsConfig c = config.task == "listops" ? config.listops : listops_preset(config.task);
