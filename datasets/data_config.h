@@ -54,7 +54,7 @@ struct DataConfig {
   GeneratedTaskConfig generated;
 
   // ---- Tokenizer ------------------------------------------------------------
-  // byte | vocab | sentencepiece. Empty: vocab for ListOps, byte otherwise.
+  // byte | vocab | sentencepiece. Empty: vocab for generated tasks, byte otherwise.
   std::string tokenizer;
   // sentencepiece: size to train; vocab: maximum size (0 = no limit). Counts
   // the 4 special tokens (PAD, CLS, SEP, UNK).
