@@ -1,5 +1,6 @@
 #include "datasets/builtin_tasks.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "datasets/data_error.h"
@@ -77,6 +78,18 @@ bool is_listops_task(std::string_view task) {
 }
 
 bool is_generated_task(std::string_view task) { return is_listops_task(task) || is_separation_task(task); }
+
+std::vector<std::string> held_out_split_names(const DataConfig& config) {
+  std::vector<std::string> names{"val", "test"};
+  const auto add = [&](const std::string& name) {
+    if (name != "train" && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  if (is_listops_task(config.task))
+    for (const ListOpsSplit& s : listops_task_config(config).splits) add(s.name);
+  if (is_separation_task(config.task))
+    for (const GeneratedSplit& s : separation_splits(config)) add(s.name);
+  return names;
+}
 
 ListOpsConfig listops_task_config(const DataConfig& config) {
   ListOpsConfig c = config.task == "listops" ? config.listops : listops_preset(config.task);

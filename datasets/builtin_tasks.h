@@ -34,6 +34,11 @@ bool is_listops_task(std::string_view task);
 // A ListOps or separation task: generated, tokenized with vocab by default.
 bool is_generated_task(std::string_view task);
 
+// The held-out splits a task's dataset has: val, test, then the extra test
+// splits of a generated task (listops-extrap: test_4k; separation tasks:
+// test_<L>). Throws DataError on bad data.generated options.
+std::vector<std::string> held_out_split_names(const DataConfig& config);
+
 // The generator config of a ListOps task: its preset (or config.listops for
 // task "listops") with config.train_size and config.eval_size applied.
 ListOpsConfig listops_task_config(const DataConfig& config);
