@@ -10,9 +10,11 @@
 // rounded inward; a range with no allowed length is a DataError.
 //
 // Sample j of a split has label j % classes (exactly balanced when the size is
-// a multiple of the class count, else within one) and is drawn from
-// RandomKey{data_seed, stream_id("<task>/<split>"), j * kDrawsPerSample + a}
-// for attempts a = 0, 1, ... until its text differs from every sample taken
+// a multiple of the class count, else within one). Attempt a = 0, 1, ... at
+// it is draw d = j * kDrawsPerSample + a: its length is draw d of
+// RandomKey{data_seed, stream_id("<task>/<split>/length"), 0} and its symbols
+// come from RandomKey{data_seed, stream_id("<task>/<split>"), d}; attempts
+// go on until the text differs from every sample taken
 // before (splits are filled in order, so all of them are disjoint). The data
 // is a pure function of the task, its options and data_seed.
 #include <cstdint>

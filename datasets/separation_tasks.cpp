@@ -1,5 +1,6 @@
 #include "datasets/separation_tasks.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "datasets/data_error.h"
