@@ -1,5 +1,6 @@
 #include "datasets/builtin_tasks.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "datasets/data_error.h"
@@ -15,6 +16,16 @@ ListOpsConfig listops_preset(std::string_view task) {
     c.max_depth = 3;
     c.max_args = 5;
     c.splits = {{"train", 10000, 8, 64}, {"val", 1000, 8, 64}, {"test", 1000, 8, 64}};
+  } else if (task == "listops-short") {
+    // Shallow (depth <= 4) so that a small model learns it in minutes, with up
+    // to 30 arguments so that trees reach the 1024-token test split (depth 4
+    // with 5 arguments stays under 188 tokens). Balanced: MIN and MAX over
+    // many arguments would otherwise make 0 and 9 over half of the long splits.
+    c.max_depth = 4;
+    c.max_args = 30;
+    c.balanced = true;
+    c.splits = {{"train", 10000, 16, 128},    {"val", 1000, 16, 128},       {"test", 1000, 16, 128},
+                {"test_256", 1000, 129, 256}, {"test_512", 1000, 257, 512}, {"test_1024", 1000, 513, 1024}};
   } else if (task == "listops-512") {
     c.splits = {{"train", 96000, 101, 512}, {"val", 2000, 101, 512}, {"test", 2000, 101, 512}};
   } else if (task == "listops-extrap") {
@@ -32,7 +43,8 @@ struct CorpusTask {
 };
 
 constexpr CorpusTask kCorpusTasks[] = {{"brown", "genre"}, {"brown-4", "genre4"}, {"sotu", "period"}};
-constexpr const char* kListOpsTasks[] = {"listops-easy", "listops-512", "listops-2k", "listops-extrap", "listops"};
+constexpr const char* kListOpsTasks[] = {"listops-easy", "listops-short",  "listops-512",
+                                         "listops-2k",   "listops-extrap", "listops"};
 
 std::string join_names() {
   std::string out;
@@ -53,6 +65,7 @@ std::string fetched_file(const std::string& data_dir, const std::string& corpus,
 
 std::vector<std::string> builtin_task_names() {
   std::vector<std::string> names(std::begin(kListOpsTasks), std::end(kListOpsTasks));
+  for (const std::string& name : separation_task_names()) names.push_back(name);
   for (const CorpusTask& t : kCorpusTasks) names.emplace_back(t.name);
   return names;
 }
@@ -62,6 +75,20 @@ bool is_listops_task(std::string_view task) {
     if (task == name) return true;
   }
   return false;
+}
+
+bool is_generated_task(std::string_view task) { return is_listops_task(task) || is_separation_task(task); }
+
+std::vector<std::string> held_out_split_names(const DataConfig& config) {
+  std::vector<std::string> names{"val", "test"};
+  const auto add = [&](const std::string& name) {
+    if (name != "train" && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  if (is_listops_task(config.task))
+    for (const ListOpsSplit& s : listops_task_config(config).splits) add(s.name);
+  if (is_separation_task(config.task))
+    for (const GeneratedSplit& s : separation_splits(config)) add(s.name);
+  return names;
 }
 
 ListOpsConfig listops_task_config(const DataConfig& config) {

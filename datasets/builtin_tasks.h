@@ -3,11 +3,16 @@
 // the corpora that tools/fetch/*.sh download and convert to JSONL.
 //
 //   listops-easy    quickstart: depth <= 3, <= 5 args, 8..64 tokens, 10k/1k/1k
+//   listops-short   depth <= 4, <= 30 args, values balanced: train, val and
+//                   test 16..128 tokens (10k/1k/1k), test_256 129..256,
+//                   test_512 257..512, test_1024 513..1024 (1k each)
 //   listops-512     depth <= 10, <= 10 args, 101..512 tokens, 96k/2k/2k
 //   listops-2k      LRA: 501..1999 tokens, 96k/2k/2k
 //   listops-extrap  length extrapolation: train and val 501..1000 tokens,
 //                   test 1001..2000 and test_4k 2001..4096
 //   listops         DataConfig::listops as given (defaults = LRA)
+//   order, first-last, offset, recall, missing-duplicate, bigram
+//                   separation tasks (datasets/generated_tasks.h)
 //   brown, brown-4  Brown corpus genre, 15-way or 4-way {press, nonfiction,
 //                   learned, fiction}; split by file number (302/105/93)
 //   sotu            State of the Union: 25-year period of a speech (9 classes),
@@ -18,6 +23,7 @@
 
 #include "datasets/data_config.h"
 #include "datasets/document.h"
+#include "datasets/generated_tasks.h"
 #include "datasets/listops.h"
 
 namespace rotor {
@@ -25,6 +31,13 @@ namespace rotor {
 std::vector<std::string> builtin_task_names();
 
 bool is_listops_task(std::string_view task);
+// A ListOps or separation task: generated, tokenized with vocab by default.
+bool is_generated_task(std::string_view task);
+
+// The held-out splits a task's dataset has: val, test, then the extra test
+// splits of a generated task (listops-extrap: test_4k; separation tasks:
+// test_<L>). Throws DataError on bad data.generated options.
+std::vector<std::string> held_out_split_names(const DataConfig& config);
 
 // The generator config of a ListOps task: its preset (or config.listops for
 // task "listops") with config.train_size and config.eval_size applied.

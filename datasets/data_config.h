@@ -6,14 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "datasets/generated_task_config.h"
 #include "datasets/listops.h"
 
 namespace rotor {
 
 struct DataConfig {
   // ---- What to read -------------------------------------------------------
-  // A built-in task (listops-easy, listops-512, listops-2k, listops-extrap,
-  // listops, brown, brown-4, sotu); it fills in the source settings below.
+  // A built-in task (listops-easy, listops-short, listops-512, listops-2k,
+  // listops-extrap, listops, the separation tasks order, first-last, offset,
+  // recall, missing-duplicate, bigram, or brown, brown-4, sotu); it fills in
+  // the source settings below.
   // Empty: read the files named below.
   std::string task;
   // Where the fetch scripts put corpora. Empty: $ROTOR_DATA, else "data".
@@ -38,7 +41,7 @@ struct DataConfig {
   // Non-empty: keep only documents with these labels (e.g. drop aclImdb's "unsup").
   std::vector<std::string> include_labels;
 
-  // ---- Generated tasks (ListOps) -------------------------------------------
+  // ---- Generated tasks (ListOps, separation tasks) --------------------------
   // Seed of the generated data, separate from `seed` so that runs with
   // different training seeds see the same examples.
   uint64_t data_seed = 0;
@@ -47,9 +50,11 @@ struct DataConfig {
   // Generator settings of task "listops" (the presets bring their own);
   // the defaults are LRA's (= listops-2k).
   ListOpsConfig listops;
+  // Lengths and symbols of the separation tasks (datasets/generated_tasks.h).
+  GeneratedTaskConfig generated;
 
   // ---- Tokenizer ------------------------------------------------------------
-  // byte | vocab | sentencepiece. Empty: vocab for ListOps, byte otherwise.
+  // byte | vocab | sentencepiece. Empty: vocab for generated tasks, byte otherwise.
   std::string tokenizer;
   // sentencepiece: size to train; vocab: maximum size (0 = no limit). Counts
   // the 4 special tokens (PAD, CLS, SEP, UNK).

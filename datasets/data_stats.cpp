@@ -45,6 +45,12 @@ SplitStats split_stats(const TokenizedSplit& split, int32_t num_classes, int64_t
   return s;
 }
 
+double SplitStats::majority_rate() const {
+  if (docs == 0 || docs_per_class.empty()) return 0.0;
+  return static_cast<double>(*std::max_element(docs_per_class.begin(), docs_per_class.end())) /
+         static_cast<double>(docs);
+}
+
 std::string DataStats::report() const {
   std::string out = fmt::format("data {}: tokenizer {} ({} ids), {} classes{}\n", source, tokenizer, vocab_size,
                                 classes.size(), from_cache ? ", from cache" : "");
@@ -57,10 +63,12 @@ std::string DataStats::report() const {
   if (invalid_utf8 > 0) {
     out += fmt::format("  {} invalid UTF-8 sequences replaced by U+FFFD\n", invalid_utf8);
   }
-  out += "  split      docs  windows    min    p10 median    p90    max  >max_len\n";
+  out += fmt::format("  {:<9} {:>6} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9} {:>9}\n", "split", "docs", "windows",
+                     "min", "p10", "median", "p90", "max", ">max_len", "majority");
   for (const SplitStats& s : splits) {
-    out += fmt::format("  {:<8} {:>6} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9}\n", s.name, s.docs, s.windows,
-                       s.tokens.min, s.tokens.p10, s.tokens.median, s.tokens.p90, s.tokens.max, s.longer_than_max_len);
+    out += fmt::format("  {:<9} {:>6} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9} {:>8.1f}%\n", s.name, s.docs, s.windows,
+                       s.tokens.min, s.tokens.p10, s.tokens.median, s.tokens.p90, s.tokens.max, s.longer_than_max_len,
+                       100.0 * s.majority_rate());
   }
   out += "  docs per class (";
   for (size_t i = 0; i < splits.size(); ++i) out += (i ? "/" : "") + splits[i].name;

@@ -22,6 +22,10 @@ struct SplitStats {
   LengthStats tokens;
   int64_t longer_than_max_len = 0;  // documents cut into windows or truncated
   int64_t windows = 0;              // windows per epoch of this split's sampler
+
+  // Share of the documents in the most frequent class: the accuracy of always
+  // predicting it (0 for an empty split).
+  double majority_rate() const;
 };
 
 struct DataStats {
@@ -35,7 +39,8 @@ struct DataStats {
   bool from_cache = false;
   std::string cache_path;  // empty when caching is off
 
-  // A few lines of text: one row per split, then the class counts.
+  // A few lines of text: one row per split (with its majority-class rate),
+  // then the class counts.
   std::string report() const;
 };
 

@@ -77,7 +77,7 @@ void keep_only_labels(std::vector<DocumentSplit>& splits, const std::vector<std:
 
 TokenizerConfig tokenizer_config(const DataConfig& c) {
   TokenizerConfig t;
-  const std::string kind = !c.tokenizer.empty() ? c.tokenizer : is_listops_task(c.task) ? "vocab" : "byte";
+  const std::string kind = !c.tokenizer.empty() ? c.tokenizer : is_generated_task(c.task) ? "vocab" : "byte";
   t.kind = parse_tokenizer_kind(kind, "tokenizer");
   t.vocab_size = c.vocab_size;
   t.min_freq = c.min_freq;
@@ -113,6 +113,17 @@ void add_source(CacheKey& key, const std::string& name, const std::string& path)
   }
 }
 
+// The generator options of a separation task; separation_splits() checks them.
+void add_separation_options(CacheKey& key, const DataConfig& c) {
+  const GeneratedTaskConfig& g = c.generated;
+  key.add("generated", "separation 1 " + std::to_string(c.data_seed) + " " + std::to_string(g.alphabet) + " " +
+                           std::to_string(g.keys) + " " + std::to_string(g.offset));
+  for (const GeneratedSplit& s : separation_splits(c)) {
+    key.add("generated split",
+            s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_len) + " " + std::to_string(s.max_len));
+  }
+}
+
 // Everything the tokens depend on; `c` has its task's sources filled in.
 std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadOptions& options) {
   CacheKey key;
@@ -124,10 +135,15 @@ std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadO
                            (t.lowercase ? " lowercase" : "") + (t.split_punctuation ? " split_punctuation" : ""));
   key.add("saved tokenizer", options.tokenizer);
   for (const auto& l : options.labels) key.add("saved label", l);
+  if (is_separation_task(c.task)) {
+    add_separation_options(key, c);
+    return key.hex();
+  }
   if (is_listops_task(c.task)) {
     const ListOpsConfig l = listops_task_config(c);
-    key.add("listops",
-            std::to_string(l.max_depth) + " " + std::to_string(l.max_args) + " " + std::to_string(c.data_seed));
+    key.add("listops", std::to_string(l.max_depth) + " " + std::to_string(l.max_args) + " " +
+                           std::to_string(c.data_seed) +
+                           (l.balanced ? " balanced" : ""));  // only when on: earlier caches stay valid
     for (const ListOpsSplit& s : l.splits) {
       key.add("listops split", s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_tokens) + " " +
                                    std::to_string(s.max_tokens));
@@ -162,8 +178,9 @@ CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOpti
   CachedTokens out;
   Utf8Repairs repairs;
   std::vector<DocumentSplit> splits =
-      is_listops_task(c.task) ? listops_documents(listops_task_config(c), c.data_seed, out.generated_attempts)
-                              : read_file_splits(c, repairs);
+      is_listops_task(c.task)      ? listops_documents(listops_task_config(c), c.data_seed, out.generated_attempts)
+      : is_separation_task(c.task) ? separation_documents(c, out.generated_attempts)
+                                   : read_file_splits(c, repairs);
   out.invalid_utf8 = repairs.count;
   out.invalid_utf8_at = repairs.first_at;
   keep_only_labels(splits, c.include_labels);
@@ -243,7 +260,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   check_config(config);
   const std::string data_dir = resolve_data_dir(config);
   const DataConfig c =
-      config.task.empty() || is_listops_task(config.task) ? config : corpus_task_config(config, data_dir);
+      config.task.empty() || is_generated_task(config.task) ? config : corpus_task_config(config, data_dir);
   const TokenizerConfig t = tokenizer_config(c);
 
   Dataset data;

@@ -1,6 +1,7 @@
 #include "datasets/listops.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_set>
 
 #include "datasets/data_error.h"
@@ -116,6 +117,14 @@ void check(const ListOpsConfig& config) {
   }
 }
 
+// Whether split `i` still takes a tree of `value`.
+bool wants(const ListOpsConfig& config, const ListOpsData& data, const std::vector<std::array<int64_t, 10>>& taken,
+           size_t i, int32_t value) {
+  const int64_t size = config.splits[i].size;
+  if (static_cast<int64_t>(data.splits[i].size()) >= size) return false;
+  return !config.balanced || taken[i][static_cast<size_t>(value)] < size / 10 + (value < size % 10 ? 1 : 0);
+}
+
 }  // namespace
 
 std::optional<ListOpsSample> draw_listops(const ListOpsConfig& config, uint64_t seed, uint64_t attempt,
@@ -133,6 +142,7 @@ ListOpsData generate_listops(const ListOpsConfig& config, uint64_t seed) {
   int64_t wanted = 0;
   for (const ListOpsSplit& s : config.splits) wanted += s.size;
   std::unordered_set<std::string> seen;
+  std::vector<std::array<int64_t, 10>> per_value(config.splits.size(), std::array<int64_t, 10>{});
   int64_t taken = 0;
   while (taken < wanted) {
     if (data.attempts >= kMaxDrawsPerSample * wanted) {
@@ -150,9 +160,10 @@ ListOpsData generate_listops(const ListOpsConfig& config, uint64_t seed) {
     if (!sample) continue;
     for (size_t i = 0; i < config.splits.size(); ++i) {
       const ListOpsSplit& s = config.splits[i];
-      if (static_cast<int64_t>(data.splits[i].size()) < s.size && sample->length >= s.min_tokens &&
+      if (wants(config, data, per_value, i, sample->value) && sample->length >= s.min_tokens &&
           sample->length <= s.max_tokens) {
         if (seen.insert(sample->text).second) {
+          ++per_value[i][static_cast<size_t>(sample->value)];
           data.splits[i].push_back(std::move(*sample));
           ++taken;
         }

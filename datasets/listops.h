@@ -32,6 +32,10 @@ struct ListOpsConfig {
   int32_t max_args = 10;
   // LRA: 96k/2k/2k samples with 500 < length < 2000.
   std::vector<ListOpsSplit> splits = {{"train", 96000, 501, 1999}, {"val", 2000, 501, 1999}, {"test", 2000, 501, 1999}};
+  // Per-value quotas: a split of `size` takes size / 10 trees of each value
+  // (the first size % 10 values one more), so every split is balanced. Off
+  // (LRA): the values are as drawn, 0 and 9 the most frequent.
+  bool balanced = false;
 };
 
 struct ListOpsSample {
@@ -51,8 +55,8 @@ struct ListOpsData {
 };
 
 // Draws trees in order; each accepted tree goes to the first split (in config
-// order) that still needs samples and whose length range holds it, unless an
-// identical expression was already taken. Throws DataError on a bad config
+// order) that still needs samples (with `balanced`: of the tree's value) and
+// whose length range holds it, unless an identical expression was already taken. Throws DataError on a bad config
 // or if the splits cannot be filled in a reasonable number of draws.
 ListOpsData generate_listops(const ListOpsConfig& config, uint64_t seed);
 

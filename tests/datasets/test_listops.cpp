@@ -178,6 +178,42 @@ TEST_CASE("ListOps presets and size overrides", "[datasets][listops]") {
   CHECK(listops_task_config(c).splits[1].max_tokens == 512);
 }
 
+TEST_CASE("listops-short reaches 1024 tokens with shallow trees and balanced values", "[datasets][listops]") {
+  DataConfig c;
+  c.task = "listops-short";
+  c.train_size = 100;
+  c.eval_size = 20;
+  const ListOpsConfig config = listops_task_config(c);
+  CHECK(config.max_depth == 4);
+  CHECK(config.balanced);
+  REQUIRE(config.splits.size() == 6);
+  CHECK(config.splits[0].max_tokens == 128);
+  CHECK(config.splits[5].name == "test_1024");
+  CHECK(config.splits[5].min_tokens == 513);
+  CHECK(config.splits[5].max_tokens == 1024);
+  const ListOpsData data = generate_listops(config, 0);
+  check_samples(config, data);
+  for (size_t i = 0; i < data.splits.size(); ++i) {
+    std::vector<int> counts(10, 0);
+    for (const auto& s : data.splits[i]) ++counts[s.value];
+    const int share = static_cast<int>(config.splits[i].size / 10);
+    CHECK(counts == std::vector<int>(10, share));
+  }
+}
+
+TEST_CASE("balanced ListOps splits take size / 10 trees of each value, the first values one more",
+          "[datasets][listops]") {
+  ListOpsConfig config;
+  config.max_depth = 3;
+  config.max_args = 5;
+  config.balanced = true;
+  config.splits = {{"train", 23, 5, 40}};
+  const ListOpsData data = generate_listops(config, 3);
+  std::vector<int> counts(10, 0);
+  for (const auto& s : data.splits[0]) ++counts[s.value];
+  CHECK(counts == std::vector<int>{3, 3, 3, 2, 2, 2, 2, 2, 2, 2});
+}
+
 TEST_CASE("ListOps configs are checked", "[datasets][listops]") {
   ListOpsConfig c;
   c.max_args = 1;

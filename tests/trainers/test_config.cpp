@@ -102,6 +102,20 @@ TEST_CASE("the resolved config round-trips through the parser") {
   CHECK(dump_config(back) == text);
 }
 
+TEST_CASE("list-of-integer keys take integer lists and reject anything else") {
+  const auto dir = test::fresh_dir("config-int-list");
+  const auto path = write(dir, "a.yaml", std::string(kValid) + "data:\n  generated:\n    test_lengths: [96, 512]\n");
+  CHECK(load_config(path).data.generated.test_lengths == std::vector<int64_t>{96, 512});
+  CHECK(load_config(path, {"data.generated.test_lengths=[]"}).data.generated.test_lengths.empty());
+  CHECK(find_option("data.generated.test_lengths")->type == "list of integers");
+  CHECK_THAT(error_of(path, {"data.generated.test_lengths=[a]"}),
+             Catch::Contains("data.generated.test_lengths expects a list of integers, got a list"));
+  CHECK_THAT(error_of(path, {"data.generated.test_lengths=128"}),
+             Catch::Contains("data.generated.test_lengths expects a list of integers, got '128'"));
+  const Config c = load_config(path);
+  CHECK(parse_config_text(dump_config(c), "dump").data.generated.test_lengths == c.data.generated.test_lengths);
+}
+
 TEST_CASE("every schema key appears in the reference and at its nested place in the dump") {
   const std::string reference = config_reference(false);
   const YAML::Node dump = YAML::Load(dump_config(Config()));

@@ -120,6 +120,10 @@ TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[s
   CHECK_THAT(parse_error(v + "evaluation:\n  splits: [test_4k]\n"),
              Contains("unknown split 'test_4k' of task 'listops-easy' (expected one of: val, test)"));
   CHECK_THAT(parse_error(v + "evaluation:\n  split: test\n"), Contains("unknown key 'split' in evaluation"));
+  // A separation task's test_<L> splits are known.
+  const std::string order = "set: {data.task: order, data.generated.test_lengths: [96]}\n" + v;
+  CHECK_THAT(parse_error(order + "evaluation:\n  splits: [test_128]\n"),
+             Contains("unknown split 'test_128' of task 'order' (expected one of: val, test, test_96)"));
 }
 
 TEST_CASE("study spec: a bad base config is reported before anything runs", "[study]") {

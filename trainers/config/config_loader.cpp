@@ -166,7 +166,7 @@ Config build(const FlatConfig& flat, const std::string& origin, bool for_this_ma
                           did_you_mean(v, opt->choices));
       }
     }
-    const bool wants_list = opt->type == "list of strings";
+    const bool wants_list = opt->type.rfind("list of ", 0) == 0;
     try {
       if (!wants_list && !leaf.value.IsScalar()) throw YAML::BadConversion(leaf.value.Mark());
       opt->set(config, leaf.value);

@@ -19,6 +19,8 @@ std::string type_name() {
     return "number";
   else if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>)
     return "string";
+  else if constexpr (std::is_same_v<T, std::vector<int64_t>>)
+    return "list of integers";
   else
     return "list of strings";
 }
@@ -128,13 +130,25 @@ std::vector<ConfigOption> build() {
       OPT("data.val_fraction", data.val_fraction, "Hash split: share of validation").at_least(0).below(1),
       OPT("data.test_fraction", data.test_fraction, "Hash split: share of test").at_least(0).below(1),
       OPT("data.include_labels", data.include_labels, "Keep only documents with these labels"),
-      OPT("data.data_seed", data.data_seed, "Seed of generated data (ListOps)"),
+      OPT("data.data_seed", data.data_seed, "Seed of generated data (ListOps, separation tasks)"),
       OPT("data.train_size", data.train_size, "Generated tasks: training examples (0: the preset's)"),
       OPT("data.eval_size", data.eval_size, "Generated tasks: examples per val/test split (0: the preset's)"),
       OPT("data.listops.max_depth", data.listops.max_depth, "ListOps (task listops): maximum tree depth"),
       OPT("data.listops.max_args", data.listops.max_args, "ListOps (task listops): maximum operator arguments"),
+      OPT("data.generated.min_len", data.generated.min_len, "Separation tasks: shortest train/val/test sample (tokens)")
+          .at_least(1),
+      OPT("data.generated.max_len", data.generated.max_len, "Separation tasks: longest train/val/test sample (tokens)")
+          .at_least(1),
+      OPT("data.generated.test_lengths", data.generated.test_lengths,
+          "Separation tasks: one extra split test_<L> per entry, lengths in (L/2, L]"),
+      OPT("data.generated.alphabet", data.generated.alphabet, "Separation tasks: filler and value symbols (V)")
+          .at_least(2)
+          .below(27),
+      OPT("data.generated.keys", data.generated.keys, "Separation task recall: key symbols (K)").at_least(1),
+      OPT("data.generated.offset", data.generated.offset, "Separation task offset: distance k after the marker")
+          .at_least(1),
       OPT("data.tokenizer", data.tokenizer,
-          "Tokenizer (empty: vocab for ListOps, byte otherwise). Natural-language text: vocab with lowercase and "
+          "Tokenizer (empty: vocab for generated tasks, byte otherwise). Natural-language text: vocab with lowercase and "
           "split_punctuation, whose tokens are words, where byte must learn words from letters within the same "
           "budget (held-out 9-way genre task: 87.7% for vocab against 61.5% for byte); sentencepiece for large "
           "vocabularies")

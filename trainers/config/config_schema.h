@@ -20,7 +20,7 @@ namespace rotor {
 // together are in validate() (config_loader.h).
 struct ConfigOption {
   std::string key;   // "model.position.base"
-  std::string type;  // integer | number | boolean | string | list of strings
+  std::string type;  // integer | number | boolean | string | list of strings | list of integers
   std::string help;
   // Allowed values of an enumeration; a layer that names its own values
   // (e.g. models' position encodings) passes its list of names here.

@@ -129,20 +129,11 @@ std::vector<uint64_t> read_seeds(const SpecReader& r, const YAML::Node& node) {
   return seeds;
 }
 
-// The held-out splits a task has: val, test and ListOps' extra test splits.
-std::vector<std::string> held_out_splits(const Config& base) {
-  std::vector<std::string> names{"val", "test"};
-  if (is_listops_task(base.data.task))
-    for (const ListOpsSplit& s : listops_task_config(base.data).splits)
-      if (s.name != "train" && std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
-  return names;
-}
-
 StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, const Config& base) {
   StudyEvaluation ev;
   r.require_keys(node, "evaluation", {"splits", "lengths", "scalings"});
   if (const YAML::Node splits = node["splits"]) {
-    const std::vector<std::string> known = held_out_splits(base);
+    const std::vector<std::string> known = held_out_split_names(base.data);
     ev.splits.clear();
     for (const YAML::Node& s : r.sequence(splits, "evaluation.splits")) {
       const std::string name = r.scalar(s, "evaluation.splits");

@@ -1,0 +1,21 @@
+#pragma once
+// Options of the generated separation tasks (order, first-last, offset,
+// recall, missing-duplicate, bigram: see datasets/separation_tasks.h), keys
+// data.generated.* in a config file.
+#include <cstdint>
+#include <vector>
+
+namespace rotor {
+
+struct GeneratedTaskConfig {
+  // Sample lengths in tokens of train, val and test, inclusive.
+  int64_t min_len = 16;
+  int64_t max_len = 64;
+  // One extra test split per entry L: "test_<L>", lengths in (L/2, L].
+  std::vector<int64_t> test_lengths = {128, 256};
+  int64_t alphabet = 8;  // V: filler / value symbols a, b, c, ... (2..26)
+  int64_t keys = 128;    // K: key symbols of recall (k0, k1, ...); test_256 needs 127
+  int64_t offset = 4;    // k: how far after the marker the offset task looks
+};
+
+}  // namespace rotor
