@@ -91,6 +91,16 @@ std::vector<std::string> held_out_split_names(const DataConfig& config) {
   return names;
 }
 
+int64_t held_out_split_max_tokens(const DataConfig& config, const std::string& split) {
+  if (is_listops_task(config.task))
+    for (const ListOpsSplit& s : listops_task_config(config).splits)
+      if (s.name == split) return s.max_tokens;
+  if (is_separation_task(config.task))
+    for (const GeneratedSplit& s : separation_splits(config))
+      if (s.name == split) return s.max_len;
+  return 0;
+}
+
 ListOpsConfig listops_task_config(const DataConfig& config) {
   ListOpsConfig c = config.task == "listops" ? config.listops : listops_preset(config.task);
   for (ListOpsSplit& s : c.splits) {

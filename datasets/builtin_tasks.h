@@ -37,6 +37,10 @@ bool is_generated_task(std::string_view task);
 // The held-out splits a task's dataset has: val, test, then the extra test
 // splits of a generated task (listops-extrap: test_4k; separation tasks:
 // test_<L>). Throws DataError on bad data.generated options.
+// The longest sample of a held-out split of a generated task (ListOps and
+// the separation tasks), 0 when it is not known (files, corpora).
+int64_t held_out_split_max_tokens(const DataConfig& config, const std::string& split);
+
 std::vector<std::string> held_out_split_names(const DataConfig& config);
 
 // The generator config of a ListOps task: its preset (or config.listops for

@@ -315,11 +315,15 @@ std::vector<std::string> StudySpec::run_overrides(const StudyRun& run) const {
 }
 
 std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
-  const std::vector<int64_t> lengths =
-      spec.evaluation.lengths.empty() ? std::vector<int64_t>{config.data.max_len} : spec.evaluation.lengths;
   const bool rope = config.model.position.type == "rope";
   std::vector<SweepCell> plan;
-  for (const std::string& split : spec.evaluation.splits)
+  for (const std::string& split : spec.evaluation.splits) {
+    // No lengths given: windows that hold the split's longest sample where the task knows it (a generated
+    // task's test_<L> split: L), else the training length.
+    const int64_t own = held_out_split_max_tokens(config.data, split);
+    const std::vector<int64_t> lengths = !spec.evaluation.lengths.empty() ? spec.evaluation.lengths
+                                         : own > 0                        ? std::vector<int64_t>{own}
+                                                                          : std::vector<int64_t>{config.data.max_len};
     for (int64_t length : lengths)
       for (const std::string& scaling : spec.evaluation.scalings) {
         if (scaling != "none" && !(rope && length > config.data.max_len)) continue;
@@ -329,6 +333,7 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
         point.scaling = scaling;
         plan.push_back(point);
       }
+  }
   return plan;
 }
 

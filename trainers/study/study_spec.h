@@ -36,7 +36,7 @@ struct StudyVariant {
 
 struct StudyEvaluation {
   std::vector<std::string> splits{"test"};
-  std::vector<int64_t> lengths;               // ascending; empty: the training length only
+  std::vector<int64_t> lengths;               // ascending; empty: see sweep_plan
   std::vector<std::string> scalings{"none"};  // always starts with "none"
 };
 
@@ -82,9 +82,11 @@ StudySuite parse_study_suite(const std::string& path);
 // A plain spec; a suite is refused with a message saying how to run it.
 StudySpec parse_study_spec(const std::string& path);
 
-// The length-sweep points of a variant: every split x length (the training
-// length when the spec gives none) with scaling "none", plus the spec's other
-// scalings for rope variants at lengths beyond their training length.
+// The length-sweep points of a variant: every split x length with scaling
+// "none", plus the spec's other scalings for rope variants at lengths beyond
+// their training length. Without lengths in the spec, each split is evaluated
+// with windows that hold its longest sample where a generated task knows it
+// (test_256: 256), else with the training length.
 std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& variant_config);
 
 }  // namespace rotor
