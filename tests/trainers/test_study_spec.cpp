@@ -169,7 +169,7 @@ TEST_CASE("study spec: a suite of tasks is one study per task with the same vari
   test::tiny_run_config(dir);
   const std::string path = (dir / "suite.yaml").string();
   std::ofstream(path) << "tasks: {alpha: tiny.yaml, beta: tiny.yaml}\nout_dir: out\nseeds: [1, 2]\n"
-                      << "set: {train.max_steps: 3}\nvariants: [rope, none]\n";
+                      << "set: {train.max_steps: 30}\nvariants: [rope, none]\n";
   const StudySuite suite = parse_study_suite(path);
   REQUIRE(suite.has_tasks());
   REQUIRE(suite.studies.size() == 2);
@@ -178,7 +178,7 @@ TEST_CASE("study spec: a suite of tasks is one study per task with the same vari
   CHECK(suite.out_dir == (std::filesystem::canonical(dir) / "out").string());
   CHECK(suite.studies[1].out_dir == (std::filesystem::canonical(dir) / "out" / "beta").string());
   CHECK(suite.studies[1].variants.size() == 2);
-  CHECK(suite.studies[1].variants[0].config.train.max_steps == 3);
+  CHECK(suite.studies[1].variants[0].config.train.max_steps == 30);
   CHECK(&suite.study("beta") == &suite.studies[1]);
   CHECK_THROWS_WITH(suite.study("gamma"), Contains("--task gamma: no such task") && Contains("alpha, beta"));
   CHECK_THROWS_WITH(parse_study_spec(path), Contains("a suite of tasks") && Contains("--task NAME"));
