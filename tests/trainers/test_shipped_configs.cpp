@@ -20,7 +20,7 @@ TEST_CASE("shipped configs and study specs load and validate", "[config]") {
     INFO(path);
     // Study specs sit directly in configs/compare/; everything else is a run config.
     if (entry.path().parent_path() == configs / "compare")
-      CHECK_NOTHROW(parse_study_spec(path));
+      CHECK_NOTHROW(parse_study_suite(path));
     else
       CHECK_NOTHROW(load_config(path));
     ++checked;

@@ -161,7 +161,7 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
     }
     ++specs;
   }
-  CHECK(specs == 5);
+  CHECK(specs == 7);
 }
 
 TEST_CASE("study spec: a suite of tasks is one study per task with the same variants", "[study]") {

@@ -16,7 +16,7 @@ namespace rotor {
 std::vector<std::string> variant_preset_names();
 
 // The overrides of preset `name` (either spelling) on top of `base` (learned sizes its table
-// to the training windows); nullopt for an unknown name.
+// to the training windows, or to data.eval_max_len when that is longer); nullopt for an unknown name.
 std::optional<std::vector<std::string>> variant_preset(const std::string& name, const Config& base);
 
 }  // namespace rotor
