@@ -128,6 +128,25 @@ TEST_CASE("position keys: another encoding's keys are rejected naming the key an
   CHECK_NOTHROW(parse_config_text(dump_config(c), "dump"));
 }
 
+TEST_CASE("embedding and position scales: parsed, range-checked, and rejected where they do nothing") {
+  const auto dir = test::fresh_dir("config-scales");
+  const auto sinusoidal = write(dir, "s.yaml",
+                                "train:\n  max_steps: 10\nmodel:\n  embedding_scale: sqrt_d\n  position:\n"
+                                "    type: sinusoidal\n    scale: 0.5\n");
+  const Config c = load_config(sinusoidal);
+  CHECK(c.model.embedding_scale == EmbeddingScale::sqrt_d);
+  CHECK(c.model.position.scale == 0.5);
+  CHECK(load_config(sinusoidal, {"model.embedding_scale=1"}).model.embedding_scale == EmbeddingScale::one);
+  CHECK(Config().model.embedding_scale == EmbeddingScale::one);  // other encodings' tokens stay BERT's
+  CHECK(Config().model.position.scale == 1.0);
+  CHECK_THAT(error_of(sinusoidal, {"model.embedding_scale=16"}),
+             Catch::Contains("model.embedding_scale") && Catch::Contains("sqrt_d"));
+  CHECK_THAT(error_of(sinusoidal, {"model.position.scale=-0.1"}), Catch::Contains("model.position.scale"));
+  CHECK_THAT(error_of(sinusoidal, {"model.position.type=rope"}),
+             Catch::Contains("model.position.scale") && Catch::Contains("sinusoidal or learned, not rope"));
+  CHECK_NOTHROW(parse_config_text(dump_config(c), "dump"));
+}
+
 TEST_CASE("position keys: yarn's original_max_len defaults to the run's data.max_len") {
   const auto dir = test::fresh_dir("config-original-max-len");
   const auto path = write(dir, "a.yaml", "train:\n  max_steps: 10\ndata:\n  max_len: 2048\n");
