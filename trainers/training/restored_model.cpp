@@ -1,6 +1,7 @@
 #include "trainers/training/restored_model.h"
 
 #include "trainers/config/config_loader.h"
+#include "trainers/config/stored_config_upgrade.h"
 
 namespace rotor {
 
@@ -10,7 +11,8 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   r.header = read_header(contents, checkpoint);
   if (!overrides.empty()) {
     const ModelConfig derived = r.header.config.model;
-    r.header.config = parse_config_text(contents.texts.at("config"), checkpoint + " (stored config)", overrides);
+    r.header.config = parse_config_text(upgrade_stored_config(contents.texts.at("config")),
+                                        checkpoint + " (stored config)", overrides);
     r.header.config.model.vocab_size = derived.vocab_size;
     r.header.config.model.num_classes = derived.num_classes;
   }
