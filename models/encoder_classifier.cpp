@@ -10,8 +10,8 @@ EncoderClassifier::EncoderClassifier(const ModelConfig& config, DType dtype)
   const ModelConfig& c = config_;
   // Initial values depend on seed and name only, so the position parameters may be declared first.
   position_ = make_position_encoding(params_, c);
-  token_embedding_ = params_.declare("embed.tokens.weight", {c.vocab_size, c.d_model},
-                                     ParameterInit::normal(position_->token_init_std(c.init_std)));
+  token_embedding_ =
+      params_.declare("embed.tokens.weight", {c.vocab_size, c.d_model}, ParameterInit::normal(c.token_init_std()));
   if (c.pooling == Pooling::cls) cls_ = params_.declare("embed.cls", {c.d_model}, ParameterInit::normal(c.init_std));
   for (int64_t i = 0; i < c.layers; ++i) blocks_.emplace_back(params_, "layers." + std::to_string(i), c);
   if (c.norm == NormPlacement::pre) final_norm_ = LayerNorm::declare(params_, "final_norm", c.d_model, c.norm_eps);
@@ -21,7 +21,7 @@ EncoderClassifier::EncoderClassifier(const ModelConfig& config, DType dtype)
 Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths, ForwardContext& ctx) const {
   const ModelConfig& c = config_;
   Var x = embedding(params_.var(token_embedding_), in.tokens, {in.batch, in.seq_len});
-  if (position_->token_scale() != 1.0) x = mul_scalar(x, position_->token_scale());
+  if (c.token_multiplier() != 1.0) x = mul_scalar(x, c.token_multiplier());
   if (cls_ >= 0) {  // prepend the learned CLS vector at position 0
     const Var cls = reshape(params_.var(cls_), {1, 1, c.d_model});
     x = concat({add(Var(Tensor::zeros({in.batch, 1, c.d_model}, dtype_)), cls), x}, 1);

@@ -1,13 +1,14 @@
 #pragma once
 // Transformer encoder classifier:
-//   token embedding (x token_scale) -> [CLS] -> position hook add_to_embeddings
+//   token embedding (x token_multiplier) -> [CLS] -> position hook add_to_embeddings
 //   -> dropout -> N blocks (position hooks rotate / logit_scale / relative_bias
 //   act inside attention) -> final layer norm (pre-LN only: post-LN blocks end
 //   normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over
 //   valid tokens) -> dropout -> linear classifier.
 // Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
-// 0, layer-norm gains 1; token embeddings as the position encoding asks
-// (sinusoidal: Vaswani's N(0, d^-1/2) times sqrt(d)). Parameter names are documented in README.md and are
+// 0, layer-norm gains 1; token embeddings as model.embedding_scale says (1:
+// BERT's; sqrt_d: Vaswani's N(0, d^-1/2) times sqrt(d)), absolute positions at
+// model.position.scale times their RMS. Parameter names are documented in README.md and are
 // what checkpoints and the golden tests use.
 #include <cstdint>
 #include <memory>

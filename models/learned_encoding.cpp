@@ -1,5 +1,8 @@
 // Learned absolute positions (BERT): a [max_len, d_model] table
-// ("embed.positions.weight") whose first N rows are added to the embeddings.
+// ("embed.positions.weight") whose first N rows are added to the embeddings,
+// drawn with position.scale times the token embeddings' RMS (BERT: both
+// N(0, init_std)). The scale sets the draw, not a multiplier, so the table
+// learns at the optimizer's rate like every other parameter.
 // With CLS pooling the CLS vector takes position 0, so windows of max_len - 1
 // tokens fit; the config check at load names the rows a run needs.
 #include "models/position_encoding.h"
@@ -11,7 +14,8 @@ class LearnedEncoding : public PositionEncoding {
  public:
   LearnedEncoding(ParameterStore& store, const ModelConfig& c)
       : max_len_(c.position.max_len),
-        table_(store.declare("embed.positions.weight", {max_len_, c.d_model}, ParameterInit::normal(c.init_std))) {}
+        table_(store.declare("embed.positions.weight", {max_len_, c.d_model},
+                             ParameterInit::normal(c.position.scale * c.token_rms()))) {}
 
   Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
     const int64_t n = x.size(1);
@@ -40,7 +44,7 @@ PositionEncodingSpec learned_encoding_spec() {
   };
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<LearnedEncoding>(store, c); };
   s.max_positions = [](const ModelConfig& c) { return c.position.max_len; };
-  s.own_keys = {"max_len"};
+  s.own_keys = {"max_len", "scale"};
   return s;
 }
 

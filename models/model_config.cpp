@@ -30,6 +30,7 @@ const PositionKey kPositionKeys[] = {
     {"scaling_factor", [](const PositionConfig& p) { return p.scaling_factor != PositionConfig{}.scaling_factor; }},
     {"original_max_len",
      [](const PositionConfig& p) { return p.original_max_len != PositionConfig{}.original_max_len; }},
+    {"scale", [](const PositionConfig& p) { return p.scale != PositionConfig{}.scale; }},
     {"max_len", [](const PositionConfig& p) { return p.max_len != PositionConfig{}.max_len; }},
     {"num_buckets", [](const PositionConfig& p) { return p.num_buckets != PositionConfig{}.num_buckets; }},
     {"max_distance", [](const PositionConfig& p) { return p.max_distance != PositionConfig{}.max_distance; }},
@@ -56,6 +57,18 @@ void reject_foreign_keys(const PositionConfig& p, const PositionEncodingSpec& en
 
 }  // namespace
 
+double ModelConfig::token_init_std() const {
+  return embedding_scale == EmbeddingScale::sqrt_d ? 1.0 / std::sqrt(static_cast<double>(d_model)) : init_std;
+}
+
+double ModelConfig::token_multiplier() const {
+  return embedding_scale == EmbeddingScale::sqrt_d ? std::sqrt(static_cast<double>(d_model)) : 1.0;
+}
+
+// Exactly 1 under sqrt_d (not d^-1/2 * sqrt(d), which may round), so position.scale sqrt(1/2) gives
+// the sinusoidal table a multiplier of exactly 1, Vaswani's.
+double ModelConfig::token_rms() const { return embedding_scale == EmbeddingScale::sqrt_d ? 1.0 : init_std; }
+
 int64_t ModelConfig::rotary_dims() const {
   return static_cast<int64_t>(std::llround(position.fraction * static_cast<double>(head_dim())));
 }
@@ -75,6 +88,8 @@ void ModelConfig::validate() const {
     fail("attention_dropout", "must be in [0, 1), got " + std::to_string(attention_dropout));
   if (!(norm_eps > 0)) fail("norm_eps", "must be > 0");
   if (!(init_std > 0)) fail("init_std", "must be > 0");
+  if (!(position.scale >= 0) || !std::isfinite(position.scale))
+    fail("position.scale", "must be a finite number >= 0, got " + std::to_string(position.scale));
 
   const PositionEncodingSpec& encoding = position_encoding(position.type);
   reject_foreign_keys(position, encoding);

@@ -35,6 +35,10 @@ struct PositionConfig {
   int64_t original_max_len =
       512;  // training length (yarn's correction range); the config loader sets data.max_len unless given
 
+  // --- sinusoidal, learned: RMS of the added position signal at initialisation, relative to the token
+  // embeddings' (ModelConfig::token_rms()); 1 gives positions and tokens the same footing.
+  double scale = 1.0;
+
   // --- learned
   int64_t max_len = 512;  // rows of the learned table; longer inputs are an error
 
@@ -59,10 +63,16 @@ struct ModelConfig {
   Activation activation = Activation::gelu;
   double norm_eps = 1e-5;
   double init_std = 0.02;
+  EmbeddingScale embedding_scale = EmbeddingScale::one;
   int64_t num_classes = 2;
   PositionConfig position;
 
   int64_t head_dim() const { return d_model / heads; }
+  // Token embeddings: the std they are drawn with, their multiplier in the
+  // forward pass, and the product, their expected RMS at initialisation.
+  double token_init_std() const;
+  double token_multiplier() const;
+  double token_rms() const;
   // Dims rotated per head under rope: fraction * head_dim.
   int64_t rotary_dims() const;
   // Positions a window of `tokens` tokens occupies: one more with CLS pooling.

@@ -21,6 +21,9 @@ enum class AttentionKind { softmax, linear };  // linear: elu(x)+1 feature map
 enum class AttentionKernel { fused, composed };
 enum class Activation { gelu, gelu_tanh, relu };
 enum class RopeScaling { none, linear, ntk, yarn };
+// Token embeddings: BERT's N(0, init_std) as drawn ("1"), or Vaswani's
+// (tensor2tensor) N(0, d^-1/2) multiplied by sqrt(d_model), unit RMS ("sqrt_d").
+enum class EmbeddingScale { one, sqrt_d };
 
 template <class E>
 struct OptionNames;
@@ -56,6 +59,11 @@ struct OptionNames<RopeScaling> {
                                                                              {RopeScaling::linear, "linear"},
                                                                              {RopeScaling::ntk, "ntk"},
                                                                              {RopeScaling::yarn, "yarn"}}};
+};
+template <>
+struct OptionNames<EmbeddingScale> {
+  static constexpr std::array<std::pair<EmbeddingScale, const char*>, 2> table{
+      {{EmbeddingScale::one, "1"}, {EmbeddingScale::sqrt_d, "sqrt_d"}}};
 };
 template <>
 struct OptionNames<RotaryLayout> {

@@ -23,11 +23,6 @@ class PositionEncoding {
  public:
   virtual ~PositionEncoding() = default;
 
-  // Standard deviation of the token-embedding initialisation (model.init_std
-  // unless the encoding's paper pairs it with another), and the multiplier of
-  // the token embeddings before add_to_embeddings().
-  virtual double token_init_std(double init_std) const { return init_std; }
-  virtual double token_scale() const { return 1.0; }
   // x: [B, N, d_model] embeddings (CLS at position 0 if pooled) -> x + positions.
   virtual Var add_to_embeddings(const ParameterStore& /*store*/, const Var& x) const { return x; }
 

@@ -22,13 +22,12 @@ namespace {
 
 class SinusoidalEncoding : public PositionEncoding {
  public:
-  explicit SinusoidalEncoding(int64_t d_model) : d_model_(d_model) {}
-
-  // Vaswani et al. (section 3.4) multiply embeddings drawn N(0, d^-1/2) (the
-  // tensor2tensor recipe) by sqrt(d): unit-scale tokens next to a table of RMS
-  // 1/sqrt(2). BERT's N(0, 0.02) times sqrt(d) would let positions swamp tokens.
-  double token_init_std(double) const override { return 1.0 / std::sqrt(static_cast<double>(d_model_)); }
-  double token_scale() const override { return std::sqrt(static_cast<double>(d_model_)); }
+  // Every row of the table has RMS exactly sqrt(1/2) (d/2 pairs with sin^2 + cos^2 = 1), so this
+  // multiplier gives the signal position.scale times the tokens' RMS. Vaswani's unit-RMS tokens next to
+  // the bare table are embedding_scale sqrt_d with scale sqrt(1/2); the default (BERT's tokens, scale 1)
+  // keeps the table from outweighing N(0, 0.02) tokens 35 to 1.
+  explicit SinusoidalEncoding(const ModelConfig& c)
+      : d_model_(c.d_model), multiplier_(c.position.scale * c.token_rms() / std::sqrt(0.5)) {}
 
   Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
     const int64_t n = x.size(1);
@@ -40,11 +39,12 @@ class SinusoidalEncoding : public PositionEncoding {
       if (!table_.defined() || table_.size(0) < n) table_ = sinusoidal_table(n, d_model_, store.dtype());
       rows = table_.view(0, {n, d_model_});
     }
-    return add(x, Var(rows));
+    return add(x, multiplier_ == 1.0 ? Var(rows) : mul_scalar(Var(rows), multiplier_));
   }
 
  private:
   int64_t d_model_;
+  double multiplier_;
   mutable std::mutex mutex_;
   mutable Tensor table_;
 };
@@ -55,7 +55,8 @@ PositionEncodingSpec sinusoidal_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "sinusoidal";
   s.validate = [](const ModelConfig&) {};
-  s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<SinusoidalEncoding>(c.d_model); };
+  s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<SinusoidalEncoding>(c); };
+  s.own_keys = {"scale"};
   return s;
 }
 

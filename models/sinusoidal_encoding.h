@@ -1,6 +1,7 @@
 #pragma once
-// Vaswani et al. absolute encoding, added to the (sqrt(d)-scaled) token
-// embeddings: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(same).
+// Vaswani et al. absolute encoding, added to the token embeddings (times
+// model.position.scale x token RMS / sqrt(1/2)): PE[p, 2i] = sin(p / 10000^(2i/d)),
+// PE[p, 2i+1] = cos(same).
 #include <cstdint>
 
 #include "engine/tensor.h"

@@ -36,6 +36,10 @@ ModelConfig config_from(const test::GoldenFile& f) {
   c.position.base = f.attr_double("rope_base");
   c.position.fraction = f.attr_double("rope_fraction");
   if (c.position.type == "learned") c.position.max_len = f.attr_int("max_len");
+  if (c.position.type == "sinusoidal") {  // the files hold Vaswani's scales: tokens x sqrt(d) plus the bare table
+    c.embedding_scale = EmbeddingScale::sqrt_d;
+    c.position.scale = std::sqrt(0.5);
+  }
   c.position.num_buckets = f.attr_int("t5_num_buckets");
   c.position.max_distance = f.attr_int("t5_max_distance");
   return c;

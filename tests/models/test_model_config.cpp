@@ -159,6 +159,16 @@ TEST_CASE("model config: numeric ranges", "[config]") {
          c.position.type = "learned";
          c.position.max_len = 0;
        }},
+      {"model.position.scale", ">= 0",
+       [](ModelConfig& c) {
+         c.position.type = "sinusoidal";
+         c.position.scale = -1;
+       }},
+      {"model.position.scale", "finite",
+       [](ModelConfig& c) {
+         c.position.type = "learned";
+         c.position.scale = std::nan("");
+       }},
   };
   check_rejected(cases);
 }
@@ -202,6 +212,12 @@ TEST_CASE("model config: a key of another encoding set away from its default is 
          c.position.base = 500;
        }},
       {"model.position.per_layer", "t5_bias, not rope", [](ModelConfig& c) { c.position.per_layer = true; }},
+      {"model.position.scale", "sinusoidal or learned, not rope", [](ModelConfig& c) { c.position.scale = 0.5; }},
+      {"model.position.scale", "sinusoidal or learned, not none",
+       [](ModelConfig& c) {
+         c.position.type = "none";
+         c.position.scale = 2;
+       }},
       {"model.position.max_len", "learned, not t5_bias",
        [](ModelConfig& c) {
          c.position.type = "t5_bias";

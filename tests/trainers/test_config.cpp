@@ -9,6 +9,7 @@
 #include "run_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/config/stored_config_upgrade.h"
 
 using namespace rotor;
 
@@ -141,6 +142,49 @@ TEST_CASE("position keys: another encoding's keys are rejected naming the key an
   // a resolved config (every key at its default or the run's value) loads again
   const Config c = load_config(sinusoidal);
   CHECK_NOTHROW(parse_config_text(dump_config(c), "dump"));
+}
+
+TEST_CASE("embedding and position scales: parsed, range-checked, and rejected where they do nothing") {
+  const auto dir = test::fresh_dir("config-scales");
+  const auto sinusoidal = write(dir, "s.yaml",
+                                "train:\n  max_steps: 10\nmodel:\n  embedding_scale: sqrt_d\n  position:\n"
+                                "    type: sinusoidal\n    scale: 0.5\n");
+  const Config c = load_config(sinusoidal);
+  CHECK(c.model.embedding_scale == EmbeddingScale::sqrt_d);
+  CHECK(c.model.position.scale == 0.5);
+  CHECK(load_config(sinusoidal, {"model.embedding_scale=1"}).model.embedding_scale == EmbeddingScale::one);
+  CHECK(Config().model.embedding_scale == EmbeddingScale::one);  // other encodings' tokens stay BERT's
+  CHECK(Config().model.position.scale == 1.0);
+  CHECK_THAT(error_of(sinusoidal, {"model.embedding_scale=16"}),
+             Catch::Contains("model.embedding_scale") && Catch::Contains("sqrt_d"));
+  CHECK_THAT(error_of(sinusoidal, {"model.position.scale=-0.1"}), Catch::Contains("model.position.scale"));
+  CHECK_THAT(error_of(sinusoidal, {"model.position.type=rope"}),
+             Catch::Contains("model.position.scale") && Catch::Contains("sinusoidal or learned, not rope"));
+  CHECK_NOTHROW(parse_config_text(dump_config(c), "dump"));
+}
+
+TEST_CASE("a config stored before the scale keys keeps the scales its run was trained with") {
+  Config sinusoidal;
+  sinusoidal.model.position.type = "sinusoidal";
+  sinusoidal.train.max_steps = 10;
+  // A checkpoint's config from before model.embedding_scale and model.position.scale existed.
+  std::string old_dump;
+  std::istringstream lines(dump_config(sinusoidal));
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("embedding_scale:") == std::string::npos && line.find("  scale:") == std::string::npos)
+      old_dump += line + "\n";
+  REQUIRE(old_dump.find("scale:") == std::string::npos);
+  const Config old = parse_config_text(upgrade_stored_config(old_dump), "stored");
+  CHECK(old.model.embedding_scale == EmbeddingScale::sqrt_d);  // Vaswani's, as sinusoidal ran then
+  CHECK(old.model.position.scale == std::sqrt(0.5));
+  CHECK(differing_keys(old, sinusoidal) == std::vector<std::string>{"model.embedding_scale", "model.position.scale"});
+  // Configs stored with the keys, and other encodings' configs, are read as they are.
+  CHECK(upgrade_stored_config(dump_config(sinusoidal)) == dump_config(sinusoidal));
+  const std::string rope = dump_config(Config());  // read as text only
+  std::string rope_old = rope;
+  rope_old.erase(rope_old.find("  embedding_scale:"),
+                 rope_old.find('\n', rope_old.find("  embedding_scale:")) - rope_old.find("  embedding_scale:") + 1);
+  CHECK(upgrade_stored_config(rope_old) == rope_old);
 }
 
 TEST_CASE("position keys: yarn's original_max_len defaults to the run's data.max_len") {

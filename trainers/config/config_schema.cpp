@@ -99,6 +99,9 @@ std::vector<ConfigOption> build() {
       OPT("model.activation", model.activation, "MLP activation"),
       OPT("model.norm_eps", model.norm_eps, "Layer-norm epsilon"),
       OPT("model.init_std", model.init_std, "Standard deviation of the normal weight initialisation"),
+      OPT("model.embedding_scale", model.embedding_scale,
+          "Token embeddings: 1 = drawn N(0, init_std), used as they are (BERT); sqrt_d = drawn N(0, d_model^-1/2) "
+          "and multiplied by sqrt(d_model), unit RMS (Vaswani)"),
       OPT("model.position.type", model.position.type, "Position encoding").one_of(position_encoding_names()),
       OPT("model.position.layout", model.position.layout,
           "rope pairs: interleaved (2i, 2i+1) as in RoFormer, or half (i, i+r/2) as in GPT-NeoX/LLaMA"),
@@ -109,6 +112,11 @@ std::vector<ConfigOption> build() {
       OPT("model.position.scaling_factor", model.position.scaling_factor, "rope scaling: target / training length"),
       OPT("model.position.original_max_len", model.position.original_max_len,
           "rope yarn: the training length (unset: data.max_len)"),
+      OPT("model.position.scale", model.position.scale,
+          "sinusoidal, learned: RMS of the added position signal at initialisation, as a multiple of the token "
+          "embeddings' RMS (init_std, or 1 with embedding_scale sqrt_d); sinusoidal multiplies its table, learned "
+          "draws its table with that std. sqrt_d with 0.7071 is Vaswani's")
+          .at_least(0),
       OPT("model.position.max_len", model.position.max_len,
           "learned: rows of the position table (max_len + 1 with cls pooling)"),
       OPT("model.position.num_buckets", model.position.num_buckets, "t5_bias: relative-position buckets"),

@@ -4,6 +4,7 @@
 
 #include "models/position_encoding.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/config/stored_config_upgrade.h"
 
 namespace rotor {
 
@@ -13,7 +14,8 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   r.header = read_header(contents, checkpoint);
   if (!overrides.empty()) {
     const ModelConfig derived = r.header.config.model;
-    r.header.config = parse_config_text(contents.texts.at("config"), checkpoint + " (stored config)", overrides);
+    r.header.config = parse_config_text(upgrade_stored_config(contents.texts.at("config")),
+                                        checkpoint + " (stored config)", overrides);
     const int64_t rows = position_encoding(derived.position.type).max_positions(derived);
     if (rows > 0 && r.header.config.model.position.max_len != derived.position.max_len)
       throw ConfigError(fmt::format(

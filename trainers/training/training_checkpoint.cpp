@@ -6,6 +6,7 @@
 
 #include "engine/parallel.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/config/stored_config_upgrade.h"
 
 namespace rotor {
 namespace {
@@ -81,7 +82,7 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Enc
 CheckpointHeader read_header(const CheckpointContents& c, const std::string& path) {
   CheckpointHeader h;
   try {
-    h.config = parse_config_text(need(c.texts, "config", path), path + " (stored config)");
+    h.config = parse_config_text(upgrade_stored_config(need(c.texts, "config", path)), path + " (stored config)");
   } catch (const ConfigError& e) {
     throw CheckpointError(std::string(e.what()));
   }
