@@ -37,7 +37,6 @@ RunResult run(const std::string& variant, uint64_t seed, int correct, double ent
   r.sweep.push_back(c);
   r.attention.available = true;
   r.attention.layer_entropy = {entropy, entropy};
-  r.attention.max_entropy = entropy;
   return r;
 }
 
@@ -79,6 +78,18 @@ TEST_CASE("evidence: a planted difference, its order control and the no-position
   CHECK(e.usage[1].near_uniform_runs == 3);
   CHECK(e.usage[0].near_uniform_runs == 0);
   CHECK(e.usage[0].layer_entropy == std::vector<double>{0.6, 0.6});
+}
+
+TEST_CASE("attention is near uniform only when every layer is", "[study]") {
+  AttentionUsage u;
+  u.available = true;
+  u.layer_entropy = {0.99, 0.985};
+  CHECK(u.near_uniform());
+  u.layer_entropy = {0.6, 0.99};  // one layer attends: the model can use positions
+  CHECK_FALSE(u.near_uniform());
+  u.available = false;
+  u.layer_entropy = {0.99, 0.99};
+  CHECK_FALSE(u.near_uniform());
 }
 
 TEST_CASE("evidence: an order control within noise says the task cannot rank encodings", "[study]") {

@@ -58,7 +58,10 @@ json to_json(const AttentionUsage& u) {
 
 }  // namespace
 
-bool AttentionUsage::near_uniform() const { return available && max_entropy >= kUniformEntropy; }
+bool AttentionUsage::near_uniform() const {
+  return available && !layer_entropy.empty() &&
+         std::all_of(layer_entropy.begin(), layer_entropy.end(), [](double e) { return e >= kUniformEntropy; });
+}
 
 bool has_attention_usage(const std::string& run_dir) { return fs::exists(fs::path(run_dir) / kFile); }
 
@@ -82,7 +85,6 @@ AttentionUsage read_attention_usage(const std::string& run_dir) {
   } catch (const json::exception& e) {
     throw ConfigError(path + ": not an attention-usage file (" + e.what() + "); delete it to measure again");
   }
-  for (double e : u.layer_entropy) u.max_entropy = std::max(u.max_entropy, e);
   return u;
 }
 
@@ -106,7 +108,6 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
       u.documents += batch.batch_size;
     }
     u.layer_entropy = observer.means();
-    for (double e : u.layer_entropy) u.max_entropy = std::max(u.max_entropy, e);
   }
   write_json_file((fs::path(run_dir) / kFile).string(), to_json(u));
   return u;

@@ -24,7 +24,6 @@ struct AttentionUsage {
   std::string split;
   int64_t documents = 0;
   std::vector<double> layer_entropy;  // per layer, relative to uniform
-  double max_entropy = 0.0;           // the largest layer value
 
   // Every layer at or above kUniformEntropy: attention never left uniform.
   bool near_uniform() const;
