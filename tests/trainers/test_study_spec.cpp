@@ -168,7 +168,8 @@ TEST_CASE("study spec: a suite of tasks is one study per task with the same vari
   const auto dir = test::fresh_dir("study-spec-suite");
   test::tiny_run_config(dir);
   const std::string path = (dir / "suite.yaml").string();
-  std::ofstream(path) << "tasks: {alpha: tiny.yaml, beta: tiny.yaml}\nout_dir: out\nseeds: [1, 2]\n"
+  std::ofstream(path) << "tasks: {alpha: tiny.yaml, beta: {base: tiny.yaml, set: {train.max_steps: 40}}}\n"
+                      << "out_dir: out\nseeds: [1, 2]\n"
                       << "set: {train.max_steps: 30}\nvariants: [rope, none]\n";
   const StudySuite suite = parse_study_suite(path);
   REQUIRE(suite.has_tasks());
@@ -178,12 +179,15 @@ TEST_CASE("study spec: a suite of tasks is one study per task with the same vari
   CHECK(suite.out_dir == (std::filesystem::canonical(dir) / "out").string());
   CHECK(suite.studies[1].out_dir == (std::filesystem::canonical(dir) / "out" / "beta").string());
   CHECK(suite.studies[1].variants.size() == 2);
-  CHECK(suite.studies[1].variants[0].config.train.max_steps == 30);
+  CHECK(suite.studies[0].variants[0].config.train.max_steps == 30);
+  CHECK(suite.studies[1].variants[0].config.train.max_steps == 40);  // the task's own set, after the spec's
   CHECK(&suite.study("beta") == &suite.studies[1]);
   CHECK_THROWS_WITH(suite.study("gamma"), Contains("--task gamma: no such task") && Contains("alpha, beta"));
   CHECK_THROWS_WITH(parse_study_spec(path), Contains("a suite of tasks") && Contains("--task NAME"));
   std::ofstream(path) << "base: tiny.yaml\ntasks: {alpha: tiny.yaml}\nseeds: [1]\nvariants: [rope]\n";
   CHECK_THROWS_WITH(parse_study_suite(path), Contains("suite.yaml:2: tasks: give either `base:`"));
+  std::ofstream(path) << "tasks: {alpha: {base: tiny.yaml, sett: {}}}\nseeds: [1]\nvariants: [rope]\n";
+  CHECK_THROWS_WITH(parse_study_suite(path), Contains("unknown key 'sett' in task alpha"));
   std::ofstream(path) << "tasks: {alpha: missing.yaml}\nseeds: [1]\nvariants: [rope]\n";
   CHECK_THROWS_WITH(parse_study_suite(path), Contains("suite.yaml:1: base: config file"));
   std::ofstream(path) << "seeds: [1]\nvariants: [rope]\n";

@@ -206,9 +206,16 @@ namespace {
 
 // The study of one base config: the spec's seeds, variants and evaluation on
 // the base at `base_at` (a suite's task entry, or `base:`).
-StudySpec read_study(const SpecReader& r, const YAML::Node& root, const YAML::Node& base_at, const std::string& task) {
+StudySpec read_study(const SpecReader& r, const YAML::Node& root, const YAML::Node& entry, const std::string& task) {
   StudySpec spec;
   spec.task = task;
+  // A task is `name: base.yaml`, or `name: {base: base.yaml, set: {...}}` with overrides of its own.
+  const bool own_set = !task.empty() && entry.IsMap();
+  if (own_set) {
+    r.require_keys(entry, "task " + task, {"base", "set"});
+    if (!entry["base"]) r.fail(entry, "tasks." + task + ": missing `base:`");
+  }
+  const YAML::Node base_at = own_set ? entry["base"] : entry;
   spec.base = r.resolve_path(r.scalar(base_at, task.empty() ? "base" : "tasks." + task));
   if (!fs::exists(spec.base)) r.fail(base_at, "base: config file " + spec.base + " not found");
   if (root["out_dir"]) {
@@ -216,7 +223,9 @@ StudySpec read_study(const SpecReader& r, const YAML::Node& root, const YAML::No
     if (!task.empty()) spec.out_dir = (fs::path(spec.out_dir) / task).string();
   }
   if (root["set"]) r.overrides(root["set"], "", spec.overrides);
-  const Config base = r.resolve(spec.base, spec.overrides, root["set"] ? root["set"] : base_at, "base with set");
+  if (own_set && entry["set"]) r.overrides(entry["set"], "", spec.overrides);
+  const YAML::Node set_at = own_set && entry["set"] ? entry["set"] : root["set"] ? root["set"] : base_at;
+  const Config base = r.resolve(spec.base, spec.overrides, set_at, "base with set");
   spec.seeds = read_seeds(r, root["seeds"]);
   if (root["evaluation"]) spec.evaluation = read_evaluation(r, root["evaluation"], base);
   std::set<std::string> names;

@@ -64,8 +64,10 @@ struct StudySpec {
   std::vector<std::string> run_overrides(const StudyRun& run) const;
 };
 
-// A spec with `tasks:` (a mapping of task names to base configs) instead of
-// `base:` is a suite: one study per task, with the same set, seeds, variants
+// A spec with `tasks:` (a mapping of task names to base configs, or to
+// {base: CONFIG, set: {...}} for overrides of that task alone, applied after
+// the spec's `set`) instead of `base:` is a suite: one study per task, with
+// the same set, seeds, variants
 // and evaluation, each in out_dir/<task>, plus a report across the tasks
 // (study_suite.h). A plain spec is a suite of one study whose task is "".
 struct StudySuite {
