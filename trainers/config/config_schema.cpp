@@ -156,7 +156,8 @@ std::vector<ConfigOption> build() {
       OPT("data.generated.offset", data.generated.offset, "Separation task offset: distance k after the marker")
           .at_least(1),
       OPT("data.tokenizer", data.tokenizer,
-          "Tokenizer (empty: vocab for generated tasks, byte otherwise). Natural-language text: vocab with lowercase and "
+          "Tokenizer (empty: vocab for generated tasks, byte otherwise). Natural-language text: vocab with lowercase "
+          "and "
           "split_punctuation, whose tokens are words, where byte must learn words from letters within the same "
           "budget (held-out 9-way genre task: 87.7% for vocab against 61.5% for byte); sentencepiece for large "
           "vocabularies")
