@@ -107,6 +107,45 @@ def length_extrapolation(report, stem):
     save(fig, stem)
 
 
+def one_length_per_split(report):
+    """Splits of a generated task, each swept once with windows that hold its samples (test_256 at 256)."""
+    splits = report["evaluation"]["splits"]
+    points = {(c["split"], c["length"]) for v in report["variants"] for c in v["sweep"] if c["scaling"] == "none"}
+    lengths = [sorted(l for s, l in points if s == split) for split in splits]
+    return len(splits) > 1 and all(len(l) == 1 for l in lengths) and len({l[0] for l in lengths}) == len(splits)
+
+
+def split_extrapolation(report, stem):
+    """One panel: each split at its window length on x, so test, test_128, test_256 read as one curve."""
+    splits = report["evaluation"]["splits"]
+    fig, ax = plt.subplots(figsize=(8, 5))
+    color = colors([v["name"] for v in report["variants"]])
+    ticks = {}
+    for v in report["variants"]:
+        cells = sorted((c for c in v["sweep"] if c["scaling"] == "none" and c["split"] in splits and has_accuracy(c)),
+                       key=lambda c: c["length"])
+        if not cells:
+            continue
+        for c in cells:
+            ticks[c["length"]] = c["split"]
+        ax.errorbar([c["length"] for c in cells], [100 * c["accuracy"]["mean"] for c in cells],
+                    yerr=[100 * c["accuracy"]["std"] for c in cells], capsize=3, color=color[v["name"]],
+                    marker="o", markersize=4, label=v["name"])
+    for t in sorted({v["training_length"] for v in report["variants"]}):
+        ax.axvline(t, color="grey", linestyle=":", linewidth=1)
+        ax.annotate("longest training sample", (t, 0.02), xycoords=("data", "axes fraction"), rotation=90,
+                    fontsize=7, color="grey", ha="right", va="bottom")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(ticks))
+    ax.set_xticklabels([f"{ticks[x]}\n(up to {x})" for x in sorted(ticks)])
+    ax.set_title("test accuracy by sample length (mean ± std over seeds)")
+    ax.set_xlabel("held-out split (longest sample, tokens)")
+    ax.set_ylabel("accuracy (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.2))
+    save(fig, stem)
+
+
 def difference_matrix(cell):
     """Variants with a finished run, best mean first, and 100 * (row - column) with Holm flags."""
     names = [v["name"] for v in sorted((v for v in cell["variants"] if v["n_seeds"]),
@@ -190,7 +229,10 @@ def main(argv):
     out = argv[3]
     os.makedirs(out, exist_ok=True)
     val_accuracy(data, os.path.join(out, "val_accuracy"))
-    length_extrapolation(data, os.path.join(out, "length_extrapolation"))
+    if one_length_per_split(data):
+        split_extrapolation(data, os.path.join(out, "length_extrapolation"))
+    else:
+        length_extrapolation(data, os.path.join(out, "length_extrapolation"))
     if "rope_decay" in data:
         rope_decay(data["rope_decay"], os.path.join(out, "rope_decay"))
     if "statistics" in data:

@@ -3,7 +3,8 @@
 # tools/plot_study.py on hand-written report.json files: a partial study (one
 # variant without a finished run, so its numbers are null) with pairwise
 # statistics draws every plot and one heatmap per cell; an older report
-# without "statistics" draws no heatmap. Skipped (77) without matplotlib.
+# without "statistics" draws no heatmap; splits swept at one length each (a
+# generated task's test, test_128, ...) share one panel. Skipped (77) without matplotlib.
 set -uo pipefail
 script=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
@@ -69,6 +70,18 @@ check "significant pair starred" grep -q -- '+19.0\*' "$dir/new/pairwise_test_64
 check "report without statistics: exit 0" test $? -eq 0
 check "report without statistics: plots drawn" test -s "$dir/old/length_extrapolation.png"
 check "report without statistics: no heatmap" test -z "$(ls "$dir/old" | grep pairwise)"
+# A generated task: each split swept once at its own length reads as one curve over the splits.
+"$python" - "$dir/old.json" "$dir/splits.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+report["evaluation"] = {"splits": ["test", "test_128"], "lengths": [], "scalings": ["none"]}
+for v in report["variants"]:
+    v["sweep"] = [dict(c, split="test" if c["length"] == 64 else "test_128") for c in v["sweep"] if c["scaling"] == "none"]
+json.dump(report, open(sys.argv[2], "w"))
+PY
+"$python" "$script" study "$dir/splits.json" "$dir/splits" > "$dir/splits.log" 2>&1
+check "one length per split: exit 0" test $? -eq 0
+check "one length per split: one panel over the splits" grep -q "test accuracy by sample length" "$dir/splits/length_extrapolation.svg"
 [ -n "${KEEP_PLOTS:-}" ] && cp -r "$dir/new" "$KEEP_PLOTS"
 cat "$dir/new.log" "$dir/old.log"
 checks_passed
