@@ -54,6 +54,7 @@ TEST_CASE("seed statistics: mean, sample std, min, max", "[study]") {
 }
 
 TEST_CASE("the study ETA is the steps left at the time per step measured now, else recorded, else --", "[study]") {
+  // (an epoch-bounded run's length is that of the longest finished run)
   rotor::StudyClock clock;
   clock.pending("a", 45);
   clock.pending("b", 45);
@@ -62,10 +63,18 @@ TEST_CASE("the study ETA is the steps left at the time per step measured now, el
   CHECK(clock.eta(1) == "1m30s");
   CHECK(clock.eta(2) == "45s");    // shared by two job slots
   CHECK(clock.eta(4) == "45s");    // two runs fill two slots at most
-  clock.run_done("a", 90.0);       // this session: 45 steps in 90 s, on a busier machine
+  clock.run_done("a", 90.0, 45);   // this session: 45 steps in 90 s, on a busier machine
   CHECK(clock.eta(1) == "1m30s");  // b: 45 steps at 2 s
-  clock.pending("c", -1);          // a run whose length is not known yet
-  CHECK(clock.eta(1) == "--");
+  clock.pending("c", -1, 10);      // a run bounded by epochs, resumed at step 10: as long as the longest (100)
+  CHECK(clock.eta(1) == "4m30s");  // (45 + 90) steps at 2 s
+
+  // A study bounded by epochs, started from scratch: the first finished run tells the length of the others.
+  rotor::StudyClock epochs;
+  epochs.pending("x", -1);
+  epochs.pending("y", -1);
+  CHECK(epochs.eta(1) == "--");
+  epochs.run_done("x", 60.0, 30);
+  CHECK(epochs.eta(1) == "1m00s");  // y: 30 steps at 2 s
 
   const rotor::test::ScratchDir dir("study-clock");
   const std::string run = dir / "run";

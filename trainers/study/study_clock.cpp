@@ -11,18 +11,23 @@ namespace rotor {
 void StudyClock::recorded(int64_t steps, double seconds) {
   recorded_steps_ += steps;
   recorded_s_ += seconds;
+  most_steps_ = std::max(most_steps_, steps);
 }
 
-void StudyClock::pending(const std::string& run_id, int64_t steps_left) { steps_left_[run_id] = steps_left; }
+void StudyClock::pending(const std::string& run_id, int64_t steps_left, int64_t steps_done) {
+  pending_[run_id] = {steps_left, steps_done};
+}
 
-void StudyClock::run_done(const std::string& run_id, double seconds) {
-  const auto it = steps_left_.find(run_id);
-  if (it == steps_left_.end()) return;
-  if (it->second > 0) {
-    measured_steps_ += it->second;
+void StudyClock::run_done(const std::string& run_id, double seconds, int64_t total_steps) {
+  const auto it = pending_.find(run_id);
+  if (it == pending_.end()) return;
+  const int64_t trained = it->second.left >= 0 ? it->second.left : total_steps - it->second.done;
+  if (trained > 0) {
+    measured_steps_ += trained;
     measured_s_ += seconds;
   }
-  steps_left_.erase(it);
+  most_steps_ = std::max(most_steps_, total_steps);
+  pending_.erase(it);
 }
 
 std::string StudyClock::eta(int64_t jobs) const {
@@ -31,12 +36,16 @@ std::string StudyClock::eta(int64_t jobs) const {
   const double per_step = measured ? measured_s_ / static_cast<double>(measured_steps_)
                                    : recorded_s_ / static_cast<double>(recorded_steps_);
   int64_t steps = 0;
-  for (const auto& [id, left] : steps_left_) {
-    if (left < 0) return "--";
-    steps += left;
+  for (const auto& [id, p] : pending_) {
+    if (p.left < 0 && most_steps_ < 0) return "--";
+    steps += p.left >= 0 ? p.left : std::max<int64_t>(0, most_steps_ - p.done);
   }
-  const int64_t slots = std::max<int64_t>(1, std::min<int64_t>(jobs, static_cast<int64_t>(steps_left_.size())));
+  const int64_t slots = std::max<int64_t>(1, std::min<int64_t>(jobs, static_cast<int64_t>(pending_.size())));
   return format_duration(per_step * static_cast<double>(steps) / static_cast<double>(slots));
+}
+
+int64_t finished_steps(const std::string& run_dir) {
+  return run_finished(run_dir) ? read_run_result({}, run_dir).steps : -1;
 }
 
 StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, const std::vector<StudyRun>& runs,
@@ -54,7 +63,7 @@ StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, cons
     const TrainConfig& t = spec.variant(run.variant).config.train;
     const int64_t planned = t.max_steps > 0 && t.max_epochs == 0 ? t.max_steps : most_steps;
     const int64_t done = committed_step(run_directory(study_dir, run));
-    clock.pending(run.id, planned < 0 ? -1 : std::max<int64_t>(0, planned - done));
+    clock.pending(run.id, planned < 0 ? -1 : std::max<int64_t>(0, planned - done), done);
   }
   return clock;
 }

@@ -21,18 +21,28 @@ class StudyClock {
  public:
   // A run finished before this session: `steps` in `seconds` of training.
   void recorded(int64_t steps, double seconds);
-  // A run still to train, with the steps it has left (-1: not known).
-  void pending(const std::string& run_id, int64_t steps_left);
-  // A pending run finished in this session after `seconds`.
-  void run_done(const std::string& run_id, double seconds);
+  // A run still to train, with the steps it has left (-1: not known, as for a
+  // run bounded by epochs before any run has finished) and those it has done.
+  void pending(const std::string& run_id, int64_t steps_left, int64_t steps_done = 0);
+  // A pending run finished in this session after `seconds`, having reached
+  // `total_steps` (summary.json; -1 if unknown). A finished run also tells how
+  // long the runs of unknown length are: as long as the longest finished one.
+  void run_done(const std::string& run_id, double seconds, int64_t total_steps);
   // "3m05s" for the pending runs not done yet, or "--".
   std::string eta(int64_t jobs) const;
 
  private:
+  struct Pending {
+    int64_t left = -1, done = 0;
+  };
   double recorded_s_ = 0.0, measured_s_ = 0.0;
   int64_t recorded_steps_ = 0, measured_steps_ = 0;
-  std::map<std::string, int64_t> steps_left_;
+  int64_t most_steps_ = -1;  // of any finished run
+  std::map<std::string, Pending> pending_;
 };
+
+// The steps a finished run took (its summary.json), -1 when it has none.
+int64_t finished_steps(const std::string& run_dir);
 
 // The clock of a study about to train `pending`: the finished runs among
 // `runs` give the recorded time per step; each pending run has left its

@@ -86,7 +86,8 @@ int train_in_process(const StudySpec& spec, const StudyOptions& options, const s
                  mine[i].id);
       return code;
     }
-    clock.run_done(mine[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    clock.run_done(mine[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                   finished_steps(run_directory(options.dir, mine[i])));
   }
   return 0;
 }
