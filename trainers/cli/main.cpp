@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
   rotor::CompareRequest compare;
   auto* cmp = app.add_subcommand("compare",
                                  "Run a position-encoding study (variants x seeds, length sweep) and "
-                                 "write its report; rerunning skips finished runs");
+                                 "write its report; rerunning skips finished runs; under mpirun -np N the ranks "
+                                 "share the runs");
   cmp->add_option("spec", compare.spec, "Study spec (YAML), e.g. configs/compare/quick.yaml")->check(CLI::ExistingFile);
   cmp->add_option("--out", compare.out_dir, "Study directory (default: the spec's out_dir, else runs/compare/<spec>)");
   cmp->add_option("--jobs", compare.jobs, "Runs trained at once, each in its own process (default 1)");
