@@ -18,8 +18,9 @@ TEST_CASE("shipped configs and study specs load and validate", "[config]") {
     if (entry.path().extension() != ".yaml") continue;
     const std::string path = entry.path().string();
     INFO(path);
-    // Study specs sit directly in configs/compare/; everything else is a run config.
-    if (entry.path().parent_path() == configs / "compare")
+    // Study specs sit in configs/compare/ (and its folders, bases/ aside); everything else is a run config.
+    const fs::path folder = entry.path().parent_path();
+    if (folder == configs / "compare" || (folder.parent_path() == configs / "compare" && folder.filename() != "bases"))
       CHECK_NOTHROW(parse_study_suite(path));
     else
       CHECK_NOTHROW(load_config(path));
