@@ -1,7 +1,7 @@
 // The study's evidence from per-document predictions: which variant is the
 // no-position reference, the order control's twins and the sign of their
 // gap, predictions that differ from the reference, flags for variants that
-// cannot be told from it and for attention that never left uniform.
+// cannot be told from it and for attention that stayed close to uniform.
 #include <catch2/catch.hpp>
 
 #include "trainers/config/config.h"

@@ -23,8 +23,8 @@ std::string flags(const StudyEvidence& e) {
              "` (no position) at any evaluated length: at this budget its encoding makes no resolved difference.\n";
     if (u.near_uniform_runs > 0)
       out += fmt::format(
-          "- **{}**: attention never left uniform in {} of {} runs (every layer's entropy >= {} of uniform): "
-          "no position encoding can matter to such a model; train longer or check the learning rate.\n",
+          "- **{}**: attention stayed close to uniform in {} of {} runs (every layer's entropy >= {} of uniform): "
+          "such a model can use positions only weakly; train longer or check the learning rate.\n",
           u.variant, u.near_uniform_runs, u.measured_runs, kUniformEntropy);
   }
   return out;
