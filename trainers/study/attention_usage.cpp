@@ -53,7 +53,7 @@ class EntropyObserver : public AttentionObserver {
 
 json to_json(const AttentionUsage& u) {
   if (!u.available) return {{"available", false}, {"reason", u.reason}};
-  return {{"available", true}, {"split", u.split}, {"documents", u.documents}, {"layer_entropy", u.layer_entropy}};
+  return {{"available", true}, {"split", u.split}, {"windows", u.windows}, {"layer_entropy", u.layer_entropy}};
 }
 
 }  // namespace
@@ -80,7 +80,7 @@ AttentionUsage read_attention_usage(const std::string& run_dir) {
       return u;
     }
     u.split = j.at("split").get<std::string>();
-    u.documents = j.at("documents").get<int64_t>();
+    u.windows = j.at("windows").get<int64_t>();
     u.layer_entropy = j.at("layer_entropy").get<std::vector<double>>();
   } catch (const json::exception& e) {
     throw ConfigError(path + ": not an attention-usage file (" + e.what() + "); delete it to measure again");
@@ -103,9 +103,9 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
     NoGradGuard no_grad;
     Sampler sampler = make_sampler(best.data, r.header.config.data, u.split);
     Batch batch;
-    while (u.documents < kAttentionDocuments && sampler.next(batch)) {
+    while (u.windows < kAttentionWindows && sampler.next(batch)) {
       r.model->logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
-      u.documents += batch.batch_size;
+      u.windows += batch.batch_size;
     }
     u.layer_entropy = observer.means();
   }

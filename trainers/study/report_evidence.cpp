@@ -86,7 +86,7 @@ std::string usage_section(const StudyEvidence& e) {
   std::ostringstream o;
   o << "\n## Does the model use positions?\n\nAttention entropy per layer relative to uniform attention (1 = "
        "uniform), on up to "
-    << kAttentionDocuments << " validation documents of each run's best checkpoint, mean over runs";
+    << kAttentionWindows << " validation windows of each run's best checkpoint, mean over runs";
   if (!e.reference.empty())
     o << "; test predictions that differ from `" << e.reference
       << "` (same seed, first statistics cell), mean over seeds";

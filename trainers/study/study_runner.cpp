@@ -150,7 +150,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
                                           ranks.size() > 1 ? fmt::format("rank {}: ", ranks.rank()) : "");
   if (code != 0) return code;
   ranks.idle_barrier();  // the report needs every rank's runs
-  if (!options.only.empty() || !ranks.is_root()) return 0;
+  if (!options.only.empty() || !ranks.is_root() || !options.report) return 0;
   rebuild_study_report(options.dir);
   return 0;
 }

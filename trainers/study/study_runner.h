@@ -25,6 +25,7 @@ struct StudyOptions {
   int64_t jobs = 1;     // runs at once; > 1 runs each in a child `rotor compare --only` process
   std::string only;     // non-empty: train and sweep this run id alone, no report
   std::string command;  // the command line, for the report
+  bool report = true;   // false: leave the report to the caller (a suite writes its tasks' reports itself)
 };
 
 // --out, else the spec's out_dir, else runs/compare/<spec file stem>[/<task>].

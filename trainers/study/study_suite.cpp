@@ -142,6 +142,7 @@ int run_suite(const StudySuite& suite, const StudyOptions& options) {
     if (ranks.is_root()) fmt::print(stderr, "\n==== task {} of {}: {}\n", i + 1, suite.studies.size(), study.task);
     StudyOptions task_options = options;
     task_options.dir = (fs::path(options.dir) / study.task).string();
+    task_options.report = false;  // written once, below, with the suite's
     if (const int code = run_study(study, task_options); code != 0) return code;
   }
   if (ranks.is_root()) rebuild_suite_report(options.dir);
