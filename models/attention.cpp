@@ -21,6 +21,7 @@ MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string&
       head_dim_(c.head_dim()),
       attention_dropout_(c.attention_dropout),
       kind_(c.attention),
+      linear_rotation_(c.linear_rotation),
       kernel_(c.attention_kernel) {}
 
 Var MultiHeadAttention::split_heads(const Var& x) const {
@@ -76,15 +77,25 @@ Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& 
 
 Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const {
   const PositionEncoding& pos = *in.position;
+  auto rotated = [&](const Var& x, PositionEncoding::Role role) { return pos.rotates() ? pos.rotate(x, role) : x; };
   // phi(x) = elu(x) + 1 > 0; padding keys contribute nothing.
-  const Var fq = add_scalar(elu(q), 1.0);
-  const Var fk = mul(add_scalar(elu(k), 1.0), Var(in.key_keep));
-  // Numerator: sum_n (R_m fq_m).(R_n fk_n) v_n = (R_m fq_m)^T [sum_n (R_n fk_n) v_n^T], O(N dh^2).
-  const Var rq = pos.rotates() ? pos.rotate(fq, PositionEncoding::Role::query) : fq;
-  const Var rk = pos.rotates() ? pos.rotate(fk, PositionEncoding::Role::key) : fk;
-  const Var numerator = matmul(rq, matmul(rk, v, true, false));  // [B, H, N, dh]
-  // Denominator unrotated (eq. 19): fq_m . sum_n fk_n stays positive.
-  const Var denominator = sum(mul(fq, sum(fk, 2, true)), -1, true);  // [B, H, N, 1]
+  auto phi = [](const Var& x) { return add_scalar(elu(x), 1.0); };
+  const Var keep(in.key_keep);
+  // o_m = sum_n (nq_m . nk_n) v_n / sum_n (dq_m . dk_n): the numerator's features are rotated, the denominator's
+  // stay positive. Eq. 19 rotates phi(q), phi(k) in the numerator only; the released code rotates q and k before
+  // phi, so both use phi(R q), phi(R k).
+  Var nq, nk, dq, dk;
+  if (linear_rotation_ == LinearRotation::before_feature_map) {
+    dq = nq = phi(rotated(q, PositionEncoding::Role::query));
+    dk = nk = mul(phi(rotated(k, PositionEncoding::Role::key)), keep);
+  } else {
+    dq = phi(q);
+    dk = mul(phi(k), keep);
+    nq = rotated(dq, PositionEncoding::Role::query);
+    nk = rotated(dk, PositionEncoding::Role::key);
+  }
+  const Var numerator = matmul(nq, matmul(nk, v, true, false));     // [B, H, N, dh] in O(N dh^2)
+  const Var denominator = sum(mul(dq, sum(dk, 2, true)), -1, true);  // [B, H, N, 1]
   return div(numerator, add_scalar(denominator, 1e-6));
 }
 

@@ -47,6 +47,7 @@ class MultiHeadAttention {
   int64_t heads_, head_dim_;
   double attention_dropout_;
   AttentionKind kind_;
+  LinearRotation linear_rotation_;
   AttentionKernel kernel_;
 };
 

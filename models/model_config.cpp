@@ -100,6 +100,8 @@ void ModelConfig::validate() const {
   reject_foreign_keys(position, encoding);
   check_ranges(position, encoding);
   encoding.validate(*this);
+  if (linear_rotation != LinearRotation::after_feature_map && attention != AttentionKind::linear)
+    fail("linear_rotation", "applies to model.attention: linear only");
   if (attention == AttentionKind::linear && encoding.needs_logits)
     fail("attention", "linear attention has no logits to add a " + position.type + " bias to");
 }

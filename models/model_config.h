@@ -70,6 +70,7 @@ struct ModelConfig {
   Pooling pooling = Pooling::mean;
   AttentionKind attention = AttentionKind::softmax;
   AttentionKernel attention_kernel = AttentionKernel::fused;
+  LinearRotation linear_rotation = LinearRotation::after_feature_map;
   Activation activation = Activation::gelu;
   double norm_eps = 1e-5;
   double init_std = 0.02;

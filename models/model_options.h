@@ -21,6 +21,9 @@ enum class AttentionKind { softmax, linear };  // linear: elu(x)+1 feature map
 enum class AttentionKernel { fused, composed };
 enum class Activation { gelu, gelu_tanh, relu };
 enum class RopeScaling { none, linear, ntk, yarn };
+// Linear attention with a rotating encoding: rotate phi(q), phi(k) in the numerator only (RoFormer eq. 19, the
+// paper's text), or rotate q and k before the feature map (as RoFormer's released code).
+enum class LinearRotation { after_feature_map, before_feature_map };
 // Token embeddings: BERT's N(0, init_std) as drawn ("1"), or Vaswani's
 // (tensor2tensor) N(0, d^-1/2) multiplied by sqrt(d_model), unit RMS ("sqrt_d").
 enum class EmbeddingScale { one, sqrt_d };
@@ -59,6 +62,12 @@ struct OptionNames<RopeScaling> {
                                                                              {RopeScaling::linear, "linear"},
                                                                              {RopeScaling::ntk, "ntk"},
                                                                              {RopeScaling::yarn, "yarn"}}};
+};
+template <>
+struct OptionNames<LinearRotation> {
+  static constexpr std::array<std::pair<LinearRotation, const char*>, 2> table{
+      {{LinearRotation::after_feature_map, "after_feature_map"},
+       {LinearRotation::before_feature_map, "before_feature_map"}}};
 };
 template <>
 struct OptionNames<EmbeddingScale> {

@@ -33,6 +33,8 @@ GoldenFile::GoldenFile(const std::string& path) : path_(path) {
 
 GoldenFile::~GoldenFile() { H5Fclose(file_); }
 
+bool GoldenFile::has_attr(const char* name) const { return H5Aexists(file_, name) > 0; }
+
 std::string GoldenFile::attr_string(const char* name) const {
   const hid_t a = H5Aopen(file_, name, H5P_DEFAULT);
   check(a >= 0, "no attribute " + std::string(name));

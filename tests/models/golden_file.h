@@ -15,6 +15,7 @@ class GoldenFile {
   GoldenFile(const GoldenFile&) = delete;
   GoldenFile& operator=(const GoldenFile&) = delete;
 
+  bool has_attr(const char* name) const;
   std::string attr_string(const char* name) const;
   double attr_double(const char* name) const;
   int64_t attr_int(const char* name) const;

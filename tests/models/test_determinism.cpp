@@ -17,10 +17,12 @@ std::vector<double> forward(EncoderClassifier& model, const ToyBatch& b, Forward
 
 TEST_CASE("determinism: the same seed gives bit-identical logits for every variant", "[determinism][model]") {
   const std::string variant = GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned",
-                                       "t5_bias", "alibi", "none", "linear+rope");
+                                       "t5_bias", "alibi", "none", "linear+rope", "linear+rope-code");
   const DType dtype = GENERATE(DType::F32, DType::F64);
-  ModelConfig c = tiny_config(variant == "linear+rope" ? "rope-interleaved" : variant);
-  if (variant == "linear+rope") c.attention = AttentionKind::linear;
+  const bool linear = variant.rfind("linear+", 0) == 0;
+  ModelConfig c = tiny_config(linear ? "rope-interleaved" : variant);
+  if (linear) c.attention = AttentionKind::linear;
+  if (variant == "linear+rope-code") c.linear_rotation = LinearRotation::before_feature_map;
   c.layers = 2;
   const ToyBatch b = make_toy_batch(ToyTask::contains, 4, 9, c.vocab_size, 3, 0);
   EncoderClassifier m1(c, dtype), m2(c, dtype), m3(c, dtype);

@@ -29,6 +29,7 @@ ModelConfig config_from(const test::GoldenFile& f) {
   c.norm = option<NormPlacement>(f.attr_string("norm"));
   c.pooling = option<Pooling>(f.attr_string("pooling"));
   c.attention = option<AttentionKind>(f.attr_string("attention"));
+  if (f.has_attr("linear_rotation")) c.linear_rotation = option<LinearRotation>(f.attr_string("linear_rotation"));
   c.norm_eps = f.attr_double("ln_eps");
   c.dropout = c.attention_dropout = 0.0;
   c.position.type = f.attr_string("position_type");
@@ -112,7 +113,7 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
   const auto variant =
       GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
-               "t5_bias", "alibi", "none", "linear_rope", "sinusoidal_post_cls", "alibi_max");
+               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);

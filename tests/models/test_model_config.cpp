@@ -115,6 +115,14 @@ TEST_CASE("model config: a learned table must hold the window plus the CLS posit
   CHECK_NOTHROW(c.validate_length(100000, "data.max_len"));
 }
 
+TEST_CASE("model config: linear_rotation applies to linear attention only", "[config]") {
+  ModelConfig c = good();
+  c.linear_rotation = LinearRotation::before_feature_map;
+  check_rejected(c, "model.linear_rotation", "linear only");
+  c.attention = AttentionKind::linear;
+  CHECK_NOTHROW(c.validate());
+}
+
 TEST_CASE("model config: linear attention cannot take a logit bias", "[config]") {
   for (const char* type : {"t5_bias", "alibi"}) {
     ModelConfig c = good();

@@ -42,6 +42,8 @@ VARIANTS = {
     "alibi":               dict(position_type="alibi"),
     "none":                dict(position_type="none"),
     "linear_rope":         dict(position_type="rope", rope_layout="interleaved", attention="linear"),
+    "linear_rope_code":    dict(position_type="rope", rope_layout="interleaved", attention="linear",
+                                linear_rotation="before_feature_map"),
     "sinusoidal_post_cls": dict(position_type="sinusoidal", norm="post", pooling="cls"),
     "alibi_max":           dict(position_type="alibi", pooling="max"),
 }
@@ -262,6 +264,18 @@ def linear_attention_rope(q, k, v, key_valid, base=10000.0, eps=1e-6):
     return num / (den + eps)
 
 
+def linear_attention_rope_first(q, k, v, key_valid, base=10000.0, eps=1e-6):
+    """Linear attention on rotated inputs (RoPE before the feature map, as
+    RoFormer's released code): q' = R q, k' = R k, then plain linear attention
+        o_m = sum_n phi(q'_m) . phi(k'_n) v_n / (sum_n phi(q'_m) . phi(k'_n) + eps)
+    with padding keys dropped."""
+    fq = elu_feature(rope(q, "interleaved", 1.0, base))
+    fk = elu_feature(rope(k, "interleaved", 1.0, base)) * key_valid[:, None, :, None].to(k.dtype)
+    num = (fq @ fk.transpose(-1, -2)) @ v
+    den = (fq @ fk.transpose(-1, -2)).sum(dim=-1, keepdim=True)
+    return num / (den + eps)
+
+
 def split_heads(x, h):
     # [B,N,D] -> [B,H,N,dh]; head h takes features [h*dh, (h+1)*dh)
     B, N, D = x.shape
@@ -283,7 +297,10 @@ def attention(u, P, pre, cfg, key_valid):
     pt = cfg["position_type"]
     if cfg["attention"] == "linear":
         assert pt == "rope" and cfg["rope_layout"] == "interleaved" and cfg["rope_fraction"] == 1.0
-        o = linear_attention_rope(q, k, v, key_valid, cfg["rope_base"])
+        if cfg.get("linear_rotation") == "before_feature_map":
+            o = linear_attention_rope_first(q, k, v, key_valid, cfg["rope_base"])
+        else:
+            o = linear_attention_rope(q, k, v, key_valid, cfg["rope_base"])
     else:
         bias = None
         if pt == "rope":
@@ -368,6 +385,7 @@ def forward_backward(params, cfg):
 # HDF5 output
 # --------------------------------------------------------------------------
 STR_ATTRS = ("variant", "position_type", "rope_layout", "attention", "norm", "pooling")
+OPTIONAL_STR_ATTRS = ("linear_rotation",)
 INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes", "max_len",
              "t5_num_buckets", "t5_max_distance")
 FLOAT_ATTRS = ("rope_fraction", "rope_base", "ln_eps")
@@ -380,6 +398,9 @@ def write_h5(path, cfg, params, logits, loss, grads):
         for k in STR_ATTRS:  # fixed-length ASCII, null-padded (at least 1 byte)
             s = cfg[k].encode("ascii")
             f.attrs.create(k, np.array(s, dtype="S%d" % max(1, len(s))))
+        for k in OPTIONAL_STR_ATTRS:  # only where a variant sets them
+            if k in cfg:
+                f.attrs.create(k, np.array(cfg[k].encode("ascii")))
         for k in INT_ATTRS:
             f.attrs.create(k, np.int64(cfg[k]))
         for k in FLOAT_ATTRS:
@@ -457,6 +478,8 @@ def self_test(verbose=True):
     q, k, v = (rnd(2, 2, 5, 8).requires_grad_(True) for _ in range(3))
     ok("gradcheck linear_attention_rope",
        torch.autograd.gradcheck(lambda a, b, c: linear_attention_rope(a, b, c, valid), (q, k, v)))
+    ok("gradcheck linear_attention_rope_first",
+       torch.autograd.gradcheck(lambda a, b, c: linear_attention_rope_first(a, b, c, valid), (q, k, v)))
     bias = rnd(2, 5, 5)
     ok("gradcheck softmax_attention",
        torch.autograd.gradcheck(lambda a, b, c: softmax_attention(a, b, c, valid, bias), (q, k, v)))
@@ -525,6 +548,21 @@ def self_test(verbose=True):
                     den = den + fq[bb, hh, m] @ fk[bb, hh, n]
                 ref[bb, hh, m] = num / (den + 1e-6)
     ok("linear attention == eq.19 loop", torch.allclose(o, ref, atol=1e-12))
+
+    # linear attention with RoPE first: a per-query loop over phi(R q) . phi(R k)
+    o = linear_attention_rope_first(q, k, v, valid).detach()
+    ref = torch.zeros_like(o)
+    for bb in range(2):
+        for hh in range(2):
+            for m in range(5):
+                fqm = elu_feature(rope_vec(q[bb, hh, m].detach(), ang[m]))
+                num, den = torch.zeros(8, dtype=o.dtype), 0.0
+                for n in range(5):
+                    if valid[bb, n]:
+                        w = fqm @ elu_feature(rope_vec(k[bb, hh, n].detach(), ang[n]))
+                        num, den = num + w * v[bb, hh, n].detach(), den + w
+                ref[bb, hh, m] = num / (den + 1e-6)
+    ok("linear attention rope-first == loop", torch.allclose(o, ref, atol=1e-12))
 
     # sinusoidal table vs scalar formula
     pe = sinusoidal_table(7, 16)

@@ -136,6 +136,10 @@ std::vector<ConfigOption> rows() {
       OPT("model.attention_kernel", model.attention_kernel,
           "softmax attention: fused (O(N) memory, tiles recomputed in the backward) or composed (the reference "
           "built from matmul/softmax/dropout ops, O(N^2) memory)"),
+      OPT("model.linear_rotation", model.linear_rotation,
+          "linear attention with a rotating encoding: rotate phi(q), phi(k) in the numerator only "
+          "(after_feature_map: RoFormer eq. 19, the paper's text) or q and k before phi (before_feature_map: as "
+          "the released code)"),
       OPT("model.activation", model.activation, "MLP activation"),
       OPT("model.norm_eps", model.norm_eps, "Layer-norm epsilon"),
       OPT("model.init_std", model.init_std, "Standard deviation of the normal weight initialisation"),

@@ -21,6 +21,7 @@ std::vector<std::string> variant_preset_names() {
     if (type == "rope") names.push_back("rope-half");
   }
   names.push_back("linear-rope");
+  names.push_back("linear-rope-code");
   return names;
 }
 
@@ -28,7 +29,9 @@ std::optional<std::vector<std::string>> variant_preset(const std::string& given,
   const std::string name = hyphenated(given);  // t5_bias, the position type's spelling, is t5-bias
   if (name == "rope") return {{"model.position.type=rope", "model.position.layout=interleaved"}};
   if (name == "rope-half") return {{"model.position.type=rope", "model.position.layout=half"}};
-  if (name == "linear-rope") return {{"model.attention=linear", "model.position.type=rope"}};
+  if (name == "linear-rope") return {{"model.attention=linear", "model.position.type=rope"}};  // eq. 19
+  if (name == "linear-rope-code")  // RoPE before the feature map, as RoFormer's released code
+    return {{"model.attention=linear", "model.position.type=rope", "model.linear_rotation=before_feature_map"}};
   if (name == "learned") {
     // One row per position of a training window (and the CLS vector's), or of
     // an evaluation window where the base sets longer ones (data.eval_max_len):
