@@ -8,14 +8,15 @@ PositionEncodingSpec sinusoidal_encoding_spec();
 PositionEncodingSpec learned_encoding_spec();
 PositionEncodingSpec t5_bias_encoding_spec();
 PositionEncodingSpec alibi_encoding_spec();
+PositionEncodingSpec fire_encoding_spec();
 PositionEncodingSpec no_position_encoding_spec();
 
 namespace {
 
 std::vector<PositionEncodingSpec>& table() {
   static std::vector<PositionEncodingSpec> rows{
-      rope_encoding_spec(),    sinusoidal_encoding_spec(), learned_encoding_spec(),
-      t5_bias_encoding_spec(), alibi_encoding_spec(),      no_position_encoding_spec(),
+      rope_encoding_spec(),  sinusoidal_encoding_spec(), learned_encoding_spec(),     t5_bias_encoding_spec(),
+      alibi_encoding_spec(), fire_encoding_spec(),       no_position_encoding_spec(),
   };
   return rows;
 }

@@ -17,7 +17,7 @@ std::vector<double> forward(EncoderClassifier& model, const ToyBatch& b, Forward
 
 TEST_CASE("determinism: the same seed gives bit-identical logits for every variant", "[determinism][model]") {
   const std::string variant = GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned",
-                                       "t5_bias", "alibi", "none", "linear+rope");
+                                       "t5_bias", "alibi", "fire", "none", "linear+rope");
   const DType dtype = GENERATE(DType::F32, DType::F64);
   ModelConfig c = tiny_config(variant == "linear+rope" ? "rope-interleaved" : variant);
   if (variant == "linear+rope") c.attention = AttentionKind::linear;
@@ -92,7 +92,7 @@ TEST_CASE("determinism: gradients are bit-identical across repeated backward pas
 }
 
 TEST_CASE("determinism: training is bit-identical with 1 and 2 threads", "[determinism][model]") {
-  ModelConfig c = tiny_config("t5_bias");
+  ModelConfig c = tiny_config(GENERATE(as<std::string>{}, "t5_bias", "fire"));  // a learned bias: offset, pair
   c.d_model = 32;
   c.layers = 2;
   c.dropout = 0.1;
