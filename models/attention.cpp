@@ -34,7 +34,7 @@ Var MultiHeadAttention::merge_heads(const Var& x) const {
 Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,
                                 ForwardContext& ctx) const {
   Var q = split_heads(q_(store, x)), k = split_heads(k_(store, x)), v = split_heads(v_(store, x));
-  if (in.position->rotates_values()) v = in.position->rotate(v);
+  if (in.position->rotates_values()) v = in.position->rotate(v, PositionEncoding::Role::value);
   Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
   return out_(store, merge_heads(o));
 }
@@ -42,8 +42,8 @@ Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const
 Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
                                           ForwardContext& ctx) const {
   const PositionEncoding& pos = *in.position;
-  const Var qr = pos.rotates() ? pos.rotate(q) : q;
-  const Var kr = pos.rotates() ? pos.rotate(k) : k;
+  const Var qr = pos.rotates() ? pos.rotate(q, PositionEncoding::Role::query) : q;
+  const Var kr = pos.rotates() ? pos.rotate(k, PositionEncoding::Role::key) : k;
   const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
   if (kernel_ == AttentionKernel::composed) return composed_softmax(qr, kr, v, scale, in, ctx);
   AttentionOptions opt;
@@ -82,8 +82,8 @@ Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& 
   const Var fq = add_scalar(elu(q), 1.0);
   const Var fk = mul(add_scalar(elu(k), 1.0), Var(in.key_keep));
   // Numerator: sum_n (R_m fq_m).(R_n fk_n) v_n = (R_m fq_m)^T [sum_n (R_n fk_n) v_n^T], O(N dh^2).
-  const Var rq = pos.rotates() ? pos.rotate(fq) : fq;
-  const Var rk = pos.rotates() ? pos.rotate(fk) : fk;
+  const Var rq = pos.rotates() ? pos.rotate(fq, PositionEncoding::Role::query) : fq;
+  const Var rk = pos.rotates() ? pos.rotate(fk, PositionEncoding::Role::key) : fk;
   const Var numerator = matmul(rq, matmul(rk, v, true, false));  // [B, H, N, dh]
   // Denominator unrotated (eq. 19): fq_m . sum_n fk_n stays positive.
   const Var denominator = sum(mul(fq, sum(fk, 2, true)), -1, true);  // [B, H, N, 1]

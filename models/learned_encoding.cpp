@@ -6,6 +6,7 @@
 // With CLS pooling the CLS vector takes position 0, so windows of max_len - 1
 // tokens fit; the config check at load names the rows a run needs.
 #include "models/position_encoding.h"
+#include "models/sinusoidal_encoding.h"
 
 namespace rotor {
 namespace {
@@ -13,9 +14,9 @@ namespace {
 class LearnedEncoding : public PositionEncoding {
  public:
   LearnedEncoding(ParameterStore& store, const ModelConfig& c)
-      : max_len_(c.position.max_len),
+      : max_len_(c.position.integer("max_len")),
         table_(store.declare("embed.positions.weight", {max_len_, c.d_model},
-                             ParameterInit::normal(c.position.scale * c.token_rms()))) {}
+                             ParameterInit::normal(c.position.number("scale") * c.token_rms()))) {}
 
   Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
     const int64_t n = x.size(1);
@@ -37,14 +38,14 @@ class LearnedEncoding : public PositionEncoding {
 PositionEncodingSpec learned_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "learned";
-  s.validate = [](const ModelConfig& c) {
-    if (c.position.max_len <= 0)
-      throw ModelConfigError("model.position.max_len: must be a positive integer, got " +
-                             std::to_string(c.position.max_len));
-  };
+  s.validate = [](const ModelConfig&) {};
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<LearnedEncoding>(store, c); };
-  s.max_positions = [](const ModelConfig& c) { return c.position.max_len; };
-  s.own_keys = {"max_len", "scale"};
+  s.max_positions = [](const ModelConfig& c) { return c.position.integer("max_len"); };
+  s.options = {
+      PositionOption::integer("max_len", 512, "rows of the position table (max_len + 1 with cls pooling)")
+          .at_least(1),
+      absolute_position_scale_option(),
+  };
   return s;
 }
 

@@ -1,5 +1,6 @@
 #include "models/model_config.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/position_encoding.h"
@@ -15,47 +16,53 @@ void require_positive(const std::string& key, int64_t v) {
   if (v <= 0) fail(key, "must be a positive integer, got " + std::to_string(v));
 }
 
-// The model.position.* keys an encoding can own, and whether a config moves one from its default.
-struct PositionKey {
-  const char* key;
-  bool (*is_set)(const PositionConfig&);
-};
-
-const PositionKey kPositionKeys[] = {
-    {"layout", [](const PositionConfig& p) { return p.layout != PositionConfig{}.layout; }},
-    {"base", [](const PositionConfig& p) { return p.base != PositionConfig{}.base; }},
-    {"fraction", [](const PositionConfig& p) { return p.fraction != PositionConfig{}.fraction; }},
-    {"rotary_value", [](const PositionConfig& p) { return p.rotary_value != PositionConfig{}.rotary_value; }},
-    {"scaling", [](const PositionConfig& p) { return p.scaling != PositionConfig{}.scaling; }},
-    {"scaling_factor", [](const PositionConfig& p) { return p.scaling_factor != PositionConfig{}.scaling_factor; }},
-    {"original_max_len",
-     [](const PositionConfig& p) { return p.original_max_len != PositionConfig{}.original_max_len; }},
-    {"scale", [](const PositionConfig& p) { return p.scale != PositionConfig{}.scale; }},
-    {"max_len", [](const PositionConfig& p) { return p.max_len != PositionConfig{}.max_len; }},
-    {"num_buckets", [](const PositionConfig& p) { return p.num_buckets != PositionConfig{}.num_buckets; }},
-    {"max_distance", [](const PositionConfig& p) { return p.max_distance != PositionConfig{}.max_distance; }},
-    {"per_layer", [](const PositionConfig& p) { return p.per_layer != PositionConfig{}.per_layer; }},
-};
-
-bool owns(const PositionEncodingSpec& spec, const std::string& key) {
-  for (const std::string& k : spec.own_keys)
-    if (k == key) return true;
-  return false;
+// A key another encoding declares, set away from its default, would be silently ignored: reject it.
+void reject_foreign_keys(const PositionConfig& p, const PositionEncodingSpec& encoding) {
+  for (const auto& entry : p.values) {
+    const std::string& key = entry.first;
+    if (!p.is_set(key) || encoding.declares(key)) continue;
+    fail("position." + key, "applies to position.type " + position_option_owners(key) + ", not " + encoding.name +
+                                "; remove it or set it back to its default");
+  }
 }
 
-// A key another encoding owns, set away from its default, would be silently ignored: reject it.
-void reject_foreign_keys(const PositionConfig& p, const PositionEncodingSpec& encoding) {
-  for (const PositionKey& k : kPositionKeys) {
-    if (!k.is_set(p) || owns(encoding, k.key)) continue;
-    std::string owners;
-    for (const PositionEncodingSpec& s : position_encodings())
-      if (owns(s, k.key)) owners += (owners.empty() ? "" : " or ") + s.name;
-    fail(std::string("position.") + k.key,
-         "applies to position.type " + owners + ", not " + encoding.name + "; remove it or set it back to its default");
+// The declared range of each of the encoding's numeric keys, NaN and infinities excluded.
+void check_ranges(const PositionConfig& p, const PositionEncodingSpec& encoding) {
+  for (const PositionOption& o : encoding.options) {
+    if (!o.range.bounded()) continue;
+    const PositionValue v = p.value(o.key);
+    const double x = std::holds_alternative<double>(v) ? std::get<double>(v) : static_cast<double>(std::get<int64_t>(v));
+    if (!std::isfinite(x) || !o.range.violation(x).empty())
+      fail("position." + o.key, "must be a finite number " + o.range.text() + ", got " + position_value_text(v));
   }
 }
 
 }  // namespace
+
+PositionValue PositionConfig::value(const std::string& key) const {
+  const auto it = values.find(key);
+  if (it != values.end()) return it->second;
+  const PositionOption* o = find_position_option(key);
+  if (o == nullptr) throw ModelConfigError("model.position." + key + ": no position encoding has this key");
+  return o->default_value;
+}
+
+void PositionConfig::set(const std::string& key, PositionValue v) {
+  const PositionOption* o = find_position_option(key);
+  if (o == nullptr) throw ModelConfigError("model.position." + key + ": no position encoding has this key");
+  v = coerce_position_value(*o, std::move(v));
+  if (!o->choices.empty() &&
+      std::find(o->choices.begin(), o->choices.end(), std::get<std::string>(v)) == o->choices.end())
+    throw ModelConfigError("model.position." + key + ": '" + std::get<std::string>(v) + "' is not one of its values");
+  values[key] = std::move(v);
+}
+
+bool PositionConfig::is_set(const std::string& key) const {
+  const auto it = values.find(key);
+  if (it == values.end()) return false;
+  const PositionOption* o = find_position_option(key);
+  return o == nullptr || it->second != o->default_value;
+}
 
 double ModelConfig::token_init_std() const {
   return embedding_scale == EmbeddingScale::sqrt_d ? 1.0 / std::sqrt(static_cast<double>(d_model)) : init_std;
@@ -70,7 +77,7 @@ double ModelConfig::token_multiplier() const {
 double ModelConfig::token_rms() const { return embedding_scale == EmbeddingScale::sqrt_d ? 1.0 : init_std; }
 
 int64_t ModelConfig::rotary_dims() const {
-  return static_cast<int64_t>(std::llround(position.fraction * static_cast<double>(head_dim())));
+  return static_cast<int64_t>(std::llround(position.number("fraction") * static_cast<double>(head_dim())));
 }
 
 void ModelConfig::validate() const {
@@ -88,11 +95,10 @@ void ModelConfig::validate() const {
     fail("attention_dropout", "must be in [0, 1), got " + std::to_string(attention_dropout));
   if (!(norm_eps > 0)) fail("norm_eps", "must be > 0");
   if (!(init_std > 0)) fail("init_std", "must be > 0");
-  if (!(position.scale >= 0) || !std::isfinite(position.scale))
-    fail("position.scale", "must be a finite number >= 0, got " + std::to_string(position.scale));
 
   const PositionEncodingSpec& encoding = position_encoding(position.type);
   reject_foreign_keys(position, encoding);
+  check_ranges(position, encoding);
   encoding.validate(*this);
   if (attention == AttentionKind::linear && encoding.needs_logits)
     fail("attention", "linear attention has no logits to add a " + position.type + " bias to");

@@ -7,10 +7,13 @@
 // the config is loaded, and names the offending key; the model assumes a
 // validated config.
 #include <cstdint>
+#include <map>
 #include <string>
+#include <type_traits>
 
 #include "engine/error.h"
 #include "models/model_options.h"
+#include "models/position_option.h"
 
 namespace rotor {
 
@@ -18,34 +21,41 @@ struct ModelConfigError : Error {
   using Error::Error;
 };
 
-// Keys under one encoding's heading are that encoding's alone: validate()
-// rejects them, set away from their defaults, under another position.type.
+// model.position: the encoding's name and the values of its own keys. Each
+// encoding declares its keys, types and defaults (PositionEncodingSpec::options);
+// a key not set here reads as its declared default. validate() rejects a key
+// of another encoding set away from its default.
 struct PositionConfig {
-  // A name in position_encoding_names(): rope | sinusoidal | learned | t5_bias | alibi | none
+  // A name in position_encoding_names(): rope | sinusoidal | learned | t5_bias | alibi | none | ...
   std::string type = "rope";
+  // Values set by a config; the others take their declared defaults.
+  std::map<std::string, PositionValue> values;
 
-  // --- rope (RoFormer)
-  RotaryLayout layout =
-      RotaryLayout::interleaved;  // interleaved: pairs (2i, 2i+1) as in the paper; half: (i, i+r/2) as in GPT-NeoX
-  double base = 10000.0;          // theta_i = base^(-2i/r)
-  double fraction = 1.0;          // share of each head's dims that are rotated (partial rotary)
-  bool rotary_value = false;      // also rotate v (HF RoFormer option)
-  RopeScaling scaling = RopeScaling::none;  // evaluation beyond the training length
-  double scaling_factor = 1.0;              // target length / original length
-  int64_t original_max_len =
-      512;  // training length (yarn's correction range); the config loader sets data.max_len unless given
-
-  // --- sinusoidal, learned: RMS of the added position signal at initialisation, relative to the token
-  // embeddings' (ModelConfig::token_rms()); 1 gives positions and tokens the same footing.
-  double scale = 1.0;
-
-  // --- learned
-  int64_t max_len = 512;  // rows of the learned table; longer inputs are an error
-
-  // --- t5_bias
-  int64_t num_buckets = 32;
-  int64_t max_distance = 128;
-  bool per_layer = false;  // one table per layer instead of T5's single shared table
+  // The value of `key` (set, else its default); throws ModelConfigError when no encoding declares `key`.
+  PositionValue value(const std::string& key) const;
+  bool flag(const std::string& key) const { return std::get<bool>(value(key)); }
+  int64_t integer(const std::string& key) const { return std::get<int64_t>(value(key)); }
+  double number(const std::string& key) const { return std::get<double>(value(key)); }
+  std::string text(const std::string& key) const { return std::get<std::string>(value(key)); }
+  template <class E>
+  E choice(const std::string& key) const {
+    return *parse_option<E>(text(key));  // set() admits only the declared choices
+  }
+  // Sets `key`, converted to its declared type; throws ModelConfigError naming it when undeclared,
+  // of another type or not one of its choices.
+  void set(const std::string& key, PositionValue v);
+  void set(const std::string& key, bool v) { set(key, PositionValue(v)); }
+  void set(const std::string& key, int v) { set(key, PositionValue(int64_t{v})); }
+  void set(const std::string& key, int64_t v) { set(key, PositionValue(v)); }
+  void set(const std::string& key, double v) { set(key, PositionValue(v)); }
+  void set(const std::string& key, const char* v) { set(key, PositionValue(std::string(v))); }
+  void set(const std::string& key, const std::string& v) { set(key, PositionValue(v)); }
+  template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
+  void set(const std::string& key, E v) {
+    set(key, PositionValue(std::string(option_name(v))));
+  }
+  // Whether `key` holds a value other than its default.
+  bool is_set(const std::string& key) const;
 };
 
 struct ModelConfig {

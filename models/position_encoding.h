@@ -5,8 +5,9 @@
 // built from the name -> factory table below (position.type is a row name).
 //
 // Adding an encoding: one .cpp file with a PositionEncoding subclass and a
-// PositionEncodingSpec, plus one row in position_encoding_table.cpp (or, from
-// a test or plugin, register_position_encoding()). README.md has the steps.
+// PositionEncodingSpec declaring its model.position.* keys, plus one row in
+// position_encoding_table.cpp (or, from a test or plugin,
+// register_position_encoding()). README.md has the steps.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -28,8 +29,10 @@ class PositionEncoding {
   virtual Var add_to_embeddings(const ParameterStore& /*store*/, const Var& x) const { return x; }
 
   // Rotation after the q/k projections: x [B, H, N, head_dim] for positions 0..N-1.
+  // `role` tells queries from keys (xPos scales them by inverse factors) and values.
+  enum class Role { query, key, value };
   virtual bool rotates() const { return false; }
-  virtual Var rotate(const Var& x) const { return x; }
+  virtual Var rotate(const Var& x, Role /*role*/) const { return x; }
   virtual bool rotates_values() const { return false; }  // rotate v too (RoFormer's rotary_value)
   // Temperature on the softmax logits (YaRN); 1 for every other encoding.
   virtual double logit_scale() const { return 1.0; }
@@ -57,10 +60,17 @@ struct PositionEncodingSpec {
   std::function<std::unique_ptr<PositionEncoding>(ParameterStore&, const ModelConfig&)> make;
   // Longest input in positions (0: any length).
   std::function<int64_t(const ModelConfig&)> max_positions = [](const ModelConfig&) { return int64_t{0}; };
-  // model.position.* keys only this encoding reads (others reject them when set).
-  std::vector<std::string> own_keys;
+  // The model.position.* keys this encoding reads (others reject them when set). A key
+  // several encodings read is declared alike by each (the table checks it).
+  std::vector<PositionOption> options;
   // Needs softmax logits (an additive bias): not available with linear attention.
   bool needs_logits = false;
+  // Takes model.position.scaling for inputs longer than training (the length sweep tries each scaling).
+  bool scales_lengths = false;
+  // Rotates q and k with RoPE's frequencies from model.position.base (studies plot RoPE's long-term decay).
+  bool rope_frequencies = false;
+
+  bool declares(const std::string& key) const;
 };
 
 // Rows in table order; the names are the allowed values of model.position.type.
@@ -68,7 +78,14 @@ const std::vector<PositionEncodingSpec>& position_encodings();
 std::vector<std::string> position_encoding_names();
 // The row named `name`; throws ModelConfigError naming model.position.type.
 const PositionEncodingSpec& position_encoding(const std::string& name);
-// Adds a row (a new name); throws ModelConfigError if the name is taken.
+// Every declared model.position.* option once, in table order (a key shared by
+// several encodings appears once), and the one named `key` (nullptr: none).
+std::vector<PositionOption> position_options();
+const PositionOption* find_position_option(const std::string& key);
+// Names of the encodings that declare `key`, as "sinusoidal or learned".
+std::string position_option_owners(const std::string& key);
+// Adds a row (a new name); throws ModelConfigError if the name is taken or it
+// declares a shared key differently from the encodings that declare it already.
 void register_position_encoding(PositionEncodingSpec spec);
 
 std::unique_ptr<PositionEncoding> make_position_encoding(ParameterStore& store, const ModelConfig& config);

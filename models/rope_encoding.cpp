@@ -16,11 +16,11 @@ class RopeEncoding : public PositionEncoding {
  public:
   explicit RopeEncoding(const ModelConfig& c)
       : rope_(c.head_dim(), c.position),
-        rotary_value_(c.position.rotary_value),
+        rotary_value_(c.position.flag("rotary_value")),
         logit_scale_(std::pow(RotaryEmbedding::attention_factor(c.position), 2)) {}
 
   bool rotates() const override { return true; }
-  Var rotate(const Var& x) const override { return rope_.apply(x); }
+  Var rotate(const Var& x, Role) const override { return rope_.apply(x); }
   bool rotates_values() const override { return rotary_value_; }
   // YaRN (arXiv 2309.00071, eq. 22): softmax(q.k / (t sqrt(d))) with
   // sqrt(1/t) = 0.1 ln(s) + 1, whatever share of the dims rotates.
@@ -37,19 +37,19 @@ void validate(const ModelConfig& c) {
   if (c.head_dim() % 2 != 0)
     throw ModelConfigError("model.position.type: rope needs an even head dimension, but d_model/heads = " +
                            std::to_string(c.head_dim()));
-  if (!(p.fraction > 0 && p.fraction <= 1)) fail("fraction", "must be in (0, 1], got " + std::to_string(p.fraction));
-  const double dims = p.fraction * static_cast<double>(c.head_dim());
+  const double fraction = p.number("fraction"), factor = p.number("scaling_factor");
+  const double dims = fraction * static_cast<double>(c.head_dim());
   if (std::abs(dims - std::round(dims)) > 1e-9 || c.rotary_dims() % 2 != 0 || c.rotary_dims() == 0)
-    fail("fraction", std::to_string(p.fraction) + " of head dim " + std::to_string(c.head_dim()) +
+    fail("fraction", std::to_string(fraction) + " of head dim " + std::to_string(c.head_dim()) +
                          " is not an even whole number of dims");
-  if (!(p.base > 1)) fail("base", "must be > 1, got " + std::to_string(p.base));
-  if (p.scaling != RopeScaling::none && !(p.scaling_factor >= 1))
-    fail("scaling_factor", "must be >= 1, got " + std::to_string(p.scaling_factor));
-  if (p.scaling == RopeScaling::ntk && c.rotary_dims() <= 2) fail("scaling", "ntk needs more than 2 rotated dims");
-  if (p.scaling == RopeScaling::yarn && c.attention == AttentionKind::linear)
+  const RopeScaling scaling = p.choice<RopeScaling>("scaling");
+  if (scaling != RopeScaling::none && !(factor >= 1))
+    fail("scaling_factor", "must be >= 1, got " + std::to_string(factor));
+  if (scaling == RopeScaling::ntk && c.rotary_dims() <= 2) fail("scaling", "ntk needs more than 2 rotated dims");
+  if (scaling == RopeScaling::yarn && c.attention == AttentionKind::linear)
     fail("scaling", "yarn's attention factor is a softmax temperature; linear attention has no softmax");
-  if (p.scaling == RopeScaling::yarn && p.original_max_len <= 0)
-    fail("original_max_len", "must be a positive integer, got " + std::to_string(p.original_max_len));
+  if (scaling == RopeScaling::yarn && p.integer("original_max_len") <= 0)
+    fail("original_max_len", "must be a positive integer, got " + std::to_string(p.integer("original_max_len")));
 }
 
 }  // namespace
@@ -59,7 +59,9 @@ PositionEncodingSpec rope_encoding_spec() {
   s.name = "rope";
   s.validate = validate;
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<RopeEncoding>(c); };
-  s.own_keys = {"layout", "base", "fraction", "rotary_value", "scaling", "scaling_factor", "original_max_len"};
+  s.options = rotary_options();
+  s.scales_lengths = true;
+  s.rope_frequencies = true;
   return s;
 }
 

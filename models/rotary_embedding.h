@@ -17,6 +17,11 @@
 
 namespace rotor {
 
+// RoPE's model.position.* keys (layout, base, fraction, rotary_value, scaling,
+// scaling_factor, original_max_len), declared here once for every encoding
+// built on this rotation.
+std::vector<PositionOption> rotary_options();
+
 struct RotaryTables {
   Tensor cos, sin;  // [N, r/2], float64
 };

@@ -18,6 +18,15 @@ Tensor sinusoidal_table(int64_t length, int64_t d, DType dtype) {
   return Tensor::from_doubles({length, d}, dtype, pe);
 }
 
+PositionOption absolute_position_scale_option() {
+  return PositionOption::number("scale", 1.0,
+                                "RMS of the added position signal at initialisation, as a "
+                                "multiple of the token embeddings' RMS (init_std, or 1 with embedding_scale sqrt_d); "
+                                "sinusoidal multiplies its table, learned draws its table with that std. sqrt_d with "
+                                "0.7071 is Vaswani's")
+      .at_least(0);
+}
+
 namespace {
 
 class SinusoidalEncoding : public PositionEncoding {
@@ -27,7 +36,7 @@ class SinusoidalEncoding : public PositionEncoding {
   // the bare table are embedding_scale sqrt_d with scale sqrt(1/2); the default (BERT's tokens, scale 1)
   // keeps the table from outweighing N(0, 0.02) tokens 35 to 1.
   explicit SinusoidalEncoding(const ModelConfig& c)
-      : d_model_(c.d_model), multiplier_(c.position.scale * c.token_rms() / std::sqrt(0.5)) {}
+      : d_model_(c.d_model), multiplier_(c.position.number("scale") * c.token_rms() / std::sqrt(0.5)) {}
 
   Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
     const int64_t n = x.size(1);
@@ -56,7 +65,7 @@ PositionEncodingSpec sinusoidal_encoding_spec() {
   s.name = "sinusoidal";
   s.validate = [](const ModelConfig&) {};
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<SinusoidalEncoding>(c); };
-  s.own_keys = {"scale"};
+  s.options = {absolute_position_scale_option()};
   return s;
 }
 

@@ -5,10 +5,14 @@
 #include <cstdint>
 
 #include "engine/tensor.h"
+#include "models/position_option.h"
 
 namespace rotor {
 
 // [length, d] table computed in double, returned in `dtype`; any length.
 Tensor sinusoidal_table(int64_t length, int64_t d, DType dtype);
+
+// model.position.scale, read by both absolute encodings (sinusoidal, learned).
+PositionOption absolute_position_scale_option();
 
 }  // namespace rotor

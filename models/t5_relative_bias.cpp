@@ -34,9 +34,9 @@ namespace {
 class T5BiasEncoding : public PositionEncoding {
  public:
   T5BiasEncoding(ParameterStore& store, const ModelConfig& c)
-      : num_buckets_(c.position.num_buckets), max_distance_(c.position.max_distance) {
+      : num_buckets_(c.position.integer("num_buckets")), max_distance_(c.position.integer("max_distance")) {
     const ParameterInit init = ParameterInit::normal(c.init_std);
-    if (!c.position.per_layer) {
+    if (!c.position.flag("per_layer")) {
       tables_.push_back(store.declare("position.t5_bias.weight", {num_buckets_, c.heads}, init));
       return;
     }
@@ -56,13 +56,11 @@ class T5BiasEncoding : public PositionEncoding {
 };
 
 void validate(const ModelConfig& c) {
-  const PositionConfig& p = c.position;
-  if (p.num_buckets < 4 || p.num_buckets % 2 != 0)
-    throw ModelConfigError("model.position.num_buckets: must be an even number >= 4, got " +
-                           std::to_string(p.num_buckets));
-  if (p.max_distance <= p.num_buckets / 4)
-    throw ModelConfigError("model.position.max_distance: must exceed num_buckets/4 = " +
-                           std::to_string(p.num_buckets / 4));
+  const int64_t buckets = c.position.integer("num_buckets");
+  if (buckets < 4 || buckets % 2 != 0)
+    throw ModelConfigError("model.position.num_buckets: must be an even number >= 4, got " + std::to_string(buckets));
+  if (c.position.integer("max_distance") <= buckets / 4)
+    throw ModelConfigError("model.position.max_distance: must exceed num_buckets/4 = " + std::to_string(buckets / 4));
 }
 
 }  // namespace
@@ -72,7 +70,11 @@ PositionEncodingSpec t5_bias_encoding_spec() {
   s.name = "t5_bias";
   s.validate = validate;
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<T5BiasEncoding>(store, c); };
-  s.own_keys = {"num_buckets", "max_distance", "per_layer"};
+  s.options = {
+      PositionOption::integer("num_buckets", 32, "relative-position buckets"),
+      PositionOption::integer("max_distance", 128, "distance of the last bucket"),
+      PositionOption::flag("per_layer", false, "one table per layer instead of shared"),
+  };
   s.needs_logits = true;
   return s;
 }

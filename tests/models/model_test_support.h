@@ -66,8 +66,8 @@ E option(const std::string& name) {
 inline PositionConfig rope_position(const std::string& layout = "interleaved", double fraction = 1.0) {
   PositionConfig p;
   p.type = "rope";
-  p.layout = option<RotaryLayout>(layout);
-  p.fraction = fraction;
+  p.set("layout", option<RotaryLayout>(layout));
+  p.set("fraction", fraction);
   return p;
 }
 
@@ -87,7 +87,7 @@ inline ModelConfig tiny_config(const std::string& variant, int64_t vocab_size = 
     c.position = rope_position(variant == "rope-half" ? "half" : "interleaved");
   else
     c.position.type = variant;
-  if (variant == "learned") c.position.max_len = 64;  // other encodings reject learned's key
+  if (variant == "learned") c.position.set("max_len", 64);  // other encodings reject learned's key
   return c;
 }
 

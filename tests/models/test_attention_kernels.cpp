@@ -53,7 +53,7 @@ ModelConfig kernel_config(const std::string& variant, AttentionKernel kernel) {
   c.dropout = 0.1;
   c.attention_dropout = 0.2;
   c.attention_kernel = kernel;
-  if (variant == "learned") c.position.max_len = 128;
+  if (variant == "learned") c.position.set("max_len", 128);
   return c;
 }
 
@@ -96,7 +96,7 @@ TEST_CASE("fused attention equals the composed reference with per-layer T5 table
   const double tol = dtype == DType::F64 ? 1e-10 : 1e-5;
   auto config = [](AttentionKernel kernel) {
     ModelConfig c = kernel_config("t5_bias", kernel);
-    c.position.per_layer = true;
+    c.position.set("per_layer", true);
     c.pooling = Pooling::cls;
     return c;
   };

@@ -24,7 +24,7 @@ ModelConfig wide(const std::string& type) {
   ModelConfig c = tiny_config(type, 1000);
   c.d_model = 128;
   c.heads = 4;
-  if (type == "learned") c.position.max_len = kLength;
+  if (type == "learned") c.position.set("max_len", kLength);
   return c;
 }
 
@@ -64,7 +64,7 @@ TEST_CASE("embedding scale: position.scale is the position / token RMS ratio", "
   for (const char* type : {"sinusoidal", "learned"})
     for (const double scale : {0.25, 3.0}) {
       ModelConfig c = wide(type);
-      c.position.scale = scale;
+      c.position.set("scale", scale);
       const InputScales s = measure(c);
       INFO(type << " scale " << scale << ": token RMS " << s.tokens << ", position RMS " << s.positions);
       CHECK(s.positions / s.tokens == Approx(scale).epsilon(0.03));
@@ -75,7 +75,7 @@ TEST_CASE("embedding scale: sqrt_d with position.scale sqrt(1/2) is Vaswani's, t
           "[sinusoidal][init]") {
   ModelConfig c = wide("sinusoidal");
   c.embedding_scale = EmbeddingScale::sqrt_d;
-  c.position.scale = std::sqrt(0.5);
+  c.position.set("scale", std::sqrt(0.5));
   const InputScales s = measure(c);
   INFO("token RMS " << s.tokens << ", position RMS " << s.positions);
   CHECK(s.tokens == Approx(1.0).epsilon(0.02));  // N(0, d^-1/2) times sqrt(d)

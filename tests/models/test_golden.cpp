@@ -32,16 +32,16 @@ ModelConfig config_from(const test::GoldenFile& f) {
   c.norm_eps = f.attr_double("ln_eps");
   c.dropout = c.attention_dropout = 0.0;
   c.position.type = f.attr_string("position_type");
-  if (c.position.type == "rope") c.position.layout = option<RotaryLayout>(f.attr_string("rope_layout"));
-  c.position.base = f.attr_double("rope_base");
-  c.position.fraction = f.attr_double("rope_fraction");
-  if (c.position.type == "learned") c.position.max_len = f.attr_int("max_len");
+  if (c.position.type == "rope") c.position.set("layout", option<RotaryLayout>(f.attr_string("rope_layout")));
+  c.position.set("base", f.attr_double("rope_base"));
+  c.position.set("fraction", f.attr_double("rope_fraction"));
+  if (c.position.type == "learned") c.position.set("max_len", f.attr_int("max_len"));
   if (c.position.type == "sinusoidal") {  // the files hold Vaswani's scales: tokens x sqrt(d) plus the bare table
     c.embedding_scale = EmbeddingScale::sqrt_d;
-    c.position.scale = std::sqrt(0.5);
+    c.position.set("scale", std::sqrt(0.5));
   }
-  c.position.num_buckets = f.attr_int("t5_num_buckets");
-  c.position.max_distance = f.attr_int("t5_max_distance");
+  c.position.set("num_buckets", f.attr_int("t5_num_buckets"));
+  c.position.set("max_distance", f.attr_int("t5_max_distance"));
   return c;
 }
 

@@ -49,7 +49,7 @@ TEST_CASE("model config: the defaults and the test configs are valid", "[config]
   ModelConfig c = good();
   c.attention = AttentionKind::linear;
   CHECK_NOTHROW(c.validate());
-  c.position.fraction = 0.25;  // 4 of 16 dims
+  c.position.set("fraction", 0.25);  // 4 of 16 dims
   CHECK_NOTHROW(c.validate());
   CHECK(c.rotary_dims() == 4);
 }
@@ -73,10 +73,10 @@ TEST_CASE("model config: d_model must be divisible by heads", "[config]") {
 TEST_CASE("model config: rope fraction must leave an even whole number of dims", "[config]") {
   ModelConfig c = good();
   for (double f : {0.1875, 0.3, 0.0, -0.5, 1.5}) {  // 3 dims (odd), 4.8 dims, zero, negative, > 1
-    c.position.fraction = f;
+    c.position.set("fraction", f);
     check_rejected(c, "model.position.fraction");
   }
-  c.position.fraction = 0.5;
+  c.position.set("fraction", 0.5);
   CHECK_NOTHROW(c.validate());
 }
 
@@ -104,7 +104,7 @@ TEST_CASE("model config: each option enum exports its names once; unknown names 
 TEST_CASE("model config: a learned table must hold the window plus the CLS position", "[config]") {
   ModelConfig c = good();
   c.position.type = "learned";
-  c.position.max_len = 512;
+  c.position.set("max_len", 512);
   CHECK_NOTHROW(c.validate_length(512, "data.max_len"));  // mean pooling: 512 tokens, 512 positions
   c.pooling = Pooling::cls;
   CHECK_THROWS_AS(c.validate_length(512, "data.max_len"), ModelConfigError);
@@ -131,43 +131,43 @@ TEST_CASE("model config: numeric ranges", "[config]") {
       {"model.num_classes", "", [](ModelConfig& c) { c.num_classes = 1; }},
       {"model.vocab_size", "", [](ModelConfig& c) { c.vocab_size = 0; }},
       {"model.layers", "", [](ModelConfig& c) { c.layers = 0; }},
-      {"model.position.base", "", [](ModelConfig& c) { c.position.base = 1.0; }},
+      {"model.position.base", "", [](ModelConfig& c) { c.position.set("base", 1.0); }},
       {"model.position.scaling_factor", "",
        [](ModelConfig& c) {
-         c.position.scaling = RopeScaling::linear;
-         c.position.scaling_factor = 0.5;
+         c.position.set("scaling", RopeScaling::linear);
+         c.position.set("scaling_factor", 0.5);
        }},
       // head dim 2: one rotated pair, and ntk's exponent r/(r-2) is undefined
       {"model.position.scaling", "ntk",
        [](ModelConfig& c) {
          c.d_model = 4;
-         c.position.scaling = RopeScaling::ntk;
-         c.position.scaling_factor = 2;
+         c.position.set("scaling", RopeScaling::ntk);
+         c.position.set("scaling_factor", 2);
        }},
       {"model.position.scaling", "linear attention",
        [](ModelConfig& c) {
          c.attention = AttentionKind::linear;
-         c.position.scaling = RopeScaling::yarn;
+         c.position.set("scaling", RopeScaling::yarn);
        }},
       {"model.position.num_buckets", "",
        [](ModelConfig& c) {
          c.position.type = "t5_bias";
-         c.position.num_buckets = 31;
+         c.position.set("num_buckets", 31);
        }},
       {"model.position.max_len", "",
        [](ModelConfig& c) {
          c.position.type = "learned";
-         c.position.max_len = 0;
+         c.position.set("max_len", 0);
        }},
       {"model.position.scale", ">= 0",
        [](ModelConfig& c) {
          c.position.type = "sinusoidal";
-         c.position.scale = -1;
+         c.position.set("scale", -1);
        }},
       {"model.position.scale", "finite",
        [](ModelConfig& c) {
          c.position.type = "learned";
-         c.position.scale = std::nan("");
+         c.position.set("scale", std::nan(""));
        }},
   };
   check_rejected(cases);
@@ -176,7 +176,7 @@ TEST_CASE("model config: numeric ranges", "[config]") {
 TEST_CASE("model config: a learned table shorter than the input is an error at forward, not a crash",
           "[config][model]") {
   ModelConfig c = tiny_config("learned");
-  c.position.max_len = 8;
+  c.position.set("max_len", 8);
   const std::string pooling = GENERATE(std::string("mean"), std::string("cls"));
   c.pooling = option<Pooling>(pooling);
   EncoderClassifier model(c);
@@ -204,24 +204,24 @@ TEST_CASE("model config: a key of another encoding set away from its default is 
       {"model.position.scaling", "rope, not sinusoidal",
        [](ModelConfig& c) {
          c.position.type = "sinusoidal";
-         c.position.scaling = RopeScaling::ntk;
+         c.position.set("scaling", RopeScaling::ntk);
        }},
       {"model.position.base", "rope, not alibi",
        [](ModelConfig& c) {
          c.position.type = "alibi";
-         c.position.base = 500;
+         c.position.set("base", 500);
        }},
-      {"model.position.per_layer", "t5_bias, not rope", [](ModelConfig& c) { c.position.per_layer = true; }},
-      {"model.position.scale", "sinusoidal or learned, not rope", [](ModelConfig& c) { c.position.scale = 0.5; }},
+      {"model.position.per_layer", "t5_bias, not rope", [](ModelConfig& c) { c.position.set("per_layer", true); }},
+      {"model.position.scale", "sinusoidal or learned, not rope", [](ModelConfig& c) { c.position.set("scale", 0.5); }},
       {"model.position.scale", "sinusoidal or learned, not none",
        [](ModelConfig& c) {
          c.position.type = "none";
-         c.position.scale = 2;
+         c.position.set("scale", 2);
        }},
       {"model.position.max_len", "learned, not t5_bias",
        [](ModelConfig& c) {
          c.position.type = "t5_bias";
-         c.position.max_len = 2001;
+         c.position.set("max_len", 2001);
        }},
   };
   check_rejected(cases);

@@ -17,7 +17,7 @@ namespace {
 class ToyEncoding : public PositionEncoding {
  public:
   ToyEncoding(ParameterStore& store, const ModelConfig& c)
-      : slope_(store.declare("position.toy.weight", {c.d_model}, ParameterInit::normal(1.0))) {}
+      : slope_(store.declare("position.toy.weight", {c.d_model}, ParameterInit::normal(c.position.number("toy_std")))) {}
 
   Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
     const int64_t n = x.size(1), d = x.size(2);
@@ -40,6 +40,7 @@ void register_toy() {
     if (c.d_model > 64) throw ModelConfigError("model.d_model: the toy encoding takes at most 64 dims");
   };
   spec.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<ToyEncoding>(store, c); };
+  spec.options = {PositionOption::number("toy_std", 1.0, "std of the toy slope").above(0)};  // its key, declared here
   register_position_encoding(std::move(spec));
 }
 
@@ -59,6 +60,22 @@ TEST_CASE("position encoding table: a toy encoding added through the table alone
   CHECK_THROWS_WITH(wide.validate(), Contains("toy encoding"));  // its own validation runs at load
   PositionEncodingSpec again = position_encoding("toy");
   CHECK_THROWS_WITH(register_position_encoding(again), Contains("already registered"));
+
+  // Its key is declared in its row alone: it gets a default, a range check and the foreign-key check.
+  CHECK(c.position.number("toy_std") == 1.0);
+  ModelConfig zero = c;
+  zero.position.set("toy_std", 0.0);
+  CHECK_THROWS_WITH(zero.validate(), Contains("model.position.toy_std: must be a finite number > 0"));
+  ModelConfig foreign = tiny_config("alibi");
+  foreign.position.set("toy_std", 2.0);
+  CHECK_THROWS_WITH(foreign.validate(), Contains("model.position.toy_std: applies to position.type toy, not alibi"));
+  CHECK_THROWS_WITH(c.position.set("toy_std", "wide"), Contains("model.position.toy_std: expected number"));
+  CHECK_THROWS_WITH(c.position.set("toy_width", 1.0), Contains("no position encoding has this key"));
+  PositionEncodingSpec clash = again;
+  clash.name = "toy_clash";
+  clash.options = {PositionOption::number("base", 500.0, "rope's key with another default")};
+  CHECK_THROWS_WITH(register_position_encoding(clash),
+                    Contains("model.position.base: toy_clash declares it differently from rope"));
 
   EncoderClassifier toy(c, DType::F64), none(tiny_config("none"), DType::F64);
   REQUIRE(toy.parameters().contains("position.toy.weight"));

@@ -116,7 +116,7 @@ TEST_CASE("t5 bias: one shared table by default, one per layer on request", "[t5
   EncoderClassifier shared(c);
   CHECK(shared.parameters().contains("position.t5_bias.weight"));
   CHECK_FALSE(shared.parameters().contains("layers.0.attn.t5_bias.weight"));
-  c.position.per_layer = true;
+  c.position.set("per_layer", true);
   EncoderClassifier per_layer(c);
   CHECK_FALSE(per_layer.parameters().contains("position.t5_bias.weight"));
   for (int l = 0; l < 3; ++l) {

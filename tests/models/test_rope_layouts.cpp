@@ -66,9 +66,9 @@ TEST_CASE("rope layouts: a rope-half model equals a rope-interleaved model with 
   const double fraction = GENERATE(1.0, 0.5);
   ModelConfig c = tiny_config("rope-half", 20);
   c.layers = 2;
-  c.position.fraction = fraction;
+  c.position.set("fraction", fraction);
   ModelConfig ci = c;
-  ci.position.layout = RotaryLayout::interleaved;
+  ci.position.set("layout", RotaryLayout::interleaved);
   EncoderClassifier half(c, DType::F64), inter(ci, DType::F64);
   half.initialize(3);
   inter.initialize(4);

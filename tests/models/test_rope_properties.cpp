@@ -237,7 +237,7 @@ TEST_CASE("rope: rotary_value also rotates v (identity at position 0 only)", "[r
   ModelConfig c = tiny_config("rope-interleaved");
   c.init_std = 0.2;
   ModelConfig cv = c;
-  cv.position.rotary_value = true;
+  cv.position.set("rotary_value", true);
   EncoderClassifier plain(c, DType::F64), rotated(cv, DType::F64);
   plain.initialize(2);
   rotated.initialize(2);  // same names, same seed: same weights

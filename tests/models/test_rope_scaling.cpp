@@ -13,8 +13,8 @@ namespace {
 
 PositionConfig scaled(const std::string& scaling, double factor) {
   PositionConfig p = rope_position();
-  p.scaling = option<RopeScaling>(scaling);
-  p.scaling_factor = factor;
+  p.set("scaling", option<RopeScaling>(scaling));
+  p.set("scaling_factor", factor);
   return p;
 }
 
@@ -24,7 +24,7 @@ double default_theta(int64_t i, int64_t r, double base = 10000.0) { return std::
 
 TEST_CASE("rope scaling none: theta_i = base^(-2i/r), attention factor 1", "[rope][scaling]") {
   PositionConfig p = rope_position();
-  p.base = 500.0;
+  p.set("base", 500.0);
   const std::vector<double> f = RotaryEmbedding::inverse_frequencies(24, p);
   REQUIRE(f.size() == 12);
   for (int64_t i = 0; i < 12; ++i) CHECK(f[i] == Approx(default_theta(i, 24, 500.0)).epsilon(1e-15));
@@ -62,7 +62,7 @@ TEST_CASE("rope scaling yarn: HF ramp between the beta_fast and beta_slow correc
   //   ramp_i = clamp((i - 3) / 13, 0, 1); theta'_i = theta_i (1 - ramp_i) + theta_i / s * ramp_i
   const double s = 4.0;
   PositionConfig p = scaled("yarn", s);
-  p.original_max_len = 512;
+  p.set("original_max_len", 512);
   const std::vector<double> f = RotaryEmbedding::inverse_frequencies(64, p);
   REQUIRE(f.size() == 32);
   for (int64_t i : {0, 1, 2, 3}) CHECK(f[i] == Approx(default_theta(i, 64)).epsilon(1e-15));          // high freq kept
@@ -89,7 +89,7 @@ TEST_CASE("rope scaling yarn: the correction range follows original_max_len and 
   // original 4096, r 128: correction_dim(32) = 128 ln(4096 / 201.06) / 18.42 = 20.94 -> 20,
   // correction_dim(1) = 128 ln(4096 / 6.283) / 18.42 = 45.03 -> 46.
   PositionConfig p = scaled("yarn", 16.0);
-  p.original_max_len = 4096;
+  p.set("original_max_len", 4096);
   const std::vector<double> f = RotaryEmbedding::inverse_frequencies(128, p);
   CHECK(f[20] == Approx(default_theta(20, 128)).epsilon(1e-15));
   CHECK(f[21] == Approx(default_theta(21, 128) * (25.0 / 26 + 1.0 / 26 / 16)).epsilon(1e-14));

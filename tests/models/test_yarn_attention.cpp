@@ -58,12 +58,12 @@ TEST_CASE("yarn: the attention factor scales the logits by its square, with part
   const double fraction = GENERATE(0.5, 1.0);
   ModelConfig c = tiny_config("rope-interleaved");  // d 16, 2 heads of 8
   c.init_std = 0.5;
-  c.position.fraction = fraction;
-  c.position.rotary_value = rotary_value;
-  c.position.scaling = RopeScaling::yarn;
-  c.position.scaling_factor = 4.0;
-  c.position.original_max_len = 16;
-  c.position.base = 100.0;
+  c.position.set("fraction", fraction);
+  c.position.set("rotary_value", rotary_value);
+  c.position.set("scaling", RopeScaling::yarn);
+  c.position.set("scaling_factor", 4.0);
+  c.position.set("original_max_len", 16);
+  c.position.set("base", 100.0);
   REQUIRE_NOTHROW(c.validate());
   const int64_t d = c.d_model, H = c.heads, dh = c.head_dim(), r = c.rotary_dims(), N = 6;
 

@@ -151,10 +151,10 @@ TEST_CASE("embedding and position scales: parsed, range-checked, and rejected wh
                                 "    type: sinusoidal\n    scale: 0.5\n");
   const Config c = load_config(sinusoidal);
   CHECK(c.model.embedding_scale == EmbeddingScale::sqrt_d);
-  CHECK(c.model.position.scale == 0.5);
+  CHECK(c.model.position.number("scale") == 0.5);
   CHECK(load_config(sinusoidal, {"model.embedding_scale=1"}).model.embedding_scale == EmbeddingScale::one);
   CHECK(Config().model.embedding_scale == EmbeddingScale::one);  // other encodings' tokens stay BERT's
-  CHECK(Config().model.position.scale == 1.0);
+  CHECK(Config().model.position.number("scale") == 1.0);
   CHECK_THAT(error_of(sinusoidal, {"model.embedding_scale=16"}),
              Catch::Contains("model.embedding_scale") && Catch::Contains("sqrt_d"));
   CHECK_THAT(error_of(sinusoidal, {"model.position.scale=-0.1"}), Catch::Contains("model.position.scale"));
@@ -176,7 +176,7 @@ TEST_CASE("a config stored before the scale keys keeps the scales its run was tr
   REQUIRE(old_dump.find("scale:") == std::string::npos);
   const Config old = parse_config_text(upgrade_stored_config(old_dump), "stored");
   CHECK(old.model.embedding_scale == EmbeddingScale::sqrt_d);  // Vaswani's, as sinusoidal ran then
-  CHECK(old.model.position.scale == std::sqrt(0.5));
+  CHECK(old.model.position.number("scale") == std::sqrt(0.5));
   CHECK(differing_keys(old, sinusoidal) == std::vector<std::string>{"model.embedding_scale", "model.position.scale"});
   // Configs stored with the keys, and other encodings' configs, are read as they are.
   CHECK(upgrade_stored_config(dump_config(sinusoidal)) == dump_config(sinusoidal));
@@ -190,13 +190,13 @@ TEST_CASE("a config stored before the scale keys keeps the scales its run was tr
 TEST_CASE("position keys: yarn's original_max_len defaults to the run's data.max_len") {
   const auto dir = test::fresh_dir("config-original-max-len");
   const auto path = write(dir, "a.yaml", "train:\n  max_steps: 10\ndata:\n  max_len: 2048\n");
-  CHECK(load_config(path).model.position.original_max_len == 2048);
-  CHECK(load_config(path, {"model.position.original_max_len=300"}).model.position.original_max_len == 300);
+  CHECK(load_config(path).model.position.integer("original_max_len") == 2048);
+  CHECK(load_config(path, {"model.position.original_max_len=300"}).model.position.integer("original_max_len") == 300);
   const Config c = load_config(path, {"model.position.scaling=yarn", "model.position.scaling_factor=4"});
   // the stored config keeps the training length when evaluation changes data.max_len
-  CHECK(parse_config_text(dump_config(c), "dump", {"data.max_len=8192"}).model.position.original_max_len == 2048);
+  CHECK(parse_config_text(dump_config(c), "dump", {"data.max_len=8192"}).model.position.integer("original_max_len") == 2048);
   const auto alibi = write(dir, "b.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    type: alibi\n");
-  CHECK(load_config(alibi).model.position.original_max_len == 512);  // not rope's: left at its default
+  CHECK(load_config(alibi).model.position.integer("original_max_len") == 512);  // not rope's: left at its default
 }
 
 TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked at load") {
@@ -294,8 +294,8 @@ TEST_CASE("ranges come from the schema rows; derived model keys cannot be set") 
   CHECK_FALSE(resumable_change("train.lr"));
   const ConfigOption* lr = find_option("train.lr");
   REQUIRE(lr != nullptr);
-  CHECK(lr->range_violation(0.0) == "must be > 0");
-  CHECK(lr->range_violation(1e-3).empty());
+  CHECK(lr->range.violation(0.0) == "must be > 0");
+  CHECK(lr->range.violation(1e-3).empty());
 }
 
 TEST_CASE("run.threads is bounded by 4 x this machine's cores; a stored config is not") {

@@ -49,7 +49,7 @@ TEST_CASE("memory estimate: the weight count from the config is a close lower bo
   for (const std::string position : {"rope", "learned"}) {
     Config c = config_s(AttentionKernel::fused);
     c.model.position.type = position;
-    c.model.position.max_len = 512;
+    c.model.position.set("max_len", 512);
     const double built = static_cast<double>(EncoderClassifier(c.model, DType::F32).parameters().total_size());
     INFO(position << ": " << weight_count(c.model) << " of " << built);
     CHECK(weight_count(c.model) <= built);

@@ -38,10 +38,10 @@ TEST_CASE("study spec: runs, overrides and presets", "[study]") {
       "evaluation:\n  lengths: [16, 32, 64]\n  scalings: [none, ntk, yarn]\n");
   const StudySpec spec = parse_study_spec(path);
   REQUIRE(spec.variants.size() == 3);
-  CHECK(spec.variants[0].config.model.position.layout == RotaryLayout::half);
+  CHECK(spec.variants[0].config.model.position.choice<RotaryLayout>("layout") == RotaryLayout::half);
   // Mean pooling: one table row per training position.
-  CHECK(spec.variants[1].config.model.position.max_len == 32);
-  CHECK(spec.variants[2].config.model.position.base == 500.0);
+  CHECK(spec.variants[1].config.model.position.integer("max_len") == 32);
+  CHECK(spec.variants[2].config.model.position.number("base") == 500.0);
   CHECK(spec.variants[2].config.train.max_steps == 8);
 
   const std::vector<StudyRun> runs = spec.runs();
@@ -103,7 +103,7 @@ TEST_CASE("study spec: presets are spelt with hyphens; underscores name the same
   CHECK(spec.variants[0].config.model.position.type == "t5_bias");
   CHECK(spec.variants[1].overrides == spec.variants[0].overrides);
   CHECK(spec.variants[1].name == "t5_bias");  // as written: it names the run directories of existing studies
-  CHECK(spec.variants[2].config.model.position.layout == RotaryLayout::half);
+  CHECK(spec.variants[2].config.model.position.choice<RotaryLayout>("layout") == RotaryLayout::half);
 }
 
 TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[study]") {

@@ -13,7 +13,7 @@ using namespace rotor;
 TEST_CASE("trained length: windows beyond a learned table are refused with a length that fits", "[eval]") {
   ModelConfig m;
   m.position.type = "learned";
-  m.position.max_len = 32;
+  m.position.set("max_len", 32);
   CHECK_NOTHROW(check_trained_length(m, 32, "--max-len"));
   CHECK_THROWS_WITH(check_trained_length(m, 64, "--max-len"),
                     "--max-len 64: windows of 64 tokens need 64 positions, but the learned position table has 32 rows, "

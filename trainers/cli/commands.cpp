@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "datasets/dataset.h"
+#include "models/position_encoding.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
@@ -208,11 +209,10 @@ int inspect_command(const std::string& given) {
              h.state.sampler.cursor);
   fmt::print("best        {} = {:.6g} at step {}\n", h.config.train.best_metric, h.state.best_metric,
              h.state.best_step);
-  std::string pos = m.position.type;
-  if (pos == "rope") {
-    pos += fmt::format(" ({}, base {:g}, fraction {:g}, scaling {})", option_name(m.position.layout), m.position.base,
-                       m.position.fraction, option_name(m.position.scaling));
-  }
+  std::string pos = m.position.type, keys;
+  for (const PositionOption& o : position_encoding(m.position.type).options)
+    keys += fmt::format("{}{} {}", keys.empty() ? "" : ", ", o.key, position_value_text(m.position.value(o.key)));
+  if (!keys.empty()) pos += " (" + keys + ")";
   fmt::print("model       d_model {}, {} layers, {} heads, d_ff {}, {}-LN, {} pooling, {} attention\n", m.d_model,
              m.layers, m.heads, m.d_ff, option_name(m.norm), option_name(m.pooling), option_name(m.attention));
   fmt::print("position    {}\n", pos);

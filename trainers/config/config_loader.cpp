@@ -184,14 +184,13 @@ Config build(const FlatConfig& flat, const std::string& origin, bool for_this_ma
         opt->set(config, YAML::Node(fs::absolute(fs::path(leaf.base_dir) / v).lexically_normal().string()));
     }
   }
-  // YaRN's training length is the run's unless given (a stored config always gives it).
-  const std::vector<std::string>& own = position_encoding(config.model.position.type).own_keys;
-  if (!flat.count("model.position.original_max_len") &&
-      std::find(own.begin(), own.end(), "original_max_len") != own.end())
-    config.model.position.original_max_len = config.data.max_len;
+  // Keys such as YaRN's training length are the run's unless given (a stored config always gives them).
+  for (const PositionOption& p : position_encoding(config.model.position.type).options)
+    if (p.defaults_to_train_length && !flat.count("model.position." + p.key))
+      config.model.position.set(p.key, config.data.max_len);
   for (const ConfigOption& o : config_options()) {
-    if (!o.min && !o.max) continue;
-    const std::string why = o.range_violation(o.get(config).as<double>());
+    if (!o.range.bounded()) continue;
+    const std::string why = o.range.violation(o.get(config).as<double>());
     const auto it = flat.find(o.key);
     if (!why.empty()) throw ConfigError((it != flat.end() ? it->second.where : origin) + ": " + o.key + ": " + why);
   }
@@ -329,7 +328,7 @@ std::string config_reference(bool markdown) {
       for (const std::string& c : o.choices)
         type += (type.empty() ? "" : markdown ? " \\| " : " | ") + (c.empty() ? "\"\"" : c);
     }
-    if (o.min || o.max) type += ", " + o.range_text();
+    if (o.range.bounded()) type += ", " + o.range.text();
     std::string help = o.help;
     if (o.is_path) help += " (relative: to the config file's folder; with --set: to the working directory)";
     if (o.may_change_on_resume) help += "; may change on resume";

@@ -1,6 +1,8 @@
 #include "trainers/config/config_schema.h"
 
+#include <algorithm>
 #include <type_traits>
+#include <variant>
 
 #include <fmt/core.h>
 
@@ -70,7 +72,45 @@ std::vector<std::string> with_empty(std::vector<std::string> names) {
   option(                     \
       key, [](Config & c) -> auto& { return c.member; }, __VA_ARGS__)
 
+std::vector<ConfigOption> rows();
+
+// A model.position.* key as the encodings that read it declare it (models/position_option.h).
+ConfigOption position_option(const PositionOption& declared) {
+  ConfigOption o;
+  o.key = "model.position." + declared.key;
+  o.type = declared.type_name();
+  o.help = position_option_owners(declared.key) + ": " + declared.help;
+  o.choices = declared.choices;
+  o.range = declared.range;
+  o.set = [key = declared.key, type = declared.default_value.index()](Config& c, const YAML::Node& v) {
+    if (!v.IsScalar()) throw YAML::BadConversion(v.Mark());
+    static_assert(std::is_same_v<std::variant_alternative_t<3, PositionValue>, std::string>);
+    if (type == 0) c.model.position.set(key, v.as<bool>());
+    if (type == 1) c.model.position.set(key, v.as<int64_t>());
+    if (type == 2) c.model.position.set(key, v.as<double>());
+    if (type == 3) c.model.position.set(key, v.Scalar());
+  };
+  o.get = [key = declared.key](const Config& c) {
+    const PositionValue v = c.model.position.value(key);
+    if (const bool* b = std::get_if<bool>(&v)) return YAML::Node(*b);
+    if (const int64_t* i = std::get_if<int64_t>(&v)) return YAML::Node(*i);
+    return YAML::Node(position_value_text(v));  // numbers in their shortest round-trip form
+  };
+  return o;
+}
+
 std::vector<ConfigOption> build() {
+  std::vector<ConfigOption> options = rows();
+  const auto type = std::find_if(options.begin(), options.end(),
+                                 [](const ConfigOption& o) { return o.key == "model.position.type"; });
+  std::vector<ConfigOption> position;
+  for (const PositionOption& p : position_options()) position.push_back(position_option(p));
+  options.insert(type + 1, position.begin(), position.end());
+  return options;
+}
+
+// Every key but the encodings' own, in reference order.
+std::vector<ConfigOption> rows() {
   return {
       // run
       OPT("run.name", run.name, "Run name; the run directory is out_dir/name").on_resume(),
@@ -103,25 +143,6 @@ std::vector<ConfigOption> build() {
           "Token embeddings: 1 = drawn N(0, init_std), used as they are (BERT); sqrt_d = drawn N(0, d_model^-1/2) "
           "and multiplied by sqrt(d_model), unit RMS (Vaswani)"),
       OPT("model.position.type", model.position.type, "Position encoding").one_of(position_encoding_names()),
-      OPT("model.position.layout", model.position.layout,
-          "rope pairs: interleaved (2i, 2i+1) as in RoFormer, or half (i, i+r/2) as in GPT-NeoX/LLaMA"),
-      OPT("model.position.base", model.position.base, "rope: theta_i = base^(-2i/r)"),
-      OPT("model.position.fraction", model.position.fraction, "rope: share of each head's dims that rotate"),
-      OPT("model.position.rotary_value", model.position.rotary_value, "rope: also rotate the values"),
-      OPT("model.position.scaling", model.position.scaling, "rope: frequency scaling for lengths beyond training"),
-      OPT("model.position.scaling_factor", model.position.scaling_factor, "rope scaling: target / training length"),
-      OPT("model.position.original_max_len", model.position.original_max_len,
-          "rope yarn: the training length (unset: data.max_len)"),
-      OPT("model.position.scale", model.position.scale,
-          "sinusoidal, learned: RMS of the added position signal at initialisation, as a multiple of the token "
-          "embeddings' RMS (init_std, or 1 with embedding_scale sqrt_d); sinusoidal multiplies its table, learned "
-          "draws its table with that std. sqrt_d with 0.7071 is Vaswani's")
-          .at_least(0),
-      OPT("model.position.max_len", model.position.max_len,
-          "learned: rows of the position table (max_len + 1 with cls pooling)"),
-      OPT("model.position.num_buckets", model.position.num_buckets, "t5_bias: relative-position buckets"),
-      OPT("model.position.max_distance", model.position.max_distance, "t5_bias: distance of the last bucket"),
-      OPT("model.position.per_layer", model.position.per_layer, "t5_bias: one table per layer instead of shared"),
       // data
       OPT("data.task", data.task, "Built-in task; empty: read the files below")
           .one_of(with_empty(builtin_task_names())),
@@ -248,17 +269,17 @@ ConfigOption& ConfigOption::one_of(std::vector<std::string> values) {
   return *this;
 }
 ConfigOption& ConfigOption::at_least(double bound) {
-  min = bound;
+  range.min = bound;
   return *this;
 }
 ConfigOption& ConfigOption::above(double bound) {
-  min = bound;
-  min_exclusive = true;
+  range.min = bound;
+  range.min_exclusive = true;
   return *this;
 }
 ConfigOption& ConfigOption::below(double bound) {
-  max = bound;
-  max_exclusive = true;
+  range.max = bound;
+  range.max_exclusive = true;
   return *this;
 }
 ConfigOption& ConfigOption::path() {
@@ -268,19 +289,6 @@ ConfigOption& ConfigOption::path() {
 ConfigOption& ConfigOption::on_resume() {
   may_change_on_resume = true;
   return *this;
-}
-
-std::string ConfigOption::range_text() const {
-  if (min && max) return fmt::format("in {}{}, {}{}", min_exclusive ? "(" : "[", *min, *max, max_exclusive ? ")" : "]");
-  if (min) return fmt::format("{} {}", min_exclusive ? ">" : ">=", *min);
-  if (max) return fmt::format("{} {}", max_exclusive ? "<" : "<=", *max);
-  return "";
-}
-
-std::string ConfigOption::range_violation(double v) const {
-  const bool low_ok = !min || (min_exclusive ? v > *min : v >= *min);
-  const bool high_ok = !max || (max_exclusive ? v < *max : v <= *max);
-  return low_ok && high_ok ? "" : "must be " + range_text();
 }
 
 }  // namespace rotor

@@ -11,6 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "models/value_range.h"
 #include "trainers/config/config.h"
 
 namespace rotor {
@@ -25,9 +26,8 @@ struct ConfigOption {
   // Allowed values of an enumeration; a layer that names its own values
   // (e.g. models' position encodings) passes its list of names here.
   std::vector<std::string> choices;
-  // Inclusive or exclusive bounds of a number; unset: unbounded.
-  std::optional<double> min, max;
-  bool min_exclusive = false, max_exclusive = false;
+  // Bounds of a number; unset: unbounded.
+  ValueRange range;
   // A file or folder: relative values in a config file are resolved against
   // that file's folder; values from --set against the working directory.
   bool is_path = false;
@@ -44,11 +44,6 @@ struct ConfigOption {
   ConfigOption& below(double bound);
   ConfigOption& path();
   ConfigOption& on_resume();
-
-  // ">= 0", "in [0, 1)", ...; "" when unbounded.
-  std::string range_text() const;
-  // "" when `value` is within the range, else "must be >= 0" and the like.
-  std::string range_violation(double value) const;
 };
 
 const std::vector<ConfigOption>& config_options();

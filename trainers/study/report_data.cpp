@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "models/position_encoding.h"
 #include "trainers/study/study_report.h"
 
 namespace rotor {
@@ -231,9 +232,9 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
   }
   report.evidence = gather_evidence(spec.variants, report.runs, report_statistics_options());
   for (const StudyVariant& v : spec.variants) {
-    if (v.config.model.position.type != "rope") continue;
+    if (!position_encoding(v.config.model.position.type).rope_frequencies) continue;
     report.decay_head_dim = v.config.model.rotary_dims();
-    report.decay_base = v.config.model.position.base;
+    report.decay_base = v.config.model.position.number("base");
     int64_t longest = v.config.data.max_len;
     for (int64_t l : spec.evaluation.lengths) longest = std::max(longest, l);
     report.decay = rope_decay(report.decay_head_dim, report.decay_base, longest, 0);

@@ -18,7 +18,7 @@ std::vector<RopeDecayPoint> rope_decay(int64_t head_dim, double base, int64_t ma
     throw ConfigError("--query-index: expected a position in 0.." + std::to_string(max_distance));
   PositionConfig p;
   p.type = "rope";
-  p.base = base;
+  p.set("base", base);
   // The model's own frequencies, so the curve is the one a model with this
   // head dimension and base has.
   const std::vector<double> theta = RotaryEmbedding::inverse_frequencies(head_dim, p);

@@ -11,6 +11,7 @@
 
 #include "datasets/builtin_tasks.h"
 #include "models/model_options.h"
+#include "models/position_encoding.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/config/did_you_mean.h"
@@ -324,7 +325,7 @@ std::vector<std::string> StudySpec::run_overrides(const StudyRun& run) const {
 }
 
 std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
-  const bool rope = config.model.position.type == "rope";
+  const bool scales = position_encoding(config.model.position.type).scales_lengths;
   std::vector<SweepCell> plan;
   for (const std::string& split : spec.evaluation.splits) {
     // No lengths given: windows that hold the split's longest sample where the task knows it (a generated
@@ -335,7 +336,7 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
                                                                           : std::vector<int64_t>{config.data.max_len};
     for (int64_t length : lengths)
       for (const std::string& scaling : spec.evaluation.scalings) {
-        if (scaling != "none" && !(rope && length > config.data.max_len)) continue;
+        if (scaling != "none" && !(scales && length > config.data.max_len)) continue;
         SweepCell point;
         point.split = split;
         point.length = length;

@@ -2,15 +2,30 @@
 
 #include <algorithm>
 
+#include "models/position_encoding.h"
+
 namespace rotor {
+namespace {
+
+std::string hyphenated(std::string name) {
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+}  // namespace
 
 std::vector<std::string> variant_preset_names() {
-  return {"rope", "rope-half", "sinusoidal", "t5-bias", "alibi", "learned", "none", "linear-rope"};
+  std::vector<std::string> names;
+  for (const std::string& type : position_encoding_names()) {
+    names.push_back(hyphenated(type));
+    if (type == "rope") names.push_back("rope-half");
+  }
+  names.push_back("linear-rope");
+  return names;
 }
 
 std::optional<std::vector<std::string>> variant_preset(const std::string& given, const Config& base) {
-  std::string name = given;
-  std::replace(name.begin(), name.end(), '_', '-');  // t5_bias, the position type's spelling, is t5-bias
+  const std::string name = hyphenated(given);  // t5_bias, the position type's spelling, is t5-bias
   if (name == "rope") return {{"model.position.type=rope", "model.position.layout=interleaved"}};
   if (name == "rope-half") return {{"model.position.type=rope", "model.position.layout=half"}};
   if (name == "linear-rope") return {{"model.attention=linear", "model.position.type=rope"}};
@@ -22,9 +37,8 @@ std::optional<std::vector<std::string>> variant_preset(const std::string& given,
     const int64_t rows = base.model.positions_for(std::max(base.data.max_len, base.data.eval_max_len));
     return {{"model.position.type=learned", "model.position.max_len=" + std::to_string(rows)}};
   }
-  if (name == "t5-bias") return {{"model.position.type=t5_bias"}};
-  for (const char* type : {"sinusoidal", "alibi", "none"})
-    if (name == type) return {{std::string("model.position.type=") + type}};
+  for (const std::string& type : position_encoding_names())  // every other encoding: its type, its defaults
+    if (name == hyphenated(type)) return {{"model.position.type=" + type}};
   return std::nullopt;
 }
 

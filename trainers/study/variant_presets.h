@@ -1,7 +1,8 @@
 #pragma once
 // The position-encoding variants a study can name without spelling out their
-// overrides: rope, rope-half, sinusoidal, t5-bias, alibi, learned, none and
-// linear-rope (linear attention with RoPE, RoFormer eq. 19). Preset names are
+// overrides: every encoding of the table by its type (rope, sinusoidal,
+// learned, t5-bias, alibi, none, ...) plus rope-half and linear-rope (linear
+// attention with RoPE, RoFormer eq. 19). Preset names are
 // spelt with hyphens, like configs/listops-512/*.yaml; an underscore reads as
 // a hyphen (t5_bias, the position type's spelling, rope_half), and the variant
 // keeps the name as written (it names the run directories).

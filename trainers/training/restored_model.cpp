@@ -17,7 +17,7 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
     r.header.config = parse_config_text(upgrade_stored_config(contents.texts.at("config")),
                                         checkpoint + " (stored config)", overrides);
     const int64_t rows = position_encoding(derived.position.type).max_positions(derived);
-    if (rows > 0 && r.header.config.model.position.max_len != derived.position.max_len)
+    if (rows > 0 && position_encoding(derived.position.type).max_positions(r.header.config.model) != rows)
       throw ConfigError(fmt::format(
           "--set model.position.max_len: the {} position table of {} has {} rows, fixed when the model was trained "
           "(it cannot grow after training); evaluate windows of at most {} tokens with --max-len instead",

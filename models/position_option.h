@@ -1,0 +1,56 @@
+#pragma once
+// One model.position.* option as the encoding that reads it declares it: key,
+// type (the default's), allowed values or range, and help. The config schema,
+// `rotor config --reference`, the check that rejects another encoding's key
+// and the defaults a PositionConfig falls back to are all built from these
+// rows (PositionEncodingSpec::options), so an encoding's keys live in its file.
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "models/model_options.h"
+#include "models/value_range.h"
+
+namespace rotor {
+
+using PositionValue = std::variant<bool, int64_t, double, std::string>;
+
+struct PositionOption {
+  std::string key;  // under model.position: "base"
+  PositionValue default_value;
+  std::string help;
+  std::vector<std::string> choices;  // a string option's allowed values
+  ValueRange range;                  // a number's bounds
+  // Unset in a config file: the config loader gives it the run's data.max_len (rope's original_max_len).
+  bool defaults_to_train_length = false;
+
+  static PositionOption flag(std::string key, bool value, std::string help);
+  static PositionOption integer(std::string key, int64_t value, std::string help);
+  static PositionOption number(std::string key, double value, std::string help);
+  // A string whose values are an enum's name table (models/model_options.h).
+  template <class E>
+  static PositionOption choice(std::string key, E value, std::string help) {
+    PositionOption o = make(std::move(key), std::string(option_name(value)), std::move(help));
+    o.choices = option_names<E>();
+    return o;
+  }
+
+  PositionOption& at_least(double bound);
+  PositionOption& above(double bound);
+  PositionOption& at_most(double bound);
+  PositionOption& train_length_default();
+
+  // boolean | integer | number | string
+  std::string type_name() const;
+
+ private:
+  static PositionOption make(std::string key, PositionValue value, std::string help);
+};
+
+// `value` as the option's type; throws ModelConfigError naming model.position.<key> when it is not one.
+PositionValue coerce_position_value(const PositionOption& option, PositionValue value);
+// 10000, true, "half": a value as a config file writes it.
+std::string position_value_text(const PositionValue& value);
+
+}  // namespace rotor
