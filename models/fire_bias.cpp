@@ -8,9 +8,10 @@
 // with f_theta an MLP 1 -> 32 -> heads with ReLU (PyTorch's default Linear
 // initialisation), c learned from 0.1, and L = |s| * 512 with the multiplier s
 // learned from 1 (the absolute value keeps L positive); its reference code adds
-// eps = 1e-6 to the denominator. One FIRE module per layer.
+// eps = 1e-6 to the denominator. Here each attention layer has its own module,
+// with mlp_width, initial_c and initial_threshold as model.position options.
 //
-// Encoder adaptation (bidirectional; ours, not the paper's):
+// Encoder adaptation (bidirectional; rotor's, not the paper's):
 //   b_h(i, j) = f_theta( sign(i - j) psi(|i - j|) / psi(max(L, max(i, j))) )_h.
 // Keys before the query get exactly the paper's bias; for a key after it the
 // later of the two positions plays the query's role, so the MLP input stays in
@@ -35,29 +36,33 @@ constexpr double kEps = 1e-6;  // the paper's eps on psi(max(L, .))
 // One hidden unit's gradients over a row of keys (u and g padded with zeros to
 // `padded`, a multiple of kLanes): kLanes running sums added in lane order, so
 // the loop vectorises and the order is fixed; du[c] gets the unit's share of
-// d b / d u at key c.
+// d b / d u at key c. With t = g [z > 0]: d fc2.weight = sum t z, d fc1.bias =
+// w2 sum t, d fc1.weight = w2 sum t u, du = t w2 w1.
 constexpr int64_t kLanes = 8;
 struct UnitGradient {
   double fc1_weight = 0, fc1_bias = 0, fc2_weight = 0;
 };
-UnitGradient unit_gradient(double w1, double b1, double w2, const double* u, const double* g, int64_t padded,
-                           double* du) {
-  double sw1[kLanes] = {}, sb1[kLanes] = {}, sw2[kLanes] = {};
+UnitGradient unit_gradient(double w1, double b1, double w2, const double* __restrict__ u, const double* __restrict__ g,
+                           int64_t padded, double* __restrict__ du) {
+  double tu[kLanes] = {}, t_sum[kLanes] = {}, tz[kLanes] = {};
+  const double w21 = w2 * w1;
   for (int64_t c0 = 0; c0 < padded; c0 += kLanes)
     for (int64_t l = 0; l < kLanes; ++l) {
       const int64_t c = c0 + l;
-      const double z = w1 * u[c] + b1, on = z > 0 ? 1.0 : 0.0, dz = on * g[c] * w2;
-      sw2[l] += on * g[c] * z;
-      sw1[l] += dz * u[c];
-      sb1[l] += dz;
-      du[c] += dz * w1;
+      const double z = w1 * u[c] + b1, t = g[c] * static_cast<double>(z > 0);
+      tz[l] += t * z;
+      tu[l] += t * u[c];
+      t_sum[l] += t;
+      du[c] += t * w21;
     }
   UnitGradient sum;
   for (int64_t l = 0; l < kLanes; ++l) {
-    sum.fc1_weight += sw1[l];
-    sum.fc1_bias += sb1[l];
-    sum.fc2_weight += sw2[l];
+    sum.fc1_weight += tu[l];
+    sum.fc1_bias += t_sum[l];
+    sum.fc2_weight += tz[l];
   }
+  sum.fc1_weight *= w2;
+  sum.fc1_bias *= w2;
   return sum;
 }
 
@@ -227,49 +232,43 @@ Var FireBias::compose(int64_t n) const {
   return permute(reshape(b, {n, n, heads()}), {2, 0, 1});
 }
 
-struct FireOptions {
-  int64_t hidden = 32;
-  double initial_c = 0.1;
-  double initial_threshold = 512;
-  bool per_layer = true;
-};
-
-FireOptions fire_options(const ModelConfig&) { return FireOptions{}; }
-
+// One module per layer, "layers.<i>.attn.fire.*".
 class FireEncoding : public PositionEncoding {
  public:
-  FireEncoding(ParameterStore& store, const ModelConfig& c) : options_(fire_options(c)) {
-    const int64_t layers = options_.per_layer ? c.layers : 1;
-    for (int64_t i = 0; i < layers; ++i)
-      modules_.push_back(
-          declare(store, options_.per_layer ? "layers." + std::to_string(i) + ".attn.fire" : "position.fire", c.heads));
+  FireEncoding(ParameterStore& store, const ModelConfig& c)
+      : width_(c.position.integer("mlp_width")),
+        initial_c_(c.position.number("initial_c")),
+        initial_threshold_(c.position.number("initial_threshold")) {
+    for (int64_t i = 0; i < c.layers; ++i)
+      modules_.push_back(declare(store, "layers." + std::to_string(i) + ".attn.fire", c.heads));
   }
 
   std::shared_ptr<const PairBias> pair_bias(const ParameterStore& store, int64_t layer) const override {
-    const FireParameters& p = modules_[modules_.size() == 1 ? 0 : static_cast<size_t>(layer)];
+    const FireParameters& p = modules_[static_cast<size_t>(layer)];
     std::vector<Var> vars;
     for (ParameterId id : {p.fc1_weight, p.fc1_bias, p.fc2_weight, p.fc2_bias, p.c, p.threshold_scale})
       vars.push_back(store.var(id));
-    return std::make_shared<FireBias>(std::move(vars), options_.initial_threshold);
+    return std::make_shared<FireBias>(std::move(vars), initial_threshold_);
   }
 
  private:
   // nn.Linear's default initialisation, U(+-1/sqrt(fan_in)), as the paper's code; c and the
   // threshold multiplier without weight decay (decay would pull them to 0, not to their start).
   FireParameters declare(ParameterStore& store, const std::string& prefix, int64_t heads) const {
-    const int64_t w = options_.hidden;
+    const int64_t w = width_;
     const ParameterInit fc1 = ParameterInit::uniform(1.0), fc2 = ParameterInit::uniform(1.0 / std::sqrt(double(w)));
     FireParameters p;
     p.fc1_weight = store.declare(prefix + ".mlp.fc1.weight", {w, 1}, fc1);
     p.fc1_bias = store.declare(prefix + ".mlp.fc1.bias", {w}, fc1, false);
     p.fc2_weight = store.declare(prefix + ".mlp.fc2.weight", {heads, w}, fc2);
     p.fc2_bias = store.declare(prefix + ".mlp.fc2.bias", {heads}, fc2, false);
-    p.c = store.declare(prefix + ".c", {1}, ParameterInit::constant(options_.initial_c), false);
+    p.c = store.declare(prefix + ".c", {1}, ParameterInit::constant(initial_c_), false);
     p.threshold_scale = store.declare(prefix + ".threshold_scale", {1}, ParameterInit::ones(), false);
     return p;
   }
 
-  FireOptions options_;
+  int64_t width_;
+  double initial_c_, initial_threshold_;
   std::vector<FireParameters> modules_;
 };
 
@@ -278,8 +277,16 @@ class FireEncoding : public PositionEncoding {
 PositionEncodingSpec fire_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "fire";
-  s.validate = [](const ModelConfig&) {};
+  s.validate = [](const ModelConfig&) {};  // the options' ranges are all it needs
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<FireEncoding>(store, c); };
+  s.options = {
+      PositionOption::integer("mlp_width", 32, "hidden units of FIRE's MLP").at_least(1),
+      PositionOption::number("initial_c", 0.1, "FIRE's c at initialisation (learned), psi(x) = log(c x + 1)").above(0),
+      PositionOption::number("initial_threshold", 512,
+                             "FIRE's threshold L at initialisation (learned): the bias depends on i - j alone "
+                             "while both positions are below it")
+          .above(0),
+  };
   s.needs_logits = true;
   return s;
 }
