@@ -2,12 +2,15 @@
 // The differentiable ops. Each is defined in engine/ops/<family>.cpp with its
 // backward closure right beside its forward; kernels live in engine/kernels/.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/random.h"
 #include "engine/var.h"
 
 namespace rotor {
+
+class PairBias;  // engine/pair_bias.h
 
 // --- elementwise arithmetic with numpy broadcasting (ops/arithmetic.cpp)
 Var add(const Var& a, const Var& b);
@@ -66,15 +69,17 @@ Var dropout(const Var& x, double p, const RandomKey& key, bool training);
 
 // --- fused softmax attention (ops/attention.cpp)
 struct AttentionOptions {
-  double scale = 1.0;                // logits = scale * q k^T (+ bias)
-  std::vector<int32_t> key_lengths;  // [B]: keys j < key_lengths[b] are attended; empty: all
-  Var bias;                          // [H, 2N - 1] or undefined: bias[h][i - j + N - 1] joins logit (i, j)
-  double dropout = 0.0;              // on the attention weights, in [0, 1); 0 in evaluation
-  RandomKey dropout_key;             // element ((b*H + h)*N + i)*N + j uses dropout()'s mask for this key
+  double scale = 1.0;                         // logits = scale * q k^T (+ bias)
+  std::vector<int32_t> key_lengths;           // [B]: keys j < key_lengths[b] are attended; empty: all
+  Var bias;                                   // [H, 2N - 1] or undefined: bias[h][i - j + N - 1] joins logit (i, j)
+  std::shared_ptr<const PairBias> pair_bias;  // or null: b_h(i, j) joins logit (i, j), evaluated tile by tile
+  double dropout = 0.0;                       // on the attention weights, in [0, 1); 0 in evaluation
+  RandomKey dropout_key;                      // element ((b*H + h)*N + i)*N + j uses dropout()'s mask for this key
 };
 // q, k, v: [B, H, N, dh] -> softmax(logits) v, [B, H, N, dh], in O(N) memory:
-// equal to matmul(dropout(softmax(scale q k^T + bias, key mask)), v) without
-// the N x N tensors. A batch row with key length 0 gives zeros.
+// equal to matmul(dropout(softmax(scale q k^T + bias + pair_bias, key mask)), v)
+// without the N x N tensors. A batch row with key length 0 gives zeros. The
+// pair bias's parameters get their gradients like q, k, v and bias.
 Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& opt = {});
 
 // --- shape (ops/shape.cpp)

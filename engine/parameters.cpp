@@ -29,12 +29,19 @@ void ParameterStore::allocate(uint64_t seed) {
       case ParameterInit::Kind::ones:
         v.fill(1.0);
         break;
-      case ParameterInit::Kind::normal: {
+      case ParameterInit::Kind::constant:
+        v.fill(p.init.scale);
+        break;
+      case ParameterInit::Kind::normal:
+      case ParameterInit::Kind::uniform: {
         const RandomKey key{seed, stream_id(p.name), 0};
+        const bool normal = p.init.kind == ParameterInit::Kind::normal;
         dispatch(dtype_, [&](auto tag) {
           using T = decltype(tag);
           T* data = v.data<T>();
-          for (int64_t i = 0; i < v.numel(); ++i) data[i] = static_cast<T>(p.init.std * key.normal(i));
+          for (int64_t i = 0; i < v.numel(); ++i)
+            data[i] =
+                static_cast<T>(normal ? p.init.scale * key.normal(i) : p.init.scale * (2 * key.uniform_double(i) - 1));
         });
         break;
       }

@@ -15,9 +15,12 @@
 namespace rotor {
 
 struct ParameterInit {
-  enum class Kind { normal, zeros, ones } kind = Kind::normal;
-  double std = 0.02;  // for normal
+  enum class Kind { normal, uniform, constant, zeros, ones } kind = Kind::normal;
+  double scale = 0.02;  // normal: the std; uniform: the bound b of U[-b, b); constant: the value
   static ParameterInit normal(double std) { return {Kind::normal, std}; }
+  // PyTorch's nn.Linear default is uniform(1 / sqrt(fan_in)) for weight and bias.
+  static ParameterInit uniform(double bound) { return {Kind::uniform, bound}; }
+  static ParameterInit constant(double value) { return {Kind::constant, value}; }
   static ParameterInit zeros() { return {Kind::zeros, 0.0}; }
   static ParameterInit ones() { return {Kind::ones, 0.0}; }
 };

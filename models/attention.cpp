@@ -51,6 +51,7 @@ Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var&
   opt.scale = scale;
   opt.key_lengths = in.key_lengths;
   opt.bias = in.relative_bias;
+  opt.pair_bias = in.pair_bias;
   opt.dropout_key = ctx.next_dropout_key();  // the key the composed path's dropout site would take
   opt.dropout = ctx.dropout_rate(attention_dropout_);
   return attention(qr, kr, v, opt);  // [B, H, N, dh]
@@ -70,6 +71,7 @@ Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& 
       mask = add(Var(mask), bias).value();
     }
   }
+  if (in.pair_bias) logits = add(logits, in.pair_bias->compose(q.size(2)));
   Var p = softmax(logits, mask);
   if (ctx.attention_observer != nullptr) ctx.attention_observer->observe(ctx.layer, p.value(), in.key_lengths);
   return matmul(ctx.dropout(p, attention_dropout_), v);  // [B, H, N, dh]

@@ -1,11 +1,13 @@
 #pragma once
 // Multi-head self-attention, the one place the attention computation lives.
 // Position handling comes through the PositionEncoding hooks: rotation of q/k
-// (and v) after projection, a logit temperature, and an additive per-offset
-// logit bias [H, 2N-1]. Softmax attention runs as the fused O(N)-memory op
-// (engine attention(), which takes the [H, 2N-1] table and the key lengths
-// as they are) or, with `attention_kernel: composed`, from matmul/softmax/
-// dropout ops: the reference, which expands the table to [H, N, N] here.
+// (and v) after projection, a logit temperature, an additive per-offset logit
+// bias [H, 2N-1] and an additive bias b_h(i, j) of both positions (a
+// PairBias). Softmax attention runs as the fused O(N)-memory op (engine
+// attention(), which takes the [H, 2N-1] table, the pair bias and the key
+// lengths as they are) or, with `attention_kernel: composed`, from matmul/
+// softmax/dropout ops: the reference, which expands the table and composes
+// the pair bias to [H, N, N] here.
 // `attention: linear` replaces softmax by the elu(x)+1 feature map; with RoPE
 // it follows the RoFormer paper's eq. 19 (rotation in the numerator only).
 #include <string>
@@ -24,6 +26,7 @@ struct AttentionInputs {
   Tensor logit_mask;  // composed softmax: constant added to the logits, broadcast to [B, H, N, N] (-inf = masked key)
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding
   Var relative_bias;  // softmax: [H, 2N-1] per-offset bias of this layer, or undefined
+  std::shared_ptr<const PairBias> pair_bias;  // softmax: b_h(i, j) of this layer, or null
 };
 
 // [H, 2N-1] per-offset bias -> [H, N, N] with out[h][i][j] = bias[h][(i - j) + (N - 1)].

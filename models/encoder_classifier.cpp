@@ -72,8 +72,10 @@ Var EncoderClassifier::logits(const ModelInput& in, ForwardContext& ctx) const {
   const int64_t n = x.size(1);
   AttentionInputs att = attention_inputs(lengths, n);
   for (size_t i = 0; i < blocks_.size(); ++i) {
-    if (config_.attention == AttentionKind::softmax)
+    if (config_.attention == AttentionKind::softmax) {
       att.relative_bias = position_->relative_bias(params_, static_cast<int64_t>(i), n);
+      att.pair_bias = position_->pair_bias(params_, static_cast<int64_t>(i));
+    }
     ctx.layer = static_cast<int64_t>(i);
     x = blocks_[i].forward(params_, x, att, ctx);
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/ops.h"
+#include "engine/pair_bias.h"
 #include "engine/parameters.h"
 #include "models/model_config.h"
 
@@ -41,6 +42,12 @@ class PositionEncoding {
   // to the logit of query i and key j. Undefined: no bias.
   virtual Var relative_bias(const ParameterStore& /*store*/, int64_t /*layer*/, int64_t /*length*/) const {
     return Var();
+  }
+  // Additive logit bias b_h(i, j) that depends on the query and key positions
+  // themselves, for `layer`, as a description the fused attention evaluates
+  // tile by tile (engine/pair_bias.h). Null: none.
+  virtual std::shared_ptr<const PairBias> pair_bias(const ParameterStore& /*store*/, int64_t /*layer*/) const {
+    return nullptr;
   }
 };
 

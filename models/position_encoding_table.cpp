@@ -8,6 +8,7 @@ PositionEncodingSpec sinusoidal_encoding_spec();
 PositionEncodingSpec learned_encoding_spec();
 PositionEncodingSpec t5_bias_encoding_spec();
 PositionEncodingSpec alibi_encoding_spec();
+PositionEncodingSpec fire_encoding_spec();
 PositionEncodingSpec no_position_encoding_spec();
 
 namespace {
@@ -34,8 +35,9 @@ void append(std::vector<PositionEncodingSpec>& rows, PositionEncodingSpec spec) 
 std::vector<PositionEncodingSpec>& table() {
   static std::vector<PositionEncodingSpec> rows = [] {
     std::vector<PositionEncodingSpec> built;
-    for (PositionEncodingSpec (*spec)() : {rope_encoding_spec, sinusoidal_encoding_spec, learned_encoding_spec,
-                                           t5_bias_encoding_spec, alibi_encoding_spec, no_position_encoding_spec})
+    for (PositionEncodingSpec (*spec)() :
+         {rope_encoding_spec, sinusoidal_encoding_spec, learned_encoding_spec, t5_bias_encoding_spec,
+          alibi_encoding_spec, fire_encoding_spec, no_position_encoding_spec})
       append(built, spec());
     return built;
   }();
@@ -92,9 +94,7 @@ const PositionEncodingSpec& position_encoding(const std::string& name) {
   throw ModelConfigError("model.position.type: unknown value '" + name + "' (expected one of: " + list + ")");
 }
 
-void register_position_encoding(PositionEncodingSpec spec) {
-  append(table(), std::move(spec));
-}
+void register_position_encoding(PositionEncodingSpec spec) { append(table(), std::move(spec)); }
 
 std::unique_ptr<PositionEncoding> make_position_encoding(ParameterStore& store, const ModelConfig& config) {
   return position_encoding(config.position.type).make(store, config);

@@ -1,11 +1,12 @@
 #pragma once
 // Fused softmax attention (FlashAttention-2 style) over raw [B, H, N, dh]
 // buffers. Per head and query row i:
-//   s_ij = scale * q_i . k_j + bias[h][i - j + N - 1]   for keys j < key_length[b]
+//   s_ij = scale * q_i . k_j + bias[h][i - j + N - 1] + b_h(i, j)   for keys j < key_length[b]
 //   p_ij = softmax_j(s_ij),  out_i = sum_j drop_ij(p_ij) v_j
 // The forward streams key tiles with an online softmax and keeps only the
 // row's log-sum-exp; the backward recomputes the score tiles. Nothing of size
-// N x N is ever allocated.
+// N x N is ever allocated: the pair bias b_h(i, j) (engine/pair_bias.h) is
+// evaluated one tile at a time, and its parameter gradients come from dS tiles.
 //
 // Dropout: drop_ij(p) = keep ? p / (1 - p_drop) : 0 with the keep test of
 // kernels::dropout_apply at element ((b*H + h)*N + i)*N + j, so the fused path
@@ -14,11 +15,15 @@
 // gradient, as softmax of an all -inf row does (zeros).
 //
 // Work is partitioned statically by shape only (forward: batch x head x query
-// block; backward: batch x head, bias gradient reduced over batches in order),
-// so every bit is independent of the thread count.
+// block; backward: batch x head, bias and pair-bias gradients reduced over
+// (batch, head) in order), so every bit is independent of the thread count.
 #include <cstdint>
 
 #include "engine/random.h"
+
+namespace rotor {
+class PairBias;
+}
 
 namespace rotor::kernels {
 
@@ -28,6 +33,7 @@ struct AttentionConfig {
   const int32_t* key_lengths = nullptr;  // [B], keys j < key_lengths[b] are valid; nullptr: all N
   double dropout = 0.0;                  // probability of dropping an attention weight, in [0, 1)
   RandomKey dropout_key;
+  const PairBias* pair_bias = nullptr;  // b_h(i, j) added to the scores, or none
 };
 
 // q, k, v, out: [B, H, N, dh]; bias: [H, 2N - 1] or nullptr; lse: [B, H, N]
@@ -35,11 +41,12 @@ struct AttentionConfig {
 template <class T>
 void attention_forward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, T* out, T* lse);
 
-// Accumulates (+=) the gradients into dq, dk, dv ([B, H, N, dh]) and dbias
-// ([H, 2N - 1]); any of them may be nullptr when not needed. out and lse are
-// the forward's.
+// Accumulates (+=) the gradients into dq, dk, dv ([B, H, N, dh]), dbias
+// ([H, 2N - 1]) and dpair (the pair bias's flat parameter gradient, its
+// gradient_size() elements); any of them may be nullptr when not needed. out
+// and lse are the forward's.
 template <class T>
 void attention_backward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, const T* out,
-                        const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias);
+                        const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias, double* dpair);
 
 }  // namespace rotor::kernels

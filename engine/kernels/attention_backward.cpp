@@ -3,7 +3,9 @@
 // recomputing P = exp(S - lse) and the dropout mask tile by tile.
 //   dP = drop(dO V^T),  dS = P (dP - D),  D_i = dO_i . O_i
 // The bias gradient of each (batch, head) goes to its own row of partials,
-// then rows are summed over the batch in order: deterministic.
+// then rows are summed over the batch in order: deterministic. The pair
+// bias's parameter gradient likewise: one flat partial per (batch, head),
+// filled from its dS tiles in tile order, summed in (batch, head) order.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "engine/kernels/attention.h"
 #include "engine/kernels/attention_tile.h"
 #include "engine/kernels/attention_tiling.h"
+#include "engine/pair_bias.h"
 #include "engine/parallel.h"
 
 namespace rotor::kernels {
@@ -20,7 +23,7 @@ using namespace attention_tiling;
 
 template <class T>
 struct BackwardScratch {
-  BackwardScratch(int64_t N, int64_t dh)
+  BackwardScratch(int64_t N, int64_t dh, bool pair_bias)
       : kt(dh * kBlock),
         vt(dh * kBlock),
         s(kBlock * kBlock),
@@ -29,8 +32,11 @@ struct BackwardScratch {
         dk(kBlock * dh),
         dv(kBlock * dh),
         f(kBlock),
-        D(N) {}
+        D(N),
+        pair(pair_bias ? kBlock * kBlock : 0),
+        dpair(pair_bias ? kBlock * kBlock : 0) {}
   std::vector<T> kt, vt, s, dp, pt, dk, dv, f, D;
+  std::vector<double> pair, dpair;  // the pair-bias tile and its dS, when there is a pair bias
 };
 
 // Where a tile sits: head index b * H + h, query rows i0 .. i0 + m, keys j0 .. j0 + n.
@@ -39,7 +45,8 @@ struct TilePosition {
 };
 
 // Turns the score tile into scaled dS (kept in s, for dQ and dK) and fills pt
-// with the dropped-out P (for dV), both row-major; adds dS to the bias partials.
+// with the dropped-out P (for dV), both row-major; adds dS to the bias partials
+// and, with a pair bias (its tile in w.pair), copies dS to w.dpair.
 template <class T>
 void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bias_h, const T* lse,
                    BackwardScratch<T>& w, T* dbias_part) {
@@ -52,6 +59,8 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     T* s = w.s.data() + r * kBlock;
     const T* dp = w.dp.data() + r * kBlock;
     score_row(s, at.n, scale, bias_h, i, at.j0, N);
+    double* dpair = c.pair_bias ? w.dpair.data() + r * kBlock : nullptr;
+    if (dpair) add_pair_bias_row(s, at.n, w.pair.data() + r * kBlock);
     if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), at.n, w.f.data());
     const T row_lse = lse[at.head * N + i], Di = w.D[i];
     T* pt = w.pt.data() + r * kBlock;
@@ -59,6 +68,7 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     if (row_lse == -std::numeric_limits<T>::infinity()) {               // every logit -inf: zero weights, zero gradient
       std::fill(pt, pt + at.n, T(0));
       std::fill(s, s + at.n, T(0));
+      if (dpair) std::fill(dpair, dpair + at.n, 0.0);
       continue;
     }
     exp_shifted(s, at.n, row_lse);  // s = P
@@ -69,13 +79,14 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
       pt[col] = p * f;
       s[col] = ds * scale;
       if (part) part[-col] += ds;
+      if (dpair) dpair[col] = static_cast<double>(ds);
     }
   }
 }
 
 template <class T>
 void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* k, const T* v, const T* bias,
-                   const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias_part,
+                   const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias_part, double* dpair_part,
                    BackwardScratch<T>& w) {
   const int64_t N = c.N, dh = c.dh, len = valid_keys(c, head / c.H);
   if (len == 0) return;  // no valid key: the outputs were constant zeros
@@ -97,7 +108,10 @@ void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* 
       const int64_t m = std::min(kBlock, N - i0);
       tile_matmul<T>(m, n, dh, Q + i0 * dh, dh, w.kt.data(), kBlock, w.s.data(), kBlock, false);
       tile_matmul<T>(m, n, dh, dO + i0 * dh, dh, w.vt.data(), kBlock, w.dp.data(), kBlock, false);
+      const PairTile pair_tile{head % c.H, i0, m, j0, n};
+      if (c.pair_bias) c.pair_bias->fill(pair_tile, w.pair.data(), kBlock);
       gradient_tile(c, TilePosition{head, i0, m, j0, n}, bias_h, lse, w, dbias_part);
+      if (dpair_part) c.pair_bias->accumulate_gradients(pair_tile, w.dpair.data(), kBlock, dpair_part);
       tile_matmul_at<T>(n, dh, m, w.pt.data(), kBlock, dO + i0 * dh, dh, w.dv.data(), dh, true);
       tile_matmul_at<T>(n, dh, m, w.s.data(), kBlock, Q + i0 * dh, dh, w.dk.data(), dh, true);
       if (dq) tile_matmul<T>(m, dh, n, w.s.data(), kBlock, K + j0 * dh, dh, dq + base + i0 * dh, dh, true);
@@ -113,16 +127,21 @@ void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* 
 
 template <class T>
 void attention_backward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, const T* out,
-                        const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias) {
+                        const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias, double* dpair) {
   const int64_t N = c.N, heads = c.B * c.H, width = 2 * N - 1;
   if (heads == 0 || N == 0) return;
+  if (!c.pair_bias) dpair = nullptr;
+  const int64_t pair_size = dpair ? c.pair_bias->gradient_size() : 0;
   std::vector<T> dbias_part(dbias ? static_cast<size_t>(heads * width) : 0, T(0));
+  std::vector<double> dpair_part(static_cast<size_t>(heads * pair_size), 0.0);
   parallel_for(heads, 1, [&](int64_t hb, int64_t he) {
-    BackwardScratch<T> scratch(N, c.dh);
+    BackwardScratch<T> scratch(N, c.dh, c.pair_bias != nullptr);
     for (int64_t h = hb; h < he; ++h)
       backward_head(c, h, q, k, v, bias, out, lse, dout, dq, dk, dv, dbias ? dbias_part.data() + h * width : nullptr,
-                    scratch);
+                    dpair ? dpair_part.data() + h * pair_size : nullptr, scratch);
   });
+  for (int64_t h = 0; h < heads; ++h)  // (batch, head) order: fixed for any thread count
+    for (int64_t e = 0; e < pair_size; ++e) dpair[e] += dpair_part[h * pair_size + e];
   if (!dbias) return;
   for (int64_t h = 0; h < c.H; ++h)
     for (int64_t b = 0; b < c.B; ++b) {  // batch order: fixed for any thread count
@@ -132,9 +151,10 @@ void attention_backward(const AttentionConfig& c, const T* q, const T* k, const 
 }
 
 template void attention_backward<float>(const AttentionConfig&, const float*, const float*, const float*, const float*,
-                                        const float*, const float*, const float*, float*, float*, float*, float*);
+                                        const float*, const float*, const float*, float*, float*, float*, float*,
+                                        double*);
 template void attention_backward<double>(const AttentionConfig&, const double*, const double*, const double*,
                                          const double*, const double*, const double*, const double*, double*, double*,
-                                         double*, double*);
+                                         double*, double*, double*);
 
 }  // namespace rotor::kernels

@@ -7,6 +7,7 @@
 #include "engine/kernels/attention.h"
 #include "engine/kernels/attention_tile.h"
 #include "engine/kernels/attention_tiling.h"
+#include "engine/pair_bias.h"
 #include "engine/parallel.h"
 
 namespace rotor::kernels {
@@ -16,9 +17,15 @@ using namespace attention_tiling;
 
 template <class T>
 struct ForwardScratch {
-  explicit ForwardScratch(int64_t dh)
-      : s(kBlock * kBlock), f(kBlock), o(kBlock * dh), row_max(kBlock), row_sum(kBlock) {}
+  ForwardScratch(int64_t dh, bool pair_bias)
+      : s(kBlock * kBlock),
+        f(kBlock),
+        o(kBlock * dh),
+        row_max(kBlock),
+        row_sum(kBlock),
+        pair(pair_bias ? kBlock * kBlock : 0) {}
   std::vector<T> s, f, o, row_max, row_sum;
+  std::vector<double> pair;  // the pair-bias tile, when there is a pair bias
 };
 
 // Folds one tile row of scores into the running softmax of its query row and
@@ -56,9 +63,11 @@ void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* 
   for (int64_t j0 = 0; j0 < len; j0 += kBlock) {
     const int64_t n = std::min(kBlock, len - j0);
     tile_matmul<T>(m, n, dh, Q, dh, kt + head * dh * N + j0, N, w.s.data(), kBlock, false);
+    if (c.pair_bias) c.pair_bias->fill(PairTile{h, i0, m, j0, n}, w.pair.data(), kBlock);
     for (int64_t r = 0; r < m; ++r) {
       T* s = w.s.data() + r * kBlock;
       score_row(s, n, scale, bias_h, i0 + r, j0, N);
+      if (c.pair_bias) add_pair_bias_row(s, n, w.pair.data() + r * kBlock);
       online_softmax_row(s, n, w.row_max[r], w.row_sum[r], w.o.data() + r * dh, dh);
       if (!dropout) continue;
       drop.row(static_cast<uint64_t>((head * N + i0 + r) * N + j0), n, w.f.data());
@@ -87,7 +96,7 @@ void attention_forward(const AttentionConfig& c, const T* q, const T* k, const T
     for (int64_t h = hb; h < he; ++h) attention_tiling::transpose(k + h * N * dh, N, dh, dh, kt.data() + h * dh * N, N);
   });
   parallel_for(heads * blocks, 1, [&](int64_t tb, int64_t te) {
-    ForwardScratch<T> scratch(dh);
+    ForwardScratch<T> scratch(dh, c.pair_bias != nullptr);
     for (int64_t t = tb; t < te; ++t)
       forward_block(c, t / blocks, (t % blocks) * kBlock, q, kt.data(), v, bias, out, lse, scratch);
   });

@@ -25,6 +25,12 @@ void score_row(T* s, int64_t n, T scale, const T* bias_h, int64_t i, int64_t j0,
   for (int64_t c = 0; c < n; ++c) s[c] = s[c] * scale + b[-c];
 }
 
+// Adds a row of the pair bias (evaluated in double) to a row of scores.
+template <class T>
+void add_pair_bias_row(T* s, int64_t n, const double* pair) {
+  for (int64_t c = 0; c < n; ++c) s[c] += static_cast<T>(pair[c]);
+}
+
 // The dropout of kernels::dropout_apply for one tile row: f[c] = 1/(1-p) when
 // element first + c is kept, else 0. Same counter (index / 4), same word
 // (index % 4) and same test on its top 24 bits.

@@ -4,6 +4,7 @@
 #include "engine/kernels/attention.h"
 #include "engine/ops.h"
 #include "engine/ops/op_util.h"
+#include "engine/pair_bias.h"
 
 namespace rotor {
 namespace {
@@ -22,6 +23,9 @@ void check_attention_inputs(const Var& q, const Var& k, const Var& v, const Atte
       throw ShapeError("attention: bias must be [H, 2N - 1] = " + to_string(Shape{H, 2 * N - 1}) + ", got " +
                        to_string(opt.bias.shape()));
   }
+  if (opt.pair_bias && opt.pair_bias->heads() != H)
+    throw ShapeError("attention: the pair bias has " + std::to_string(opt.pair_bias->heads()) + " heads, q has " +
+                     std::to_string(H));
   if (!opt.key_lengths.empty()) {
     if (static_cast<int64_t>(opt.key_lengths.size()) != B)
       throw ShapeError("attention: " + std::to_string(opt.key_lengths.size()) + " key lengths for a batch of " +
@@ -32,6 +36,29 @@ void check_attention_inputs(const Var& q, const Var& k, const Var& v, const Atte
   }
   if (opt.dropout < 0.0 || opt.dropout >= 1.0)
     throw ValueError("attention: dropout must be in [0, 1), got " + std::to_string(opt.dropout));
+}
+
+// Adds the flat pair-bias gradient to its parameters (the node's parents from
+// `first` on) that need a gradient, each in its own dtype.
+void add_pair_gradients(Node& n, size_t first, const std::vector<double>& flat) {
+  int64_t offset = 0;
+  for (size_t i = first; i < n.parents.size(); ++i) {
+    const int64_t size = n.parents[i]->value.numel();
+    if (Tensor* g = detail::input_grad(n, i)) {
+      dispatch(g->dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        T* data = g->data<T>();
+        for (int64_t e = 0; e < size; ++e) data[e] += static_cast<T>(flat[static_cast<size_t>(offset + e)]);
+      });
+    }
+    offset += size;
+  }
+}
+
+bool any_requires_grad(const Node& n, size_t first) {
+  for (size_t i = first; i < n.parents.size(); ++i)
+    if (n.parents[i]->requires_grad) return true;
+  return false;
 }
 
 }  // namespace
@@ -49,6 +76,8 @@ Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& 
   config.dropout_key = opt.dropout_key;
   const std::vector<int32_t> lengths = opt.key_lengths;
   config.key_lengths = lengths.empty() ? nullptr : lengths.data();
+  const std::shared_ptr<const PairBias> pair = opt.pair_bias;  // the backward's closure keeps it alive
+  config.pair_bias = pair.get();
   Tensor out = Tensor::empty(q.shape(), q.dtype());
   Tensor lse = Tensor::empty({B, H, N}, q.dtype());
   const Tensor bias = opt.bias.defined() ? opt.bias.value() : Tensor();
@@ -59,19 +88,25 @@ Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& 
   });
   std::vector<Var> inputs{q, k, v};
   if (opt.bias.defined()) inputs.push_back(opt.bias);
+  const size_t first_pair_input = inputs.size();
+  if (pair)
+    for (const Var& p : pair->parameters()) inputs.push_back(p);
   const Tensor qv = q.value(), kv = k.value(), vv = v.value();
   return make_result(OpKind::attention, out, inputs, [=](Node& n) mutable {
     config.key_lengths = lengths.empty() ? nullptr : lengths.data();  // the closure's own copy
+    std::vector<double> dpair(pair && any_requires_grad(n, first_pair_input) ? pair->gradient_size() : 0, 0.0);
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       auto grad = [&](size_t i) -> T* {
-        Tensor* g = i < n.parents.size() ? detail::input_grad(n, i) : nullptr;
+        Tensor* g = i < first_pair_input ? detail::input_grad(n, i) : nullptr;
         return g ? g->data<T>() : nullptr;
       };
       kernels::attention_backward<T>(config, qv.data<T>(), kv.data<T>(), vv.data<T>(),
                                      bias.defined() ? bias.data<T>() : nullptr, n.value.data<T>(), lse.data<T>(),
-                                     n.grad.data<T>(), grad(0), grad(1), grad(2), grad(3));
+                                     n.grad.data<T>(), grad(0), grad(1), grad(2), grad(3),
+                                     dpair.empty() ? nullptr : dpair.data());
     });
+    if (!dpair.empty()) add_pair_gradients(n, first_pair_input, dpair);
   });
 }
 

@@ -1,11 +1,12 @@
 #pragma once
 // The composed attention the fused op must reproduce, built from engine ops:
-// matmul -> + bias expanded to [H, N, N] -> softmax with the key mask ->
+// matmul -> + bias expanded to [H, N, N] (+ the pair bias composed) -> softmax with the key mask ->
 // dropout -> matmul. Holds B x H x N x N tensors; tests and bench/ only.
 #include <limits>
 #include <vector>
 
 #include "engine/ops.h"
+#include "engine/pair_bias.h"
 
 namespace rotor::test {
 
@@ -20,6 +21,7 @@ inline Var composed_attention(const Var& q, const Var& k, const Var& v, const At
     const Var expanded = permute(embedding(transpose(opt.bias, 0, 1), offsets, {N, N}), {2, 0, 1});
     logits = add(logits, expanded);
   }
+  if (opt.pair_bias) logits = add(logits, opt.pair_bias->compose(N));
   Tensor mask;
   if (!opt.key_lengths.empty()) {
     std::vector<double> m(static_cast<size_t>(B * N));

@@ -1,5 +1,6 @@
 // The fused attention op against the composed engine ops (forward and every
-// gradient), its thread-count independence, and its no-NaN masked rows.
+// gradient, the offset bias's and the pair bias's parameters' included), its
+// thread-count independence, and its no-NaN masked rows.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
@@ -11,6 +12,7 @@
 #include "engine/ops.h"
 #include "gradcheck.h"
 #include "optim_fixtures.h"
+#include "pair_bias_fixture.h"
 
 using namespace rotor;
 using Vars = std::vector<Var>;
@@ -22,20 +24,22 @@ struct Case {
   std::vector<int32_t> lengths;  // empty: no padding
   bool bias;
   double dropout;
+  bool pair = false;  // a position-pair bias (WavePairBias)
 };
 
 std::string describe(const Case& c) {
   std::string s = "B" + std::to_string(c.B) + " H" + std::to_string(c.H) + " N" + std::to_string(c.N) + " dh" +
                   std::to_string(c.dh) + " lengths";
   for (int32_t l : c.lengths) s += " " + std::to_string(l);
-  return s + (c.bias ? " bias" : "") + " dropout " + std::to_string(c.dropout);
+  return s + (c.bias ? " bias" : "") + (c.pair ? " pair" : "") + " dropout " + std::to_string(c.dropout);
 }
 
-AttentionOptions options_for(const Case& c, const Var& bias) {
+AttentionOptions options_for(const Case& c, const Var& bias, const std::shared_ptr<const PairBias>& pair) {
   AttentionOptions opt;
   opt.scale = 1.0 / std::sqrt(static_cast<double>(c.dh));
   opt.key_lengths = c.lengths;
   opt.bias = bias;
+  opt.pair_bias = pair;
   opt.dropout = c.dropout;
   opt.dropout_key = RandomKey{11, stream_id("attention-test"), 3};
   return opt;
@@ -43,13 +47,21 @@ AttentionOptions options_for(const Case& c, const Var& bias) {
 
 using AttentionFn = std::function<Var(const Var&, const Var&, const Var&, const AttentionOptions&)>;
 
-// Output, then gradients of q, k, v (and bias) of loss = sum(out * R).
+// Output, then gradients of q, k, v (and bias, and the pair bias's w, a, b) of loss = sum(out * R).
 std::vector<Tensor> value_and_grads(const AttentionFn& f, const Case& c, DType dtype) {
   const Shape shape{c.B, c.H, c.N, c.dh};
   Vars in;
   for (uint64_t s = 0; s < 3; ++s) in.emplace_back(test::randn(shape, 100 + s).to(dtype), true);
   if (c.bias) in.emplace_back(test::randn({c.H, 2 * c.N - 1}, 200).to(dtype), true);
-  const Var out = f(in[0], in[1], in[2], options_for(c, c.bias ? in[3] : Var()));
+  std::shared_ptr<const PairBias> pair;
+  if (c.pair) {
+    const size_t first = in.size();
+    in.emplace_back(test::randn({c.H}, 210).to(dtype), true);
+    in.emplace_back(Tensor::from_doubles({1}, dtype, {0.9}), true);
+    in.emplace_back(Tensor::from_doubles({1}, dtype, {0.4}), true);
+    pair = std::make_shared<test::WavePairBias>(in[first], in[first + 1], in[first + 2]);
+  }
+  const Var out = f(in[0], in[1], in[2], options_for(c, c.bias ? in[3] : Var(), pair));
   backward(sum_all(out * Var(test::randn(shape, 300).to(dtype))));
   std::vector<Tensor> result{out.value()};
   for (const Var& x : in) result.push_back(x.grad());
@@ -71,10 +83,9 @@ void require_fused_matches_composed(const Case& c, DType dtype, double tolerance
   INFO(describe(c) << " " << dtype_name(dtype));
   const auto fused = value_and_grads(attention, c, dtype);
   const auto composed = value_and_grads(test::composed_attention, c, dtype);
-  const char* names[] = {"output", "dq", "dk", "dv", "dbias"};
   REQUIRE(fused.size() == composed.size());
   for (size_t i = 0; i < fused.size(); ++i) {
-    INFO(names[i]);
+    INFO("tensor " << i << " (output, dq, dk, dv, then dbias and the pair bias's dw, da, db where present)");
     REQUIRE(fused[i].shape() == composed[i].shape());
     CHECK(max_relative_error(fused[i], composed[i]) < tolerance);
   }
@@ -91,6 +102,12 @@ std::vector<Case> comparison_cases() {
   cases.push_back({2, 3, 70, 16, {}, true, 0.1});       // no padding, full 16-wide vectors
   cases.push_back({3, 2, 9, 5, {0, 9, 4}, true, 0.3});  // a batch row with no valid key
   cases.push_back({1, 1, 129, 64, {100}, true, 0.5});   // several key tiles, the bench's head size
+  for (int64_t N : {7, 65, 130})                        // the pair bias: alone and with the offset bias
+    for (bool bias : {false, true}) {
+      const int32_t n = static_cast<int32_t>(N);
+      cases.push_back({2, 2, N, 20, {n, std::max(1, n / 2 + 1)}, bias, 0.2, true});
+    }
+  cases.push_back({3, 2, 9, 5, {0, 9, 4}, false, 0.0, true});  // a batch row with no valid key
   return cases;
 }
 
@@ -105,7 +122,7 @@ TEST_CASE("fused attention equals the composed ops in float32 (forward and every
 }
 
 TEST_CASE("fused attention gives the same bits on one and two threads") {
-  const Case c{2, 3, 150, 24, {150, 77}, true, 0.1};
+  const Case c{2, 3, 150, 24, {150, 77}, true, 0.1, true};
   std::vector<Tensor> one, two;
   {
     test::ThreadCountGuard threads(1);
@@ -115,7 +132,7 @@ TEST_CASE("fused attention gives the same bits on one and two threads") {
     test::ThreadCountGuard threads(2);
     two = value_and_grads(attention, c, DType::F32);
   }
-  REQUIRE(one.size() == 5);
+  REQUIRE(one.size() == 8);
   for (size_t i = 0; i < one.size(); ++i) {
     INFO("output " << i);
     CHECK(test::same_bits(one[i], two[i]));
@@ -173,4 +190,8 @@ TEST_CASE("fused attention rejects inputs it cannot attend") {
   opt.dropout = 1.0;
   CHECK_THROWS_AS(attention(q, q, q, opt), ValueError);
   CHECK_THROWS_AS(attention(q, Var(test::randn({1, 2, 5, 3}, 3)), q), ShapeError);
+  opt = AttentionOptions{};  // a pair bias of 3 heads for 2
+  opt.pair_bias = std::make_shared<test::WavePairBias>(Var(test::randn({3}, 4)), Var(test::randn({1}, 5)),
+                                                       Var(test::randn({1}, 6)));
+  CHECK_THROWS_AS(attention(q, q, q, opt), ShapeError);
 }

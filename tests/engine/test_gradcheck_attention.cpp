@@ -1,9 +1,11 @@
-// Gradient check of the fused attention op: q, k, v and the bias table, with
-// key padding, odd lengths, a tile boundary and dropout on.
+// Gradient check of the fused attention op: q, k, v, the bias table and a
+// pair bias's parameters, with key padding, odd lengths, a tile boundary and
+// dropout on.
 #include <cmath>
 
 #include "engine/ops.h"
 #include "gradcheck_expect.h"
+#include "pair_bias_fixture.h"
 
 using namespace rotor;
 using test::randn;
@@ -40,4 +42,20 @@ GRADCHECK(OpKind::attention, "fused attention: q, k, v, bias table; padding, odd
   // no bias, no padding, no dropout
   CHECK_GRADIENTS(OpKind::attention, [](const Vars& v) { return attention(v[0], v[1], v[2]); },
                   {randn({1, 2, 7, 4}, 9), randn({1, 2, 7, 4}, 10), randn({1, 2, 7, 4}, 11)});
+}
+
+GRADCHECK(OpKind::attention, "fused attention: a pair bias's parameters; padding, odd lengths, tiles, dropout") {
+  // inputs q, k, v, then the pair bias's w [H], a [1], b [1]
+  const auto with_pair_bias = [](AttentionOptions opt) {
+    return [opt](const Vars& v) mutable {
+      opt.pair_bias = std::make_shared<test::WavePairBias>(v[3], v[4], v[5]);
+      return attention(v[0], v[1], v[2], opt);
+    };
+  };
+  const Tensor a = Tensor::from_doubles({1}, DType::F64, {0.9}), b = Tensor::from_doubles({1}, DType::F64, {0.4});
+  CHECK_GRADIENTS(OpKind::attention, with_pair_bias(padded_dropout_options({5, 3}, 0.3)),
+                  {randn({2, 2, 5, 3}, 21), randn({2, 2, 5, 3}, 22), randn({2, 2, 5, 3}, 23), randn({2}, 24), a, b});
+  // 67 positions cross the 64-wide tile boundary in both queries and keys
+  CHECK_GRADIENTS(OpKind::attention, with_pair_bias(padded_dropout_options({66}, 0.2)),
+                  {randn({1, 1, 67, 2}, 25), randn({1, 1, 67, 2}, 26), randn({1, 1, 67, 2}, 27), randn({1}, 28), a, b});
 }

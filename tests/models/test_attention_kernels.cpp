@@ -77,7 +77,7 @@ void check_same(const ForwardBackward& fused, const ForwardBackward& composed, d
 
 TEST_CASE("fused attention equals the composed reference in every encoding", "[attention][model]") {
   const std::string variant =
-      GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "none");
+      GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "fire", "none");
   const DType dtype = GENERATE(DType::F64, DType::F32);
   const bool training = GENERATE(false, true);
   const int64_t seq_len = GENERATE(7, 37, 70);  // 70 crosses the kernel's 64-key tile

@@ -17,7 +17,7 @@ std::vector<double> forward(EncoderClassifier& model, const ToyBatch& b, Forward
 
 TEST_CASE("determinism: the same seed gives bit-identical logits for every variant", "[determinism][model]") {
   const std::string variant = GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned",
-                                       "t5_bias", "alibi", "none", "linear+rope", "linear+rope-code");
+                                       "t5_bias", "alibi", "fire", "none", "linear+rope", "linear+rope-code");
   const DType dtype = GENERATE(DType::F32, DType::F64);
   const bool linear = variant.rfind("linear+", 0) == 0;
   ModelConfig c = tiny_config(linear ? "rope-interleaved" : variant);
@@ -94,7 +94,7 @@ TEST_CASE("determinism: gradients are bit-identical across repeated backward pas
 }
 
 TEST_CASE("determinism: training is bit-identical with 1 and 2 threads", "[determinism][model]") {
-  ModelConfig c = tiny_config("t5_bias");
+  ModelConfig c = tiny_config(GENERATE(as<std::string>{}, "t5_bias", "fire"));  // a learned bias: offset, pair
   c.d_model = 32;
   c.layers = 2;
   c.dropout = 0.1;

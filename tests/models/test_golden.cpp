@@ -41,6 +41,10 @@ ModelConfig config_from(const test::GoldenFile& f) {
     c.embedding_scale = EmbeddingScale::sqrt_d;
     c.position.set("scale", std::sqrt(0.5));
   }
+  if (c.position.type == "fire") {  // fire.h5 alone holds these
+    c.position.set("mlp_width", f.attr_int("fire_width"));
+    c.position.set("initial_threshold", f.attr_double("fire_init_L"));
+  }
   c.position.set("num_buckets", f.attr_int("t5_num_buckets"));
   c.position.set("max_distance", f.attr_int("t5_max_distance"));
   return c;
@@ -113,7 +117,7 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
   const auto variant =
       GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
-               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max");
+               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max", "fire");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);

@@ -72,11 +72,12 @@ double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) 
 }  // namespace
 
 TEST_CASE("training: every variant learns the bag-of-tokens task", "[training][model]") {
-  const Variant v = GENERATE(
-      Variant{"rope-interleaved"}, Variant{"rope-half"}, Variant{"sinusoidal"}, Variant{"learned"}, Variant{"t5_bias"},
-      Variant{"alibi"}, Variant{"none"}, Variant{"rope-interleaved", "linear"}, Variant{"rope-half", "softmax", "post"},
-      Variant{"sinusoidal", "softmax", "post", "cls"}, Variant{"t5_bias", "softmax", "pre", "cls"},
-      Variant{"alibi", "softmax", "pre", "max"}, Variant{"none", "linear", "pre", "max"});
+  const Variant v =
+      GENERATE(Variant{"rope-interleaved"}, Variant{"rope-half"}, Variant{"sinusoidal"}, Variant{"learned"},
+               Variant{"t5_bias"}, Variant{"alibi"}, Variant{"fire"}, Variant{"none"},
+               Variant{"rope-interleaved", "linear"}, Variant{"rope-half", "softmax", "post"},
+               Variant{"sinusoidal", "softmax", "post", "cls"}, Variant{"t5_bias", "softmax", "pre", "cls"},
+               Variant{"alibi", "softmax", "pre", "max"}, Variant{"none", "linear", "pre", "max"});
   EncoderClassifier model(config_of(v));
   TrainOptions o;
   o.steps = 150;
@@ -103,8 +104,9 @@ TEST_CASE("training: with dropout on, training still converges", "[training][dro
 }
 
 TEST_CASE("training: position-aware variants learn 'token 1 before token 2'", "[training][order][model]") {
-  const Variant v = GENERATE(Variant{"rope-interleaved"}, Variant{"rope-half"}, Variant{"sinusoidal"},
-                             Variant{"learned"}, Variant{"t5_bias"}, Variant{"rope-interleaved", "linear"});
+  const Variant v =
+      GENERATE(Variant{"rope-interleaved"}, Variant{"rope-half"}, Variant{"sinusoidal"}, Variant{"learned"},
+               Variant{"t5_bias"}, Variant{"fire"}, Variant{"rope-interleaved", "linear"});
   EncoderClassifier model(order_config(v));
   const TrainResult r = train_toy(model, order_options());
   INFO(describe(v) << ": loss " << r.first_loss << " -> " << r.final_loss << ", eval loss " << r.eval_loss

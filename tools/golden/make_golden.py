@@ -29,6 +29,7 @@ BASE = dict(
     vocab_size=20, d_model=16, heads=2, layers=2, d_ff=32, classes=2,
     max_len=16, ln_eps=1e-5, rope_base=10000.0, rope_fraction=1.0,
     rope_layout="", t5_num_buckets=32, t5_max_distance=128,
+    fire_width=32, fire_init_L=3.5,  # the paper's L starts at 512; 3.5 puts the batch's positions on both sides
     position_type="none", attention="softmax", norm="pre", pooling="mean",
 )
 
@@ -46,6 +47,7 @@ VARIANTS = {
                                 linear_rotation="before_feature_map"),
     "sinusoidal_post_cls": dict(position_type="sinusoidal", norm="post", pooling="cls"),
     "alibi_max":           dict(position_type="alibi", pooling="max"),
+    "fire":                dict(position_type="fire"),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -93,6 +95,13 @@ def param_specs(cfg):
                   (p + "mlp.fc2.weight", (d, f), "w"), (p + "mlp.fc2.bias", (d,), "b")]
     if cfg["position_type"] == "t5_bias":
         specs.append(("position.t5_bias.weight", (cfg["t5_num_buckets"], cfg["heads"]), "embed"))
+    if cfg["position_type"] == "fire":  # one FIRE module per layer
+        W = cfg["fire_width"]
+        for i in range(cfg["layers"]):
+            p = "layers.%d.attn.fire." % i
+            specs += [(p + "mlp.fc1.weight", (W, 1), "w"), (p + "mlp.fc1.bias", (W,), "b"),
+                      (p + "mlp.fc2.weight", (cfg["heads"], W), "w"), (p + "mlp.fc2.bias", (cfg["heads"],), "b"),
+                      (p + "c", (1,), "fire_c"), (p + "threshold_scale", (1,), "fire_threshold_scale")]
     if cfg["norm"] == "pre":  # post-LN blocks end normalised: no final norm (BERT, RoFormer)
         specs += [("final_norm.weight", (d,), "ln_w"), ("final_norm.bias", (d,), "ln_b")]
     specs += [("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
@@ -101,7 +110,8 @@ def param_specs(cfg):
 
 def init_params(cfg, seed):
     """weights N(0,0.3^2); biases N(0,0.1^2); LN weight 1+0.1N, LN bias 0.1N;
-    embedding tables / t5 table / cls vector N(0,0.5^2)."""
+    embedding tables / t5 table / cls vector N(0,0.5^2); FIRE's c 0.3+0.05N and
+    threshold multiplier 1+0.05N."""
     g = torch.Generator().manual_seed(seed)
     params = {}
     for name, shape, kind in param_specs(cfg):
@@ -114,6 +124,10 @@ def init_params(cfg, seed):
             t = 1.0 + 0.1 * z
         elif kind == "ln_b":
             t = 0.1 * z
+        elif kind == "fire_c":
+            t = 0.3 + 0.05 * z
+        elif kind == "fire_threshold_scale":  # the multiplier of fire_init_L, learned from 1 in the paper
+            t = 1.0 + 0.05 * z
         else:  # embed / t5 table / cls
             t = 0.5 * z
         params[name] = t
@@ -232,6 +246,34 @@ def alibi_bias(n, n_heads):
     return -m[:, None, None] * dist[None]
 
 
+FIRE_EPS = 1e-6  # added to the normaliser, as in the FIRE paper's code
+
+
+def fire_bias(n, P, pre, cfg):
+    """FIRE (Li et al., "Functional Interpolation for Relative Positions Improves
+    Long Context Transformers", arXiv:2310.04418). The paper, causal (j <= i):
+        b(i, j) = f_theta( psi(i - j) / psi(max(L, i)) ),  psi(x) = log(c x + 1),
+    f_theta: Linear(1, W) -> ReLU -> Linear(W, H); c learned; L = |s| * L0 with
+    the multiplier s learned; the code takes |c x| and adds eps to the normaliser.
+    Encoder form (rotor's): j > i mirrors j < i with the later position as the
+    query, i.e. u = sign(i - j) psi(|i - j|) / (psi(max(L, i, j)) + eps).
+    Returns [H, n, n]."""
+    pos = torch.arange(n, dtype=torch.float64)
+    return fire_bias_at(pos, pos, P, pre, cfg)
+
+
+def fire_bias_at(qpos, kpos, P, pre, cfg):
+    # fire_bias for queries at qpos and keys at kpos: [H, len(qpos), len(kpos)]
+    c, s = P[pre + "c"], P[pre + "threshold_scale"]
+    rel = qpos[:, None] - kpos[None, :]                                  # i - j
+    later = torch.maximum(qpos[:, None], kpos[None, :])                  # max(i, j)
+    L = torch.abs(s * cfg["fire_init_L"])
+    psi = lambda x: torch.log(torch.abs(c * x) + 1.0)
+    u = torch.sign(rel) * psi(rel.abs()) / (psi(torch.maximum(later, L)) + FIRE_EPS)
+    hidden = torch.relu(linear(u[..., None], P[pre + "mlp.fc1.weight"], P[pre + "mlp.fc1.bias"]))
+    return linear(hidden, P[pre + "mlp.fc2.weight"], P[pre + "mlp.fc2.bias"]).permute(2, 0, 1)
+
+
 def softmax_attention(q, k, v, key_valid, bias=None):
     """q,k,v [B,H,N,dh]; key_valid [B,N] bool; bias [H,N,N] or None.
     s = q k^T / sqrt(dh) + bias + mask (mask = -inf at invalid keys); o = softmax_j(s) v"""
@@ -310,6 +352,8 @@ def attention(u, P, pre, cfg, key_valid):
             bias = t5_bias(n, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"])
         elif pt == "alibi":
             bias = alibi_bias(n, H)
+        elif pt == "fire":
+            bias = fire_bias(n, P, pre + "fire.", cfg)
         o = softmax_attention(q, k, v, key_valid, bias)
     return linear(merge_heads(o), P[pre + "out.weight"], P[pre + "out.bias"])
 
@@ -389,6 +433,7 @@ OPTIONAL_STR_ATTRS = ("linear_rotation",)
 INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes", "max_len",
              "t5_num_buckets", "t5_max_distance")
 FLOAT_ATTRS = ("rope_fraction", "rope_base", "ln_eps")
+FIRE_INT_ATTRS, FIRE_FLOAT_ATTRS = ("fire_width",), ("fire_init_L",)  # fire.h5 only
 
 
 def write_h5(path, cfg, params, logits, loss, grads):
@@ -405,6 +450,11 @@ def write_h5(path, cfg, params, logits, loss, grads):
             f.attrs.create(k, np.int64(cfg[k]))
         for k in FLOAT_ATTRS:
             f.attrs.create(k, np.float64(cfg[k]))
+        if cfg["position_type"] == "fire":
+            for k in FIRE_INT_ATTRS:
+                f.attrs.create(k, np.int64(cfg[k]))
+            for k in FIRE_FLOAT_ATTRS:
+                f.attrs.create(k, np.float64(cfg[k]))
         kw = dict(track_times=False)
         f.create_dataset("input/tokens", data=tokens.numpy(), **kw)
         f.create_dataset("input/lengths", data=lengths.numpy(), **kw)
@@ -430,7 +480,7 @@ def read_h5(path):
         for k, v in f.attrs.items():
             if isinstance(v, (bytes, np.bytes_)):
                 cfg[k] = v.decode("ascii").rstrip("\0")
-            elif k in INT_ATTRS:
+            elif k in INT_ATTRS + FIRE_INT_ATTRS:
                 cfg[k] = int(v)
             else:
                 cfg[k] = float(v)
@@ -525,6 +575,33 @@ def self_test(verbose=True):
     lit = torch.tensor([t5_bucket_literal(int(r)) for r in rel])
     ok("t5 buckets rel -300..300 == literal", torch.equal(vec, lit))
     ok("t5 bucket ranges", int(vec.min()) == 0 and int(vec.max()) == 31)
+
+    # FIRE: gradcheck in every parameter; keys j <= i get the paper's causal
+    # formula; offset-only while max(i, j) <= L, at positions near 1e5
+    fc = make_config("fire")
+    FP = {k: v for k, v in init_params(fc, variant_seed("fire")).items() if ".attn.fire." in k}
+    pre = "layers.0.attn.fire."
+    names = [k for k in FP if k.startswith(pre)]
+    def fire_of(*vals):
+        return fire_bias(6, dict(zip(names, vals)), pre, fc)
+    ok("gradcheck fire_bias (MLP, c, threshold)", torch.autograd.gradcheck(
+        fire_of, tuple(FP[k].clone().requires_grad_(True) for k in names)))
+    b = fire_bias(9, FP, pre, fc)
+    c0, L0 = FP[pre + "c"].item(), abs(FP[pre + "threshold_scale"].item()) * fc["fire_init_L"]
+    worst = 0.0
+    for i in range(9):
+        for j in range(i + 1):
+            u = math.log(c0 * (i - j) + 1) / (math.log(c0 * max(L0, i) + 1) + FIRE_EPS)
+            hid = torch.relu(FP[pre + "mlp.fc1.weight"][:, 0] * u + FP[pre + "mlp.fc1.bias"])
+            ref = FP[pre + "mlp.fc2.weight"] @ hid + FP[pre + "mlp.fc2.bias"]
+            worst = max(worst, (b[:, i, j] - ref).abs().max().item())
+    ok("fire keys j <= i == the paper's causal formula", worst < 1e-13, "(max dev %.1e)" % worst)
+    far = dict(FP)
+    far[pre + "threshold_scale"] = torch.tensor([1e5 / fc["fire_init_L"]])  # L = 1e5
+    near, shifted = torch.arange(12.0), torch.arange(12.0) + 99980
+    same = torch.equal(fire_bias_at(near, near, far, pre, fc), fire_bias_at(shifted, shifted, far, pre, fc))
+    differs = not torch.equal(fire_bias_at(near, near, FP, pre, fc), fire_bias_at(shifted, shifted, FP, pre, fc))
+    ok("fire depends on i - j only while max(i, j) <= L (positions to 1e5)", same and differs)
 
     # ALiBi slopes
     ok("alibi slopes H=2", alibi_slopes(2) == [1 / 16, 1 / 256])
@@ -624,6 +701,8 @@ def nn_reference(P, cfg, tokens, lengths, labels):
     with torch.no_grad():
         for i in range(cfg["layers"]):
             p = "layers.%d." % i
+            if cfg["position_type"] == "fire":  # one module per layer
+                attn_mask = fire_bias(N, P, p + "attn.fire.", cfg).repeat(B, 1, 1)
             layer = nn.TransformerEncoderLayer(d, H, cfg["d_ff"], dropout=0.0, activation="gelu",
                                                layer_norm_eps=cfg["ln_eps"], batch_first=True,
                                                norm_first=cfg["norm"] == "pre").train()
@@ -665,6 +744,8 @@ def main():
     ap.add_argument("--out", default="tests/data/golden", help="output directory")
     ap.add_argument("--self-test", action="store_true", help="run self-tests only")
     ap.add_argument("--skip-self-test", action="store_true")
+    ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS),
+                    help="write only these variants' files (default: all)")
     args = ap.parse_args()
 
     if not args.skip_self_test:
@@ -675,7 +756,7 @@ def main():
     if args.self_test:
         return
     os.makedirs(args.out, exist_ok=True)
-    for variant in VARIANTS:
+    for variant in args.variants:
         cfg = make_config(variant)
         params = init_params(cfg, variant_seed(variant))
         logits, loss, grads = forward_backward(params, cfg)
