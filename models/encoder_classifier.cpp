@@ -18,6 +18,11 @@ EncoderClassifier::EncoderClassifier(const ModelConfig& config, DType dtype)
   head_ = Linear::declare(params_, "head", c.d_model, c.num_classes, c.init_std);
 }
 
+void EncoderClassifier::initialize(uint64_t seed) {
+  params_.allocate(seed);
+  position_->initialize(params_, seed);
+}
+
 Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths, ForwardContext& ctx) const {
   const ModelConfig& c = config_;
   Var x = embedding(params_.var(token_embedding_), in.tokens, {in.batch, in.seq_len});

@@ -8,8 +8,10 @@
 // Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
 // 0, layer-norm gains 1; token embeddings as model.embedding_scale says (1:
 // BERT's; sqrt_d: Vaswani's N(0, d^-1/2) times sqrt(d)), absolute positions at
-// model.position.scale times their RMS. Parameter names are documented in README.md and are
-// what checkpoints and the golden tests use.
+// model.position.scale times their RMS; an encoding may set its own starting
+// values (PositionEncoding::initialize: KERPLE, learned ALiBi slopes).
+// Parameter names are documented in README.md and are what checkpoints and the
+// golden tests use.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -37,7 +39,9 @@ class EncoderClassifier {
   EncoderClassifier(const ModelConfig& config, DType dtype = DType::F32);
 
   // Draws the initial weights (a pure function of seed and parameter name).
-  void initialize(uint64_t seed) { params_.allocate(seed); }
+  void initialize(uint64_t seed);
+  // Keeps constrained parameters in their domain: call after every optimizer step.
+  void constrain_parameters() { position_->constrain(params_); }
   ParameterStore& parameters() { return params_; }
   const ParameterStore& parameters() const { return params_; }
   const ModelConfig& config() const { return config_; }

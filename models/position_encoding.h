@@ -49,7 +49,20 @@ class PositionEncoding {
   virtual std::shared_ptr<const PairBias> pair_bias(const ParameterStore& /*store*/, int64_t /*layer*/) const {
     return nullptr;
   }
+
+  // Parameters whose start is not a ParameterInit (KERPLE's uniform draws,
+  // learned ALiBi slopes from the schedule): set after the store's own
+  // initialisation, as a pure function of `seed` and the parameter names.
+  virtual void initialize(ParameterStore& /*store*/, uint64_t /*seed*/) const {}
+  // Projects constrained parameters back into their domain (KERPLE's r >= 0.01);
+  // the trainer calls it after every optimizer step, as KERPLE's code clamps
+  // before every forward.
+  virtual void constrain(ParameterStore& /*store*/) const {}
 };
+
+// Raises the elements of parameter `id` below `least` to it: the projection an
+// encoding's constrain() applies.
+void clamp_parameter_below(ParameterStore& store, ParameterId id, double least);
 
 // One row of the factory table.
 struct PositionEncodingSpec {

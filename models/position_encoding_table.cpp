@@ -1,5 +1,7 @@
 #include "models/position_encoding.h"
 
+#include <algorithm>
+
 namespace rotor {
 
 // Each defined in the encoding's own file.
@@ -9,6 +11,8 @@ PositionEncodingSpec learned_encoding_spec();
 PositionEncodingSpec t5_bias_encoding_spec();
 PositionEncodingSpec alibi_encoding_spec();
 PositionEncodingSpec fire_encoding_spec();
+PositionEncodingSpec alibi_directional_encoding_spec();
+PositionEncodingSpec kerple_encoding_spec();
 PositionEncodingSpec no_position_encoding_spec();
 
 namespace {
@@ -37,7 +41,8 @@ std::vector<PositionEncodingSpec>& table() {
     std::vector<PositionEncodingSpec> built;
     for (PositionEncodingSpec (*spec)() :
          {rope_encoding_spec, sinusoidal_encoding_spec, learned_encoding_spec, t5_bias_encoding_spec,
-          alibi_encoding_spec, fire_encoding_spec, no_position_encoding_spec})
+          alibi_encoding_spec, alibi_directional_encoding_spec, kerple_encoding_spec, fire_encoding_spec,
+          no_position_encoding_spec})
       append(built, spec());
     return built;
   }();
@@ -45,6 +50,13 @@ std::vector<PositionEncodingSpec>& table() {
 }
 
 }  // namespace
+
+void clamp_parameter_below(ParameterStore& store, ParameterId id, double least) {
+  Tensor value = store.value(id);
+  std::vector<double> v = value.to_doubles();
+  for (double& x : v) x = std::max(x, least);
+  value.copy_from(Tensor::from_doubles(value.shape(), DType::F64, v));
+}
 
 bool PositionEncodingSpec::declares(const std::string& key) const {
   for (const PositionOption& o : options)

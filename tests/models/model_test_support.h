@@ -190,6 +190,7 @@ inline TrainResult train_toy(EncoderClassifier& model, const TrainOptions& o) {
     if (s == 0) r.first_loss = l;
     if (s >= o.steps - 10) tail += l / 10;
     adam.step(o.lr);
+    model.constrain_parameters();
   }
   r.final_loss = tail;
   const ToyBatch eval = make_toy_batch(o.task, 256, o.seq_len, vocab, o.seed + 1000, 0);

@@ -1,8 +1,9 @@
 // The fused attention op inside a whole model against the composed reference
 // (attention_kernel: composed): logits, loss and every parameter gradient,
-// including the T5 bias table's, for every position encoding, with padding,
-// odd lengths and both dropouts on. Both paths draw the attention-dropout mask
-// from the same key, so training-mode results must agree too.
+// including the T5 table's, KERPLE's and the learned ALiBi slopes', for every
+// position encoding, with padding, odd lengths and both dropouts on. Both paths
+// draw the attention-dropout mask from the same key, so training-mode results
+// must agree too.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -47,8 +48,11 @@ double relative_error(const std::vector<double>& a, const std::vector<double>& b
   return diff / scale;
 }
 
+// "alibi_directional-learned": alibi_directional with learned slopes.
 ModelConfig kernel_config(const std::string& variant, AttentionKernel kernel) {
-  ModelConfig c = tiny_config(variant);
+  const bool learned_slopes = variant == "alibi_directional-learned";
+  ModelConfig c = tiny_config(learned_slopes ? "alibi_directional" : variant);
+  if (learned_slopes) c.position.set("learned_slopes", true);
   c.layers = 2;
   c.dropout = 0.1;
   c.attention_dropout = 0.2;
@@ -77,7 +81,8 @@ void check_same(const ForwardBackward& fused, const ForwardBackward& composed, d
 
 TEST_CASE("fused attention equals the composed reference in every encoding", "[attention][model]") {
   const std::string variant =
-      GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "fire", "none");
+      GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional",
+               "alibi_directional-learned", "kerple", "fire", "none");
   const DType dtype = GENERATE(DType::F64, DType::F32);
   const bool training = GENERATE(false, true);
   const int64_t seq_len = GENERATE(7, 37, 70);  // 70 crosses the kernel's 64-key tile

@@ -45,6 +45,8 @@ ModelConfig config_from(const test::GoldenFile& f) {
     c.position.set("mlp_width", f.attr_int("fire_width"));
     c.position.set("initial_threshold", f.attr_double("fire_init_L"));
   }
+  // The file holds the slopes as parameters (the fixed split, their starting values).
+  if (c.position.type == "alibi_directional") c.position.set("learned_slopes", true);
   c.position.set("num_buckets", f.attr_int("t5_num_buckets"));
   c.position.set("max_distance", f.attr_int("t5_max_distance"));
   return c;
@@ -117,7 +119,8 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
   const auto variant =
       GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
-               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max", "fire");
+               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max", "kerple",
+               "alibi_directional", "fire");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);
@@ -137,5 +140,24 @@ TEST_CASE("T5 buckets match PyTorch for every relative position in -300..300", "
   for (size_t i = 0; i < rel.size(); ++i) {
     INFO("relative position " << rel[i]);
     CHECK(t5_bucket(rel[i], 32, 128) == bucket[i]);
+  }
+}
+
+TEST_CASE("directional ALiBi's fixed slopes match PyTorch's split of the 2H-head schedule", "[golden]") {
+  test::GoldenFile f(golden_path("alibi_directional"));
+  for (const int64_t heads : {2, 3, 8, 12}) {
+    ModelConfig c = model_test::tiny_config("alibi_directional");
+    c.heads = heads;
+    c.d_model = 4 * heads;
+    c.position.set("learned_slopes", true);  // the starting values are the fixed split
+    EncoderClassifier model(c, DType::F64);
+    model.initialize(3);
+    const ParameterStore& p = model.parameters();
+    const std::string suffix = "_" + std::to_string(heads);
+    INFO(heads << " heads");
+    CHECK(relative_error(p.value(p.id("position.alibi_directional.slopes_before")).to_doubles(),
+                         f.doubles("/aux/slopes_before" + suffix)) < 1e-15);
+    CHECK(relative_error(p.value(p.id("position.alibi_directional.slopes_after")).to_doubles(),
+                         f.doubles("/aux/slopes_after" + suffix)) < 1e-15);
   }
 }

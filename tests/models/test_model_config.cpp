@@ -44,7 +44,8 @@ void check_rejected(const std::vector<BadConfig>& cases) {
 
 TEST_CASE("model config: the defaults and the test configs are valid", "[config]") {
   CHECK_NOTHROW(ModelConfig{}.validate());
-  for (const char* v : {"rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "fire", "none"})
+  for (const char* v : {"rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
+                        "alibi_directional", "kerple", "fire", "none"})
     CHECK_NOTHROW(tiny_config(v).validate());
   ModelConfig c = good();
   c.attention = AttentionKind::linear;
@@ -91,8 +92,8 @@ TEST_CASE("model config: each option enum exports its names once; unknown names 
   CHECK(option_names<Activation>() == std::vector<std::string>{"gelu", "gelu_tanh", "relu"});
   CHECK(option_names<RotaryLayout>() == std::vector<std::string>{"interleaved", "half"});
   CHECK(option_names<RopeScaling>() == std::vector<std::string>{"none", "linear", "ntk", "yarn"});
-  CHECK(position_encoding_names() ==
-        std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi", "fire", "none"});
+  CHECK(position_encoding_names() == std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi",
+                                                              "alibi_directional", "kerple", "fire", "none"});
   CHECK(parse_option<Pooling>("cls") == Pooling::cls);
   CHECK(std::string(option_name(Activation::gelu_tanh)) == "gelu_tanh");
   CHECK_FALSE(parse_option<NormPlacement>("sandwich"));
@@ -124,7 +125,7 @@ TEST_CASE("model config: linear_rotation applies to linear attention only", "[co
 }
 
 TEST_CASE("model config: linear attention cannot take a logit bias", "[config]") {
-  for (const char* type : {"t5_bias", "alibi"}) {
+  for (const char* type : {"t5_bias", "alibi", "alibi_directional", "kerple"}) {
     ModelConfig c = good();
     c.attention = AttentionKind::linear;
     c.position.type = type;
@@ -233,7 +234,8 @@ TEST_CASE("model config: a key of another encoding set away from its default is 
        }},
   };
   check_rejected(cases);
-  for (const char* type : {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "fire", "none"}) {
+  for (const char* type :
+       {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional", "kerple", "fire", "none"}) {
     ModelConfig c = good();
     c.position = PositionConfig{};  // every key at its default
     c.position.type = type;

@@ -48,6 +48,8 @@ VARIANTS = {
     "sinusoidal_post_cls": dict(position_type="sinusoidal", norm="post", pooling="cls"),
     "alibi_max":           dict(position_type="alibi", pooling="max"),
     "fire":                dict(position_type="fire"),
+    "kerple":              dict(position_type="kerple"),
+    "alibi_directional":   dict(position_type="alibi_directional"),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -102,6 +104,12 @@ def param_specs(cfg):
             specs += [(p + "mlp.fc1.weight", (W, 1), "w"), (p + "mlp.fc1.bias", (W,), "b"),
                       (p + "mlp.fc2.weight", (cfg["heads"], W), "w"), (p + "mlp.fc2.bias", (cfg["heads"],), "b"),
                       (p + "c", (1,), "fire_c"), (p + "threshold_scale", (1,), "fire_threshold_scale")]
+    if cfg["position_type"] == "kerple":
+        specs += [("position.kerple.r1", (cfg["heads"],), "kerple_r1"),
+                  ("position.kerple.r2", (cfg["heads"],), "kerple_r2")]
+    if cfg["position_type"] == "alibi_directional":  # learned slopes, starting from the fixed split
+        specs += [("position.alibi_directional.slopes_before", (cfg["heads"],), "slopes_before"),
+                  ("position.alibi_directional.slopes_after", (cfg["heads"],), "slopes_after")]
     if cfg["norm"] == "pre":  # post-LN blocks end normalised: no final norm (BERT, RoFormer)
         specs += [("final_norm.weight", (d,), "ln_w"), ("final_norm.bias", (d,), "ln_b")]
     specs += [("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
@@ -110,13 +118,21 @@ def param_specs(cfg):
 
 def init_params(cfg, seed):
     """weights N(0,0.3^2); biases N(0,0.1^2); LN weight 1+0.1N, LN bias 0.1N;
-    embedding tables / t5 table / cls vector N(0,0.5^2); FIRE's c 0.3+0.05N and
+    embedding tables / t5 table / cls vector N(0,0.5^2); KERPLE's r1 ~ U(0,2),
+    r2 ~ U(0,1), both clamped to >= 0.01 (as its code); directional ALiBi
+    slopes: the fixed split of the 2H-head schedule; FIRE's c 0.3+0.05N and
     threshold multiplier 1+0.05N."""
     g = torch.Generator().manual_seed(seed)
     params = {}
     for name, shape, kind in param_specs(cfg):
         z = torch.randn(shape, generator=g, dtype=torch.float64)
-        if kind == "w":
+        if kind in ("kerple_r1", "kerple_r2"):
+            u = torch.rand(shape, generator=g, dtype=torch.float64)
+            t = (2.0 * u if kind == "kerple_r1" else u).clamp(min=KERPLE_EPS)
+        elif kind in ("slopes_before", "slopes_after"):
+            before, after = directional_alibi_slopes(shape[0])
+            t = torch.tensor(before if kind == "slopes_before" else after)
+        elif kind == "w":
             t = 0.3 * z
         elif kind == "b":
             t = 0.1 * z
@@ -238,6 +254,48 @@ def alibi_slopes(n_heads):
     return pow2(closest) + alibi_slopes(2 * closest)[0::2][: n_heads - closest]
 
 
+def directional_alibi_slopes(n_heads):
+    """ALiBi's schedule for 2H heads split into two interleaved halves: keys
+    before the query take slopes 1, 3, 5, ... (0-based odd: for a power-of-two H,
+    ALiBi's own H-head schedule), keys after take slopes 0, 2, 4, ..."""
+    both = alibi_slopes(2 * n_heads)
+    return both[1::2], both[0::2]
+
+
+def directional_alibi_bias(n, before, after):
+    # bias[h, i, j] = -before_h (i - j) for j < i ;  -after_h (j - i) for j > i
+    pos = torch.arange(n, dtype=torch.float64)
+    rel = pos[:, None] - pos[None, :]                        # [i, j] -> i - j
+    return -(before[:, None, None] * rel.clamp(min=0)[None] + after[:, None, None] * (-rel).clamp(min=0)[None])
+
+
+KERPLE_EPS = 1e-2  # KERPLE's code keeps r1, r2 >= 0.01
+
+
+def kerple_bias(n, r1, r2):
+    # KERPLE (log): bias[h, i, j] = -r1_h log(1 + r2_h |i - j|), |i - j| for the encoder
+    pos = torch.arange(n, dtype=torch.float64)
+    dist = (pos[:, None] - pos[None, :]).abs()
+    return -r1[:, None, None] * torch.log1p(r2[:, None, None] * dist[None])
+
+
+def position_bias(n, P, cfg, pre):
+    """[H, n, n] additive logit bias of the variant's position encoding in layer `pre`, or None."""
+    pt = cfg["position_type"]
+    if pt == "t5_bias":
+        return t5_bias(n, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"])
+    if pt == "alibi":
+        return alibi_bias(n, cfg["heads"])
+    if pt == "kerple":
+        return kerple_bias(n, P["position.kerple.r1"], P["position.kerple.r2"])
+    if pt == "alibi_directional":
+        return directional_alibi_bias(n, P["position.alibi_directional.slopes_before"],
+                                      P["position.alibi_directional.slopes_after"])
+    if pt == "fire":
+        return fire_bias(n, P, pre + "fire.", cfg)
+    return None
+
+
 def alibi_bias(n, n_heads):
     # bias[h, i, j] = -m_h |i - j|
     m = torch.tensor(alibi_slopes(n_heads))
@@ -344,17 +402,10 @@ def attention(u, P, pre, cfg, key_valid):
         else:
             o = linear_attention_rope(q, k, v, key_valid, cfg["rope_base"])
     else:
-        bias = None
         if pt == "rope":
             q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"])
             k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"])
-        elif pt == "t5_bias":
-            bias = t5_bias(n, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"])
-        elif pt == "alibi":
-            bias = alibi_bias(n, H)
-        elif pt == "fire":
-            bias = fire_bias(n, P, pre + "fire.", cfg)
-        o = softmax_attention(q, k, v, key_valid, bias)
+        o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre))
     return linear(merge_heads(o), P[pre + "out.weight"], P[pre + "out.bias"])
 
 
@@ -464,6 +515,12 @@ def write_h5(path, cfg, params, logits, loss, grads):
             f.create_dataset("grads/" + name, data=grads[name].numpy(), **kw)
         f.create_dataset("output/logits", data=logits.numpy(), **kw)
         f.create_dataset("output/loss", data=np.float64(loss.item()), **kw)
+        if cfg["position_type"] == "alibi_directional":
+            # extra: the fixed split at 2, 3, 8 and 12 heads, for the C++ schedule (the batch has 2 heads)
+            for h in (2, 3, 8, 12):
+                before, after = directional_alibi_slopes(h)
+                f.create_dataset("aux/slopes_before_%d" % h, data=np.array(before), **kw)
+                f.create_dataset("aux/slopes_after_%d" % h, data=np.array(after), **kw)
         if cfg["position_type"] == "t5_bias":
             # extra: bucket table over a wide range (the batch itself only hits |rel| < 8)
             rel = torch.arange(-300, 301)
@@ -606,6 +663,24 @@ def self_test(verbose=True):
     # ALiBi slopes
     ok("alibi slopes H=2", alibi_slopes(2) == [1 / 16, 1 / 256])
     ok("alibi slopes H=8", alibi_slopes(8) == [2.0 ** -(i + 1) for i in range(8)])
+    before8, after8 = directional_alibi_slopes(8)
+    ok("directional split H=8: before == alibi, after halfway",
+       all(abs(b - 2.0 ** -(i + 1)) < 1e-15 and abs(a - 2.0 ** -(i + 0.5)) < 1e-15
+           for i, (b, a) in enumerate(zip(before8, after8))))
+    m = torch.tensor(alibi_slopes(4))
+    ok("directional alibi with equal slopes == symmetric alibi",
+       torch.allclose(directional_alibi_bias(9, m, m), alibi_bias(9, 4), atol=0, rtol=0))
+    db = directional_alibi_bias(5, torch.tensor([0.5]), torch.tensor([0.25]))[0]
+    ok("directional alibi spot values", db[3, 1].item() == -1.0 and db[1, 3].item() == -0.5)
+
+    # KERPLE (log): spot value, symmetry, decrease with distance, gradcheck in r1, r2
+    kb = kerple_bias(6, torch.tensor([1.5]), torch.tensor([0.5]))[0]
+    ok("kerple spot value", abs(kb[0, 4].item() + 1.5 * math.log(3.0)) < 1e-15 and kb[2, 2].item() == 0.0)
+    ok("kerple symmetric and decreasing",
+       torch.equal(kb, kb.t()) and bool((kb[0, 1:] < kb[0, :-1]).all()))
+    r1, r2 = (torch.rand(3, generator=g) + 0.1 for _ in range(2))
+    ok("gradcheck kerple bias", torch.autograd.gradcheck(
+        lambda a, b: kerple_bias(7, a, b), (r1.requires_grad_(True), r2.requires_grad_(True))))
 
     # linear attention: matches a per-query loop straight from eq. 19
     o = linear_attention_rope(q, k, v, valid).detach()
@@ -691,18 +766,12 @@ def nn_reference(P, cfg, tokens, lengths, labels):
     elif cfg["position_type"] == "learned":
         x = x + P["embed.positions.weight"][:N]
     pad = torch.arange(N)[None, :] >= lengths[:, None]
-    bias = None
-    if cfg["position_type"] == "t5_bias":
-        bias = t5_bias(N, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"])
-    elif cfg["position_type"] == "alibi":
-        bias = alibi_bias(N, H)
-    # nn adds attn_mask after the 1/sqrt(dh) scaling; [B*H, N, N], batch-major
-    attn_mask = None if bias is None else bias.repeat(B, 1, 1)
     with torch.no_grad():
         for i in range(cfg["layers"]):
             p = "layers.%d." % i
-            if cfg["position_type"] == "fire":  # one module per layer
-                attn_mask = fire_bias(N, P, p + "attn.fire.", cfg).repeat(B, 1, 1)
+            bias = position_bias(N, P, cfg, p + "attn.")  # per layer: FIRE has one module each
+            # nn adds attn_mask after the 1/sqrt(dh) scaling; [B*H, N, N], batch-major
+            attn_mask = None if bias is None else bias.repeat(B, 1, 1)
             layer = nn.TransformerEncoderLayer(d, H, cfg["d_ff"], dropout=0.0, activation="gelu",
                                                layer_norm_eps=cfg["ln_eps"], batch_first=True,
                                                norm_first=cfg["norm"] == "pre").train()

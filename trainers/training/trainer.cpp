@@ -219,6 +219,7 @@ bool TrainingSession::train_step() {
                         "; stopping (the last good checkpoint is kept in " + (run_dir_ / "checkpoints").string() + ")");
   const double lr = schedule_->lr_at(state_.step + 1);
   optimizer_->step(lr);
+  model_->constrain_parameters();
   ++state_.step;
   bool epoch_end = false;
   if (state_.sampler.cursor + micro == train_sampler_->batches_in_epoch()) {
