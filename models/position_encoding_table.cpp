@@ -9,6 +9,8 @@ PositionEncodingSpec learned_encoding_spec();
 PositionEncodingSpec t5_bias_encoding_spec();
 PositionEncodingSpec alibi_encoding_spec();
 PositionEncodingSpec no_position_encoding_spec();
+PositionEncodingSpec xpos_encoding_spec();
+PositionEncodingSpec p_rope_encoding_spec();
 
 namespace {
 
@@ -35,7 +37,8 @@ std::vector<PositionEncodingSpec>& table() {
   static std::vector<PositionEncodingSpec> rows = [] {
     std::vector<PositionEncodingSpec> built;
     for (PositionEncodingSpec (*spec)() : {rope_encoding_spec, sinusoidal_encoding_spec, learned_encoding_spec,
-                                           t5_bias_encoding_spec, alibi_encoding_spec, no_position_encoding_spec})
+                                           t5_bias_encoding_spec, alibi_encoding_spec, no_position_encoding_spec,
+                                           xpos_encoding_spec, p_rope_encoding_spec})
       append(built, spec());
     return built;
   }();

@@ -17,7 +17,7 @@ std::vector<double> forward(EncoderClassifier& model, const ToyBatch& b, Forward
 
 TEST_CASE("determinism: the same seed gives bit-identical logits for every variant", "[determinism][model]") {
   const std::string variant = GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned",
-                                       "t5_bias", "alibi", "none", "linear+rope");
+                                       "t5_bias", "alibi", "none", "linear+rope", "xpos", "p_rope");
   const DType dtype = GENERATE(DType::F32, DType::F64);
   ModelConfig c = tiny_config(variant == "linear+rope" ? "rope-interleaved" : variant);
   if (variant == "linear+rope") c.attention = AttentionKind::linear;
