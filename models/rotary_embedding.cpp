@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace rotor {
 
@@ -20,10 +21,22 @@ std::vector<PositionOption> rotary_options() {
   };
 }
 
+std::vector<PositionOption> rotary_options(const std::vector<std::string>& keys) {
+  std::vector<PositionOption> chosen;
+  for (const PositionOption& o : rotary_options())
+    if (std::find(keys.begin(), keys.end(), o.key) != keys.end()) chosen.push_back(o);
+  return chosen;
+}
+
 RotaryEmbedding::RotaryEmbedding(int64_t head_dim, const PositionConfig& config)
     : rotary_dims_(static_cast<int64_t>(std::llround(config.number("fraction") * static_cast<double>(head_dim)))),
       layout_(config.choice<RotaryLayout>("layout")),
       inv_freq_(inverse_frequencies(rotary_dims_, config)) {}
+
+RotaryEmbedding::RotaryEmbedding(RotaryLayout layout, std::vector<double> inverse_frequencies)
+    : rotary_dims_(2 * static_cast<int64_t>(inverse_frequencies.size())),
+      layout_(layout),
+      inv_freq_(std::move(inverse_frequencies)) {}
 
 std::vector<double> RotaryEmbedding::inverse_frequencies(int64_t r, const PositionConfig& c) {
   const int64_t half = r / 2;

@@ -10,6 +10,7 @@
 // logit temperature (RopeEncoding::logit_scale), not a table multiplier.
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "engine/ops.h"
@@ -21,6 +22,8 @@ namespace rotor {
 // scaling_factor, original_max_len), declared here once for every encoding
 // built on this rotation.
 std::vector<PositionOption> rotary_options();
+// The rows of rotary_options() named in `keys` (an encoding that reads only some of them).
+std::vector<PositionOption> rotary_options(const std::vector<std::string>& keys);
 
 struct RotaryTables {
   Tensor cos, sin;  // [N, r/2], float64
@@ -30,6 +33,9 @@ class RotaryEmbedding {
  public:
   // head_dim: per-head dims; the first config.rotary_dims() of them rotate.
   RotaryEmbedding(int64_t head_dim, const PositionConfig& config);
+  // Pairs rotating at `inverse_frequencies` (2 dims each); a frequency of 0
+  // leaves its pair exactly unrotated (cos 0 = 1, sin 0 = 0), as p-RoPE does.
+  RotaryEmbedding(RotaryLayout layout, std::vector<double> inverse_frequencies);
 
   // theta_i for i < r/2 after the configured scaling (none, linear, ntk, yarn).
   static std::vector<double> inverse_frequencies(int64_t rotary_dims, const PositionConfig& config);

@@ -3,7 +3,8 @@
 // including the T5 table's, KERPLE's and the learned ALiBi slopes', for every
 // position encoding, with padding, odd lengths and both dropouts on. Both paths
 // draw the attention-dropout mask from the same key, so training-mode results
-// must agree too.
+// must agree too. And each path's gradients against central finite differences
+// of the loss (float64), for every encoding.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -58,7 +59,45 @@ ModelConfig kernel_config(const std::string& variant, AttentionKernel kernel) {
   c.attention_dropout = 0.2;
   c.attention_kernel = kernel;
   if (variant == "learned") c.position.set("max_len", 128);
+  if (variant == "xpos") c.position.set("xpos_scale_base", 16.0);  // scales up to 0.29^(-35/16) ~ 15 at N = 70
   return c;
+}
+
+// Central differences of the training-mode loss (dropout masks are a function
+// of the context's key, so every evaluation draws the same ones) against the
+// analytic gradient, on about 6 entries of every parameter tensor:
+// max |analytic - numeric| / max(1, |numeric|).
+double finite_difference_error(const ModelConfig& c, const ToyBatch& b) {
+  EncoderClassifier model(c, DType::F64);
+  model.initialize(21);
+  ParameterStore& params = model.parameters();
+  auto loss = [&] {
+    ForwardContext ctx{true, 5, 3};
+    return model.loss(model.logits(b.input(), ctx), b.labels);
+  };
+  params.zero_grad();
+  backward(loss());
+  const double h = 1e-6;
+  double worst = 0;
+  for (size_t id = 0; id < params.infos().size(); ++id) {
+    const auto pid = static_cast<ParameterId>(id);
+    const std::vector<double> analytic = params.grad(pid).to_doubles();
+    Tensor value = params.value(pid);  // a view into the parameters
+    double* v = value.data<double>();
+    const int64_t n = value.numel();
+    NoGradGuard no_grad;
+    for (int64_t e = 0; e < n; e += std::max<int64_t>(1, n / 6)) {
+      const double saved = v[e];
+      v[e] = saved + h;
+      const double up = loss().value().item();
+      v[e] = saved - h;
+      const double down = loss().value().item();
+      v[e] = saved;
+      const double numeric = (up - down) / (2 * h);
+      worst = std::max(worst, std::abs(analytic[static_cast<size_t>(e)] - numeric) / std::max(1.0, std::abs(numeric)));
+    }
+  }
+  return worst;
 }
 
 void check_same(const ForwardBackward& fused, const ForwardBackward& composed, double tol) {
@@ -82,7 +121,8 @@ void check_same(const ForwardBackward& fused, const ForwardBackward& composed, d
 TEST_CASE("fused attention equals the composed reference in every encoding", "[attention][model]") {
   const std::string variant =
       GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional",
-               "alibi_directional-learned", "kerple", "fire", "none");
+               "alibi_directional-learned", "kerple", "fire", "none", "xpos",
+               "p_rope");
   const DType dtype = GENERATE(DType::F64, DType::F32);
   const bool training = GENERATE(false, true);
   const int64_t seq_len = GENERATE(7, 37, 70);  // 70 crosses the kernel's 64-key tile
@@ -109,4 +149,15 @@ TEST_CASE("fused attention equals the composed reference with per-layer T5 table
   const ForwardBackward fused = run(config(AttentionKernel::fused), dtype, b, true);
   const ForwardBackward composed = run(config(AttentionKernel::composed), dtype, b, true);
   check_same(fused, composed, tol);
+}
+
+TEST_CASE("both attention paths' gradients match finite differences in every encoding, dropout on",
+          "[attention][model][gradcheck]") {
+  const std::string variant =
+      GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "none", "xpos", "p_rope");
+  const AttentionKernel kernel = GENERATE(AttentionKernel::fused, AttentionKernel::composed);
+  CAPTURE(variant, option_name(kernel));
+  const ToyBatch b = make_toy_batch(ToyTask::order, 3, 11, 12, 4, 2, /*min_len=*/2);  // padded rows
+  // Central differences with h = 1e-6 err by O(h^2) plus rounding O(1e-16 / h): ~1e-10.
+  CHECK(finite_difference_error(kernel_config(variant, kernel), b) < 1e-6);
 }

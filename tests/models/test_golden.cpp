@@ -33,10 +33,14 @@ ModelConfig config_from(const test::GoldenFile& f) {
   c.norm_eps = f.attr_double("ln_eps");
   c.dropout = c.attention_dropout = 0.0;
   c.position.type = f.attr_string("position_type");
-  if (c.position.type == "rope") c.position.set("layout", option<RotaryLayout>(f.attr_string("rope_layout")));
+  if (!f.attr_string("rope_layout").empty())
+    c.position.set("layout", option<RotaryLayout>(f.attr_string("rope_layout")));
   c.position.set("base", f.attr_double("rope_base"));
   c.position.set("fraction", f.attr_double("rope_fraction"));
   if (c.position.type == "learned") c.position.set("max_len", f.attr_int("max_len"));
+  if (c.position.type == "xpos")
+    for (const char* key : {"xpos_scale_base", "xpos_gamma"}) c.position.set(key, f.attr_double(key));
+  if (c.position.type == "p_rope") c.position.set("kept_frequency_fraction", f.attr_double("kept_frequency_fraction"));
   if (c.position.type == "sinusoidal") {  // the files hold Vaswani's scales: tokens x sqrt(d) plus the bare table
     c.embedding_scale = EmbeddingScale::sqrt_d;
     c.position.set("scale", std::sqrt(0.5));
@@ -120,7 +124,7 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
   const auto variant =
       GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
                "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max", "kerple",
-               "alibi_directional", "fire");
+               "alibi_directional", "fire", "xpos", "p_rope");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);

@@ -45,7 +45,7 @@ void check_rejected(const std::vector<BadConfig>& cases) {
 TEST_CASE("model config: the defaults and the test configs are valid", "[config]") {
   CHECK_NOTHROW(ModelConfig{}.validate());
   for (const char* v : {"rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
-                        "alibi_directional", "kerple", "fire", "none"})
+                        "alibi_directional", "kerple", "fire", "none", "xpos", "p_rope"})
     CHECK_NOTHROW(tiny_config(v).validate());
   ModelConfig c = good();
   c.attention = AttentionKind::linear;
@@ -82,7 +82,7 @@ TEST_CASE("model config: rope fraction must leave an even whole number of dims",
 }
 
 TEST_CASE("model config: an unknown position type is rejected with the key and the table's names", "[config]") {
-  check_rejected({{"model.position.type", "t5_bias, alibi", [](ModelConfig& c) { c.position.type = "xpos"; }}});
+  check_rejected({{"model.position.type", "t5_bias, alibi", [](ModelConfig& c) { c.position.type = "cope"; }}});
 }
 
 TEST_CASE("model config: each option enum exports its names once; unknown names do not parse", "[config]") {
@@ -93,7 +93,8 @@ TEST_CASE("model config: each option enum exports its names once; unknown names 
   CHECK(option_names<RotaryLayout>() == std::vector<std::string>{"interleaved", "half"});
   CHECK(option_names<RopeScaling>() == std::vector<std::string>{"none", "linear", "ntk", "yarn"});
   CHECK(position_encoding_names() == std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi",
-                                                              "alibi_directional", "kerple", "fire", "none"});
+                                                              "alibi_directional", "kerple", "fire", "none", "xpos",
+                                                              "p_rope"});
   CHECK(parse_option<Pooling>("cls") == Pooling::cls);
   CHECK(std::string(option_name(Activation::gelu_tanh)) == "gelu_tanh");
   CHECK_FALSE(parse_option<NormPlacement>("sandwich"));
@@ -178,6 +179,37 @@ TEST_CASE("model config: numeric ranges", "[config]") {
          c.position.type = "learned";
          c.position.set("scale", std::nan(""));
        }},
+      {"model.position.xpos_scale_base", "> 0",
+       [](ModelConfig& c) {
+         c.position.type = "xpos";
+         c.position.set("xpos_scale_base", 0.0);
+       }},
+      {"model.position.xpos_gamma", "> 0",
+       [](ModelConfig& c) {
+         c.position.type = "xpos";
+         c.position.set("xpos_gamma", 0.0);
+       }},
+      {"model.position.kept_frequency_fraction", "",
+       [](ModelConfig& c) {
+         c.position.type = "p_rope";
+         c.position.set("kept_frequency_fraction", 1.5);
+       }},
+      // head dim 16: 8 pairs, of which 0.3 is 2.4
+      {"model.position.kept_frequency_fraction", "whole number of pairs",
+       [](ModelConfig& c) {
+         c.position.type = "p_rope";
+         c.position.set("kept_frequency_fraction", 0.3);
+       }},
+      {"model.attention", "xpos",
+       [](ModelConfig& c) {
+         c.position.type = "xpos";
+         c.attention = AttentionKind::linear;
+       }},
+      {"model.position.type", "xpos needs an even head dimension",
+       [](ModelConfig& c) {
+         c.position.type = "xpos";
+         c.d_model = 18;
+       }},
   };
   check_rejected(cases);
 }
@@ -232,10 +264,22 @@ TEST_CASE("model config: a key of another encoding set away from its default is 
          c.position.type = "t5_bias";
          c.position.set("max_len", 2001);
        }},
+      // xPos does not scale the values, and p_rope is not rope's fraction
+      {"model.position.rotary_value", "rope, not xpos",
+       [](ModelConfig& c) {
+         c.position.type = "xpos";
+         c.position.set("rotary_value", true);
+       }},
+      {"model.position.fraction", "rope, not p_rope",
+       [](ModelConfig& c) {
+         c.position.type = "p_rope";
+         c.position.set("fraction", 0.5);
+       }},
+      {"model.position.xpos_gamma", "xpos, not rope", [](ModelConfig& c) { c.position.set("xpos_gamma", 0.5); }},
   };
   check_rejected(cases);
   for (const char* type :
-       {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional", "kerple", "fire", "none"}) {
+       {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional", "kerple", "fire", "none", "xpos", "p_rope"}) {
     ModelConfig c = good();
     c.position = PositionConfig{};  // every key at its default
     c.position.type = type;

@@ -50,6 +50,11 @@ VARIANTS = {
     "fire":                dict(position_type="fire"),
     "kerple":              dict(position_type="kerple"),
     "alibi_directional":   dict(position_type="alibi_directional"),
+    # xPos with a small scale base so that the 7-token batch feels the decay
+    "xpos":                dict(position_type="xpos", rope_layout="interleaved",
+                                xpos_scale_base=4.0, xpos_gamma=0.4),
+    # p-RoPE: 2 of the 4 frequency pairs of each 8-dim head rotate
+    "p_rope":              dict(position_type="p_rope", rope_layout="half", kept_frequency_fraction=0.5),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -212,6 +217,49 @@ def rope(x, layout, fraction=1.0, base=10000.0):
     out = x.clone()
     out[..., a_idx] = xa * cos - xb * sin
     out[..., b_idx] = xb * cos + xa * sin
+    return out
+
+
+def xpos(x, downscale, scale_base, gamma, base=10000.0):
+    """xPos (Sun et al. 2022, arXiv 2212.10554; torchscale XPOS) on x [..., N, d],
+    position m = 0..N-1, pairs (2i, 2i+1) as in the paper:
+        zeta_i = (2i/d + gamma) / (1 + gamma),  s[m, i] = zeta_i^(m / scale_base)
+        queries: x_m -> R(m theta_i) x_m * s[m, i];  keys (downscale): ... / s[m, i]
+    written in torchscale's form x * cos' + rotate_every_two(x) * sin', with
+    cos' and sin' the scaled tables duplicated per pair, so that q_m . k_n
+    carries zeta_i^((m - n) / scale_base)."""
+    n, d = x.shape[-2], x.shape[-1]
+    i = torch.arange(d // 2, dtype=torch.float64)
+    zeta = (2.0 * i / d + gamma) / (1.0 + gamma)
+    m = torch.arange(n, dtype=torch.float64)
+    scale = zeta[None, :] ** (m[:, None] / scale_base)      # [n, d/2]
+    if downscale:
+        scale = 1.0 / scale
+    ang = rope_angles(n, d, base)
+    cos = (torch.cos(ang) * scale).repeat_interleave(2, dim=-1)
+    sin = (torch.sin(ang) * scale).repeat_interleave(2, dim=-1)
+    every_two = torch.stack((-x[..., 1::2], x[..., 0::2]), dim=-1).flatten(-2)
+    return x * cos + every_two * sin
+
+
+def p_rope(x, layout, kept, base=10000.0):
+    """p-RoPE (Barbero et al. 2024, arXiv 2410.06205) on x [..., N, d]: pair i of
+    RoPE's d/2 pairs turns by m theta_i, theta_i = base^(-2i/d) over the whole
+    head, for the kept = p * d/2 highest frequencies (i < kept); the others are
+    left as they are. Written as complex multiplication z_i * e^{i m theta_i}."""
+    n, d = x.shape[-2], x.shape[-1]
+    k = round(kept * d / 2)
+    if layout == "interleaved":
+        a_idx, b_idx = torch.arange(0, d, 2), torch.arange(1, d, 2)
+    else:
+        a_idx, b_idx = torch.arange(0, d // 2), torch.arange(d // 2, d)
+    z = torch.complex(x[..., a_idx], x[..., b_idx])         # [..., n, d/2]
+    i = torch.arange(d // 2, dtype=torch.float64)
+    theta = torch.where(i < k, torch.pow(torch.tensor(float(base)), -2.0 * i / d), torch.zeros(()))
+    turn = torch.polar(torch.ones(n, d // 2), torch.arange(n, dtype=torch.float64)[:, None] * theta[None, :])
+    out = torch.empty_like(x)
+    out[..., a_idx] = (z * turn).real
+    out[..., b_idx] = (z * turn).imag
     return out
 
 
@@ -405,6 +453,13 @@ def attention(u, P, pre, cfg, key_valid):
         if pt == "rope":
             q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"])
             k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"])
+        elif pt == "xpos":
+            assert cfg["rope_layout"] == "interleaved"
+            q = xpos(q, False, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"])
+            k = xpos(k, True, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"])
+        elif pt == "p_rope":
+            q = p_rope(q, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
+            k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
         o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre))
     return linear(merge_heads(o), P[pre + "out.weight"], P[pre + "out.bias"])
 
@@ -485,6 +540,8 @@ INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes", "max
              "t5_num_buckets", "t5_max_distance")
 FLOAT_ATTRS = ("rope_fraction", "rope_base", "ln_eps")
 FIRE_INT_ATTRS, FIRE_FLOAT_ATTRS = ("fire_width",), ("fire_init_L",)  # fire.h5 only
+# written only by the variants that have them
+OPTIONAL_FLOAT_ATTRS = ("xpos_scale_base", "xpos_gamma", "kept_frequency_fraction")
 
 
 def write_h5(path, cfg, params, logits, loss, grads):
@@ -505,6 +562,9 @@ def write_h5(path, cfg, params, logits, loss, grads):
             for k in FIRE_INT_ATTRS:
                 f.attrs.create(k, np.int64(cfg[k]))
             for k in FIRE_FLOAT_ATTRS:
+                f.attrs.create(k, np.float64(cfg[k]))
+        for k in OPTIONAL_FLOAT_ATTRS:
+            if k in cfg:
                 f.attrs.create(k, np.float64(cfg[k]))
         kw = dict(track_times=False)
         f.create_dataset("input/tokens", data=tokens.numpy(), **kw)
@@ -626,6 +686,35 @@ def self_test(verbose=True):
     part = rope(x, "half", 0.5)
     ok("rope partial leaves dims >= r", torch.equal(part[..., 4:], x[..., 4:]))
 
+    # xPos: gradcheck; scores depend only on m - n and carry zeta^((m-n)/B)
+    xg = rnd(2, 5, 8).requires_grad_(True)
+    for down in (False, True):
+        ok("gradcheck xpos downscale=%s" % down,
+           torch.autograd.gradcheck(lambda t: xpos(t, down, 3.0, 0.4), (xg,)))
+    Q, K = xpos(qv.expand(N, 8), False, 3.0, 0.4), xpos(kv.expand(N, 8), True, 3.0, 0.4)
+    S, worst = Q @ K.t(), 0.0
+    for delta in range(-(N - 1), N):
+        diag = torch.diagonal(S, offset=-delta)
+        worst = max(worst, (diag - diag[0]).abs().max().item())
+    ok("xpos scores depend only on m-n", worst < 1e-12, "(max dev %.1e)" % worst)
+    zeta = (torch.arange(4, dtype=torch.float64) / 4 + 0.4) / 1.4      # (2i/d + gamma)/(1 + gamma), d = 8
+    ang = rope_angles(N, 8, 10000.0)
+    s_54 = (zeta ** (1 / 3.0) * ((qv[0::2] - 1j * qv[1::2]) * (kv[0::2] + 1j * kv[1::2])
+                                * torch.exp(1j * (ang[4] - ang[5])))).real.sum()
+    ok("xpos q_5 . k_4 == sum_i zeta_i^(1/B) Re(conj(q_i) k_i e^{i theta_i})",
+       abs(S[5, 4].item() - s_54.item()) < 1e-12)
+
+    # p-RoPE: gradcheck; unrotated pairs are the input; kept pairs are RoPE's
+    for layout in ("interleaved", "half"):
+        ok("gradcheck p_rope %s" % layout,
+           torch.autograd.gradcheck(lambda t: p_rope(t, layout, 0.5), (xg,)))
+    pr = p_rope(x, "half", 0.5)
+    ok("p_rope: the low-frequency pairs (2, 6), (3, 7) are the input",
+       torch.equal(pr[..., [2, 3, 6, 7]], x[..., [2, 3, 6, 7]]))
+    ok("p_rope: the kept pairs are rope's", torch.allclose(pr[..., [0, 1, 4, 5]],
+                                                           rope(x, "half")[..., [0, 1, 4, 5]], atol=1e-14))
+    ok("p_rope p=1 == rope", torch.allclose(p_rope(x, "interleaved", 1.0), inter, atol=1e-14))
+
     # T5 buckets vs literal re-statement
     rel = torch.arange(-300, 301)
     vec = t5_bucket(rel)
@@ -735,7 +824,7 @@ def self_test(verbose=True):
     # cross-check the manual model against torch.nn building blocks for every
     # variant without RoPE (additive biases go in via a float attn_mask)
     for variant, vcfg in VARIANTS.items():
-        if vcfg.get("position_type") == "rope":
+        if vcfg.get("position_type") in ("rope", "xpos", "p_rope"):
             continue
         cfg = make_config(variant)
         P = init_params(cfg, variant_seed(variant))
