@@ -22,12 +22,14 @@ namespace rotor {
 // What one layer's attention reads besides its input.
 struct AttentionInputs {
   const PositionEncoding* position = nullptr;  // never null in a forward
+  Positions positions;                         // of the N slots; empty: 0..N-1
   std::vector<int32_t> key_lengths;            // [B]: keys j < key_lengths[b] are valid (fused softmax)
   Tensor logit_mask;  // composed softmax: constant added to the logits, broadcast to [B, H, N, N] (-inf = masked key)
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding
   Var relative_bias;  // softmax: [H, 2N-1] per-offset bias of this layer, or undefined
   std::shared_ptr<const PairBias> pair_bias;  // softmax: b_h(i, j) of this layer, or null
 };
+
 
 // [H, 2N-1] per-offset bias -> [H, N, N] with out[h][i][j] = bias[h][(i - j) + (N - 1)].
 Var expand_relative_bias(const Var& per_offset, int64_t length);
