@@ -6,7 +6,9 @@
 
 namespace rotor {
 
-Var expand_relative_bias(const Var& per_offset, int64_t n) { return expand_offset_table(per_offset, Positions().list(n)); }
+Var expand_relative_bias(const Var& per_offset, int64_t n) {
+  return expand_offset_table(per_offset, Positions().list(n));
+}
 
 MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string& prefix, const ModelConfig& c)
     : q_(Linear::declare(store, prefix + ".q", c.d_model, c.d_model, c.init_std)),

@@ -30,7 +30,6 @@ struct AttentionInputs {
   std::shared_ptr<const PairBias> pair_bias;  // softmax: b_h(i, j) of this layer, or null
 };
 
-
 // [H, 2N-1] per-offset bias -> [H, N, N] with out[h][i][j] = bias[h][(i - j) + (N - 1)].
 Var expand_relative_bias(const Var& per_offset, int64_t length);
 

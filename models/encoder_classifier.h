@@ -2,9 +2,9 @@
 // Transformer encoder classifier:
 //   token embedding (x token_multiplier) -> [CLS] -> position hook add_to_embeddings
 //   -> dropout -> N blocks (position hooks rotate / logit_scale / relative_bias
-//   / pair_bias act inside attention; every hook gets the window's positions) -> final layer norm (pre-LN only: post-LN blocks end
-//   normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over
-//   valid tokens) -> dropout -> linear classifier.
+//   / pair_bias act inside attention; every hook gets the window's positions) -> final layer norm (pre-LN only: post-LN
+//   blocks end normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over valid tokens) -> dropout ->
+//   linear classifier.
 // Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
 // 0, layer-norm gains 1; token embeddings as model.embedding_scale says (1:
 // BERT's; sqrt_d: Vaswani's N(0, d^-1/2) times sqrt(d)), absolute positions at

@@ -46,7 +46,8 @@ Var OffsetPairBias::compose(int64_t length) const {
 
 LayerBias layer_bias(const PositionEncoding& encoding, const ParameterStore& store, int64_t layer, int64_t n,
                      const Positions& positions) {
-  if (positions.contiguous()) return {encoding.relative_bias(store, layer, n), encoding.pair_bias(store, layer, positions)};
+  if (positions.contiguous())
+    return {encoding.relative_bias(store, layer, n), encoding.pair_bias(store, layer, positions)};
   const int64_t span = positions.values.back() - positions.values.front() + 1;
   const Var table = encoding.relative_bias(store, layer, span);
   std::shared_ptr<const PairBias> own = encoding.pair_bias(store, layer, positions);

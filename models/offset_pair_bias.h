@@ -49,7 +49,7 @@ class OffsetPairBias : public PairBias {
 
 // What attention adds to one layer's logits.
 struct LayerBias {
-  Var relative;                         // [H, 2N-1] per-offset table (contiguous positions), or undefined
+  Var relative;                          // [H, 2N-1] per-offset table (contiguous positions), or undefined
   std::shared_ptr<const PairBias> pair;  // b_h(i, j), or null
 };
 

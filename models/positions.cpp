@@ -24,7 +24,8 @@ Positions random_positions(const RandomKey& key, int64_t count, int64_t range) {
   std::unordered_set<int64_t> chosen;
   Positions p;
   for (int64_t t = range - count; t < range; ++t) {
-    const auto r = static_cast<int64_t>(key.below(static_cast<uint64_t>(t - (range - count)), static_cast<uint64_t>(t + 1)));
+    const auto r =
+        static_cast<int64_t>(key.below(static_cast<uint64_t>(t - (range - count)), static_cast<uint64_t>(t + 1)));
     const int64_t pick = chosen.count(r) ? t : r;
     chosen.insert(pick);
     p.values.push_back(pick);

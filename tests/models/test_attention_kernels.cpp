@@ -122,8 +122,7 @@ void check_same(const ForwardBackward& fused, const ForwardBackward& composed, d
 TEST_CASE("fused attention equals the composed reference in every encoding", "[attention][model]") {
   const std::string variant =
       GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional",
-               "alibi_directional-learned", "kerple", "fire", "none", "xpos",
-               "p_rope");
+               "alibi_directional-learned", "kerple", "fire", "none", "xpos", "p_rope");
   const DType dtype = GENERATE(DType::F64, DType::F32);
   const bool training = GENERATE(false, true);
   const int64_t seq_len = GENERATE(7, 37, 70);  // 70 crosses the kernel's 64-key tile
@@ -180,14 +179,14 @@ TEST_CASE("fused attention equals the composed reference with randomized positio
     return c;
   };
   const ToyBatch b = make_toy_batch(ToyTask::order, 5, seq_len, 12, 9, 1, /*min_len=*/2);
-  check_same(run(config(AttentionKernel::fused), dtype, b, true), run(config(AttentionKernel::composed), dtype, b, true),
-             tol);
+  check_same(run(config(AttentionKernel::fused), dtype, b, true),
+             run(config(AttentionKernel::composed), dtype, b, true), tol);
 }
 
 TEST_CASE("both attention paths' gradients match finite differences with randomized positions",
           "[attention][model][gradcheck]") {
-  const std::string variant = GENERATE("rope-interleaved", "sinusoidal", "learned", "t5_bias", "alibi_directional-learned",
-                                       "kerple", "fire", "xpos");
+  const std::string variant = GENERATE("rope-interleaved", "sinusoidal", "learned", "t5_bias",
+                                       "alibi_directional-learned", "kerple", "fire", "xpos");
   const AttentionKernel kernel = GENERATE(AttentionKernel::fused, AttentionKernel::composed);
   CAPTURE(variant, option_name(kernel));
   ModelConfig c = kernel_config(variant, kernel);

@@ -18,8 +18,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const char* const kEncodings[] = {"rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
-                                  "alibi_directional", "kerple", "fire", "xpos", "p_rope"};
+const char* const kEncodings[] = {"rope-interleaved",  "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
+                                  "alibi_directional", "kerple",    "fire",       "xpos",    "p_rope"};
 
 // "alibi_directional" with learned slopes, so its parameters are in play too.
 ModelConfig config_for(const std::string& variant, bool cls = false) {
@@ -121,9 +121,8 @@ TEST_CASE("randomized positions: explicit 0..N-1 is the contiguous model", "[pos
 }
 
 TEST_CASE("randomized positions: relative encodings see only p_i - p_j, even 1e5 further on", "[positions][model]") {
-  const std::string variant = GENERATE(
-      values<std::string>({"rope-interleaved", "rope-half", "t5_bias", "alibi", "alibi_directional", "kerple", "xpos",
-                           "p_rope"}));
+  const std::string variant = GENERATE(values<std::string>(
+      {"rope-interleaved", "rope-half", "t5_bias", "alibi", "alibi_directional", "kerple", "xpos", "p_rope"}));
   const int64_t shift = GENERATE(1, 12345, 100000);
   CAPTURE(variant, shift);
   const ModelConfig c = config_for(variant, true);
