@@ -52,7 +52,7 @@ Positions shifted(Positions p, int64_t by) {
 
 }  // namespace
 
-TEST_CASE("randomized positions: a sorted subset of [0, range), a pure function of seed and step", "[positions]") {
+TEST_CASE("randomized positions: a sorted subset of 0..range-1, a pure function of seed and step", "[positions]") {
   const ForwardContext at_step{true, 11, 5}, again{true, 11, 5}, next_step{true, 11, 6}, other_seed{true, 12, 5};
   const Positions p = random_positions(at_step.position_key(), 40, 100);
   REQUIRE(p.values.size() == 40);
