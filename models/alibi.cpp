@@ -55,6 +55,7 @@ PositionEncodingSpec alibi_encoding_spec() {
   s.name = "alibi";
   s.validate = [](const ModelConfig&) {};
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<AlibiEncoding>(c.heads); };
+  s.options = randomized_position_options();
   s.needs_logits = true;
   return s;
 }

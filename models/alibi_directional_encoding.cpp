@@ -102,10 +102,10 @@ PositionEncodingSpec alibi_directional_encoding_spec() {
   s.make = [](ParameterStore& store, const ModelConfig& c) {
     return std::make_unique<DirectionalAlibiEncoding>(store, c.heads, c.position.flag("learned_slopes"));
   };
-  s.options = {
+  s.options = with_randomized_positions({
       PositionOption::flag("learned_slopes", false,
                            "learn the slopes for keys before and after the query (start: the fixed split, kept >= 0)"),
-  };
+  });
   s.needs_logits = true;
   return s;
 }

@@ -2,14 +2,12 @@
 
 #include <cmath>
 
+#include "models/offset_pair_bias.h"
+
 namespace rotor {
 
 Var expand_relative_bias(const Var& per_offset, int64_t n) {
-  std::vector<int32_t> offset(static_cast<size_t>(n * n));
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) offset[i * n + j] = static_cast<int32_t>(i - j + n - 1);
-  // Gather rows of the [2N-1, H] transpose: [N, N, H] -> [H, N, N].
-  return permute(embedding(permute(per_offset, {1, 0}), offset, {n, n}), {2, 0, 1});
+  return expand_offset_table(per_offset, Positions().list(n));
 }
 
 MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string& prefix, const ModelConfig& c)
@@ -35,7 +33,7 @@ Var MultiHeadAttention::merge_heads(const Var& x) const {
 Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,
                                 ForwardContext& ctx) const {
   Var q = split_heads(q_(store, x)), k = split_heads(k_(store, x)), v = split_heads(v_(store, x));
-  if (in.position->rotates_values()) v = in.position->rotate(v, PositionEncoding::Role::value);
+  if (in.position->rotates_values()) v = in.position->rotate(v, PositionEncoding::Role::value, in.positions);
   Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
   return out_(store, merge_heads(o));
 }
@@ -43,8 +41,8 @@ Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const
 Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
                                           ForwardContext& ctx) const {
   const PositionEncoding& pos = *in.position;
-  const Var qr = pos.rotates() ? pos.rotate(q, PositionEncoding::Role::query) : q;
-  const Var kr = pos.rotates() ? pos.rotate(k, PositionEncoding::Role::key) : k;
+  const Var qr = pos.rotates() ? pos.rotate(q, PositionEncoding::Role::query, in.positions) : q;
+  const Var kr = pos.rotates() ? pos.rotate(k, PositionEncoding::Role::key, in.positions) : k;
   const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
   if (kernel_ == AttentionKernel::composed) return composed_softmax(qr, kr, v, scale, in, ctx);
   AttentionOptions opt;
@@ -79,7 +77,9 @@ Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& 
 
 Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const {
   const PositionEncoding& pos = *in.position;
-  auto rotated = [&](const Var& x, PositionEncoding::Role role) { return pos.rotates() ? pos.rotate(x, role) : x; };
+  auto rotated = [&](const Var& x, PositionEncoding::Role role) {
+    return pos.rotates() ? pos.rotate(x, role, in.positions) : x;
+  };
   // phi(x) = elu(x) + 1 > 0; padding keys contribute nothing.
   auto phi = [](const Var& x) { return add_scalar(elu(x), 1.0); };
   const Var keep(in.key_keep);

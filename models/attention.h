@@ -22,6 +22,7 @@ namespace rotor {
 // What one layer's attention reads besides its input.
 struct AttentionInputs {
   const PositionEncoding* position = nullptr;  // never null in a forward
+  Positions positions;                         // of the N slots; empty: 0..N-1
   std::vector<int32_t> key_lengths;            // [B]: keys j < key_lengths[b] are valid (fused softmax)
   Tensor logit_mask;  // composed softmax: constant added to the logits, broadcast to [B, H, N, N] (-inf = masked key)
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding

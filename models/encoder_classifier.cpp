@@ -3,6 +3,8 @@
 #include <limits>
 #include <string>
 
+#include "models/offset_pair_bias.h"
+
 namespace rotor {
 
 EncoderClassifier::EncoderClassifier(const ModelConfig& config, DType dtype)
@@ -23,7 +25,8 @@ void EncoderClassifier::initialize(uint64_t seed) {
   position_->initialize(params_, seed);
 }
 
-Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths, ForwardContext& ctx) const {
+Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths, const Positions& positions,
+                             ForwardContext& ctx) const {
   const ModelConfig& c = config_;
   Var x = embedding(params_.var(token_embedding_), in.tokens, {in.batch, in.seq_len});
   if (c.token_multiplier() != 1.0) x = mul_scalar(x, c.token_multiplier());
@@ -32,12 +35,19 @@ Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths
     x = concat({add(Var(Tensor::zeros({in.batch, 1, c.d_model}, dtype_)), cls), x}, 1);
     for (int32_t& len : lengths) ++len;
   }
-  return ctx.dropout(position_->add_to_embeddings(params_, x), c.dropout);
+  return ctx.dropout(position_->add_to_embeddings(params_, x, positions), c.dropout);
 }
 
-AttentionInputs EncoderClassifier::attention_inputs(const std::vector<int32_t>& lengths, int64_t n) const {
+Positions EncoderClassifier::window_positions(int64_t n, const ForwardContext& ctx) const {
+  if (!ctx.training || !config_.position.flag("randomized")) return Positions();
+  return random_positions(ctx.position_key(), n, config_.position.integer("max_positions"));
+}
+
+AttentionInputs EncoderClassifier::attention_inputs(const std::vector<int32_t>& lengths, int64_t n,
+                                                    const Positions& positions) const {
   AttentionInputs in;
   in.position = position_.get();
+  in.positions = positions;
   in.key_lengths = lengths;
   const bool linear = config_.attention == AttentionKind::linear;
   if (!linear && config_.attention_kernel == AttentionKernel::fused) return in;  // the op takes the lengths
@@ -68,18 +78,26 @@ Var EncoderClassifier::pool(const Var& x, const std::vector<int32_t>& lengths) c
 }
 
 Var EncoderClassifier::logits(const ModelInput& in, ForwardContext& ctx) const {
+  return logits(in, ctx, window_positions(in.seq_len + (cls_ >= 0 ? 1 : 0), ctx));
+}
+
+Var EncoderClassifier::logits(const ModelInput& in, ForwardContext& ctx, const Positions& positions) const {
   if (static_cast<int64_t>(in.tokens.size()) != in.batch * in.seq_len ||
       static_cast<int64_t>(in.lengths.size()) != in.batch)
     throw ShapeError("EncoderClassifier: tokens/lengths do not match batch " + std::to_string(in.batch) + " x " +
                      std::to_string(in.seq_len));
   std::vector<int32_t> lengths = in.lengths;
-  Var x = embed(in, lengths, ctx);
+  Var x = embed(in, lengths, positions, ctx);
   const int64_t n = x.size(1);
-  AttentionInputs att = attention_inputs(lengths, n);
+  if (!positions.contiguous() && static_cast<int64_t>(positions.values.size()) != n)
+    throw ShapeError("EncoderClassifier: " + std::to_string(positions.values.size()) + " positions for " +
+                     std::to_string(n) + " slots");
+  AttentionInputs att = attention_inputs(lengths, n, positions);
   for (size_t i = 0; i < blocks_.size(); ++i) {
     if (config_.attention == AttentionKind::softmax) {
-      att.relative_bias = position_->relative_bias(params_, static_cast<int64_t>(i), n);
-      att.pair_bias = position_->pair_bias(params_, static_cast<int64_t>(i));
+      LayerBias bias = layer_bias(*position_, params_, static_cast<int64_t>(i), n, positions);
+      att.relative_bias = bias.relative;
+      att.pair_bias = std::move(bias.pair);
     }
     ctx.layer = static_cast<int64_t>(i);
     x = blocks_[i].forward(params_, x, att, ctx);

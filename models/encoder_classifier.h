@@ -2,9 +2,9 @@
 // Transformer encoder classifier:
 //   token embedding (x token_multiplier) -> [CLS] -> position hook add_to_embeddings
 //   -> dropout -> N blocks (position hooks rotate / logit_scale / relative_bias
-//   act inside attention) -> final layer norm (pre-LN only: post-LN blocks end
-//   normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over
-//   valid tokens) -> dropout -> linear classifier.
+//   / pair_bias act inside attention; every hook gets the window's positions) -> final layer norm (pre-LN only: post-LN
+//   blocks end normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over valid tokens) -> dropout ->
+//   linear classifier.
 // Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
 // 0, layer-norm gains 1; token embeddings as model.embedding_scale says (1:
 // BERT's; sqrt_d: Vaswani's N(0, d^-1/2) times sqrt(d)), absolute positions at
@@ -47,12 +47,19 @@ class EncoderClassifier {
   const ModelConfig& config() const { return config_; }
 
   // Reads the parameters only (the encodings' lazy tables are guarded caches).
+  // The window's positions are 0..N-1, or with model.position.randomized in
+  // training a sorted random subset of [0, max_positions) drawn from ctx.
   Var logits(const ModelInput& input, ForwardContext& ctx) const;  // [batch, num_classes]
+  // The same at explicit positions of the N slots (CLS included; empty: 0..N-1).
+  Var logits(const ModelInput& input, ForwardContext& ctx, const Positions& positions) const;
   Var loss(const Var& logits, const std::vector<int32_t>& labels, double label_smoothing = 0.0) const;
 
  private:
-  Var embed(const ModelInput& input, std::vector<int32_t>& lengths, ForwardContext& ctx) const;
-  AttentionInputs attention_inputs(const std::vector<int32_t>& lengths, int64_t seq_len) const;
+  Var embed(const ModelInput& input, std::vector<int32_t>& lengths, const Positions& positions,
+            ForwardContext& ctx) const;
+  Positions window_positions(int64_t slots, const ForwardContext& ctx) const;
+  AttentionInputs attention_inputs(const std::vector<int32_t>& lengths, int64_t seq_len,
+                                   const Positions& positions) const;
   Var pool(const Var& x, const std::vector<int32_t>& lengths) const;
 
   ModelConfig config_;

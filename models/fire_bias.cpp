@@ -22,6 +22,7 @@
 // (engine/pair_bias.h): the fused attention evaluates it one tile at a time,
 // the composed reference builds [H, N, N] from ops.
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,7 +80,8 @@ struct Normaliser {
 // The FIRE bias of one layer for one forward: parameter values read once, in double.
 class FireBias : public PairBias {
  public:
-  FireBias(std::vector<Var> vars, double initial_threshold) : vars_(std::move(vars)) {
+  FireBias(std::vector<Var> vars, double initial_threshold, Positions positions)
+      : vars_(std::move(vars)), positions_(std::move(positions)) {
     fc1_weight_ = vars_[0].value().to_doubles();
     fc1_bias_ = vars_[1].value().to_doubles();
     fc2_weight_ = vars_[2].value().to_doubles();
@@ -116,16 +118,20 @@ class FireBias : public PairBias {
 
  private:
   // The MLP input u(i, j) over a tile, from per-offset and per-position pieces
-  // (psi is taken m + n times, not m * n).
+  // (psi is taken m + n times, not m * n). Explicit positions are not a
+  // function of the slot offset, so psi is then taken per element.
   struct Inputs {
     int64_t i0, j0, rows, cols;
-    std::vector<double> offset_psi, offset_d_c;  // psi(|d|), d psi(|d|) / d|c| for d = i - j, from i0 - j0 - cols + 1
-    std::vector<Normaliser> row, col;            // for positions i0 + r and j0 + c
+    bool per_element;  // psi per (r, c) (explicit positions), else per slot offset
+    // psi(|d|), d psi(|d|) / d|c| for d = p_i - p_j: at r * cols + c, or at r - c + cols - 1
+    // for slot offsets from i0 - j0 - cols + 1
+    std::vector<double> offset_psi, offset_d_c;
+    std::vector<Normaliser> row, col;  // for the positions of slots i0 + r and j0 + c
     double signed_psi(int64_t r, int64_t c) const { return signed_at(offset_psi, r, c); }
     double signed_psi_d_c(int64_t r, int64_t c) const { return signed_at(offset_d_c, r, c); }
     double signed_at(const std::vector<double>& per_offset, int64_t r, int64_t c) const {
-      const int64_t d = (i0 + r) - (j0 + c);
-      const double p = per_offset[static_cast<size_t>(r - c + cols - 1)];
+      const int64_t d = (i0 + r) - (j0 + c);  // positions are sorted: the slots' order is theirs
+      const double p = per_offset[static_cast<size_t>(per_element ? r * cols + c : r - c + cols - 1)];
       return d > 0 ? p : d < 0 ? -p : 0.0;
     }
     const Normaliser& normaliser(int64_t r, int64_t c) const {  // at max(i, j)
@@ -141,6 +147,7 @@ class FireBias : public PairBias {
 
   std::vector<Var>
       vars_;  // fc1.weight [W, 1], fc1.bias [W], fc2.weight [H, W], fc2.bias [H], c [1], threshold_scale [1]
+  Positions positions_;
   std::vector<double> fc1_weight_, fc1_bias_, fc2_weight_, fc2_bias_;
   double abs_c_ = 0, sign_c_ = 1, threshold_ = 0, d_threshold_d_s_ = 0;
 };
@@ -156,14 +163,21 @@ Normaliser FireBias::normaliser(int64_t position) const {
 }
 
 FireBias::Inputs FireBias::inputs(const PairTile& t) const {
-  Inputs in{t.i0, t.j0, t.rows, t.cols, {}, {}, {}, {}};
-  for (int64_t k = 0; k < t.rows + t.cols - 1; ++k) {
-    const double d = std::abs(static_cast<double>(t.i0 - t.j0 - t.cols + 1 + k));
+  Inputs in{t.i0, t.j0, t.rows, t.cols, !positions_.contiguous(), {}, {}, {}, {}};
+  auto add_distance = [&](double d) {
     in.offset_psi.push_back(std::log1p(abs_c_ * d));
     in.offset_d_c.push_back(d / (1 + abs_c_ * d));
+  };
+  if (in.per_element) {
+    for (int64_t r = 0; r < t.rows; ++r)
+      for (int64_t c = 0; c < t.cols; ++c)
+        add_distance(static_cast<double>(std::llabs(positions_.at(t.i0 + r) - positions_.at(t.j0 + c))));
+  } else {
+    for (int64_t k = 0; k < t.rows + t.cols - 1; ++k)
+      add_distance(std::abs(static_cast<double>(t.i0 - t.j0 - t.cols + 1 + k)));
   }
-  for (int64_t r = 0; r < t.rows; ++r) in.row.push_back(normaliser(t.i0 + r));
-  for (int64_t c = 0; c < t.cols; ++c) in.col.push_back(normaliser(t.j0 + c));
+  for (int64_t r = 0; r < t.rows; ++r) in.row.push_back(normaliser(positions_.at(t.i0 + r)));
+  for (int64_t c = 0; c < t.cols; ++c) in.col.push_back(normaliser(positions_.at(t.j0 + c)));
   return in;
 }
 
@@ -199,11 +213,11 @@ void FireBias::accumulate_gradients(const PairTile& t, const double* dbias, int6
   }
 }
 
-// [n, n] constants f(i, j).
+// [n, n] constants f(p_i, p_j) of the slots' positions.
 std::vector<double> FireBias::position_constants(int64_t n, double (*f)(int64_t, int64_t)) const {
   std::vector<double> v(static_cast<size_t>(n * n));
   for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) v[static_cast<size_t>(i * n + j)] = f(i, j);
+    for (int64_t j = 0; j < n; ++j) v[static_cast<size_t>(i * n + j)] = f(positions_.at(i), positions_.at(j));
   return v;
 }
 
@@ -243,12 +257,13 @@ class FireEncoding : public PositionEncoding {
       modules_.push_back(declare(store, "layers." + std::to_string(i) + ".attn.fire", c.heads));
   }
 
-  std::shared_ptr<const PairBias> pair_bias(const ParameterStore& store, int64_t layer) const override {
+  std::shared_ptr<const PairBias> pair_bias(const ParameterStore& store, int64_t layer,
+                                            const Positions& positions) const override {
     const FireParameters& p = modules_[static_cast<size_t>(layer)];
     std::vector<Var> vars;
     for (ParameterId id : {p.fc1_weight, p.fc1_bias, p.fc2_weight, p.fc2_bias, p.c, p.threshold_scale})
       vars.push_back(store.var(id));
-    return std::make_shared<FireBias>(std::move(vars), initial_threshold_);
+    return std::make_shared<FireBias>(std::move(vars), initial_threshold_, positions);
   }
 
  private:
@@ -279,14 +294,14 @@ PositionEncodingSpec fire_encoding_spec() {
   s.name = "fire";
   s.validate = [](const ModelConfig&) {};  // the options' ranges are all it needs
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<FireEncoding>(store, c); };
-  s.options = {
+  s.options = with_randomized_positions({
       PositionOption::integer("mlp_width", 32, "hidden units of FIRE's MLP").at_least(1),
       PositionOption::number("initial_c", 0.1, "FIRE's c at initialisation (learned), psi(x) = log(c x + 1)").above(0),
       PositionOption::number("initial_threshold", 512,
                              "FIRE's threshold L at initialisation (learned): the bias depends on i - j alone "
                              "while both positions are below it")
           .above(0),
-  };
+  });
   s.needs_logits = true;
   return s;
 }

@@ -2,6 +2,7 @@
 // Per-forward state: train/eval mode and the dropout randomness. Each dropout
 // call site gets the next site number, so a mask is a pure function of
 // (seed, training step, site, element): resuming at step s reproduces it.
+// Randomized positions are drawn from their own stream the same way.
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct ForwardContext {
 
   // The key of the next dropout site; every site takes a number, dropping or not.
   RandomKey next_dropout_key() { return RandomKey{seed, stream_id("dropout") + next_site++, step}; }
+  // The key of this forward's randomized positions (model.position.randomized): one draw per forward
+  // pass, a pure function of (seed, step), so every thread count and a resumed run draw the same.
+  RandomKey position_key() const { return RandomKey{seed, stream_id("position.randomized"), step}; }
   // The dropout rate a site applies: p in training, 0 in evaluation.
   double dropout_rate(double p) const { return training ? p : 0.0; }
 

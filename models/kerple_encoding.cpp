@@ -74,6 +74,7 @@ PositionEncodingSpec kerple_encoding_spec() {
   s.name = "kerple";
   s.validate = [](const ModelConfig&) {};
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<KerpleEncoding>(store, c.heads); };
+  s.options = randomized_position_options();
   s.needs_logits = true;
   return s;
 }

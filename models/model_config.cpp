@@ -116,4 +116,14 @@ void ModelConfig::validate_length(int64_t tokens, const std::string& length_key)
                                  std::to_string(needed) + "; set model.position.max_len: " + std::to_string(needed));
 }
 
+void ModelConfig::validate_training_length(int64_t tokens, const std::string& length_key) const {
+  validate_length(tokens, length_key);
+  const int64_t needed = positions_for(tokens), range = position.integer("max_positions");
+  if (position.flag("randomized") && needed > range)
+    fail("position.max_positions", "randomized positions are drawn from [0, " + std::to_string(range) + "), but " +
+                                       length_key + " = " + std::to_string(tokens) +
+                                       (pooling == Pooling::cls ? " plus the CLS position" : "") + " needs " +
+                                       std::to_string(needed) + " distinct positions");
+}
+
 }  // namespace rotor

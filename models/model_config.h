@@ -93,6 +93,9 @@ struct ModelConfig {
   // Throws ModelConfigError naming the position key when windows of `tokens`
   // tokens (set by `length_key`, e.g. "data.max_len") do not fit the encoding.
   void validate_length(int64_t tokens, const std::string& length_key) const;
+  // validate_length for the training windows, and with randomized positions
+  // that model.position.max_positions holds their positions.
+  void validate_training_length(int64_t tokens, const std::string& length_key) const;
 };
 
 }  // namespace rotor

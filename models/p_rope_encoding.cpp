@@ -39,7 +39,7 @@ class PRopeEncoding : public PositionEncoding {
   explicit PRopeEncoding(const ModelConfig& c) : rope_(c.position.choice<RotaryLayout>("layout"), kept_frequencies(c)) {}
 
   bool rotates() const override { return true; }
-  Var rotate(const Var& x, Role) const override { return rope_.apply(x); }
+  Var rotate(const Var& x, Role, const Positions& positions) const override { return rope_.apply(x, positions); }
 
  private:
   RotaryEmbedding rope_;
@@ -69,6 +69,7 @@ PositionEncodingSpec p_rope_encoding_spec() {
                                              "the whole head) that rotate, the highest; the rest stay unrotated")
                           .at_least(0)
                           .at_most(1));
+  s.options = with_randomized_positions(s.options);
   return s;
 }
 

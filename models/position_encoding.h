@@ -18,6 +18,7 @@
 #include "engine/pair_bias.h"
 #include "engine/parameters.h"
 #include "models/model_config.h"
+#include "models/positions.h"
 
 namespace rotor {
 
@@ -25,28 +26,36 @@ class PositionEncoding {
  public:
   virtual ~PositionEncoding() = default;
 
-  // x: [B, N, d_model] embeddings (CLS at position 0 if pooled) -> x + positions.
-  virtual Var add_to_embeddings(const ParameterStore& /*store*/, const Var& x) const { return x; }
+  // Every hook that uses positions takes the window's `positions` (models/positions.h):
+  // empty for 0..N-1, else the N explicit (randomized) positions of the N slots.
 
-  // Rotation after the q/k projections: x [B, H, N, head_dim] for positions 0..N-1.
+  // x: [B, N, d_model] embeddings (CLS in slot 0 if pooled) -> x + the signal of each slot's position.
+  virtual Var add_to_embeddings(const ParameterStore& /*store*/, const Var& x, const Positions& /*positions*/) const {
+    return x;
+  }
+
+  // Rotation after the q/k projections: x [B, H, N, head_dim] at `positions`.
   // `role` tells queries from keys (xPos scales them by inverse factors) and values.
   enum class Role { query, key, value };
   virtual bool rotates() const { return false; }
-  virtual Var rotate(const Var& x, Role /*role*/) const { return x; }
+  virtual Var rotate(const Var& x, Role /*role*/, const Positions& /*positions*/) const { return x; }
   virtual bool rotates_values() const { return false; }  // rotate v too (RoFormer's rotary_value)
   // Temperature on the softmax logits (YaRN); 1 for every other encoding.
   virtual double logit_scale() const { return 1.0; }
 
   // Additive logit bias that depends only on the query-key offset, for
-  // `layer` at length N: [H, 2N-1] with element [h][(i - j) + (N - 1)] added
-  // to the logit of query i and key j. Undefined: no bias.
+  // `layer`, tabulated for offsets -(N-1)..N-1: [H, 2N-1] with element
+  // [h][(i - j) + (N - 1)] added to the logit of query i and key j. With
+  // explicit positions attention asks for the table over their span and
+  // evaluates it at p_i - p_j (models/offset_pair_bias.h). Undefined: no bias.
   virtual Var relative_bias(const ParameterStore& /*store*/, int64_t /*layer*/, int64_t /*length*/) const {
     return Var();
   }
-  // Additive logit bias b_h(i, j) that depends on the query and key positions
+  // Additive logit bias b_h(p_i, p_j) that depends on the query and key positions
   // themselves, for `layer`, as a description the fused attention evaluates
   // tile by tile (engine/pair_bias.h). Null: none.
-  virtual std::shared_ptr<const PairBias> pair_bias(const ParameterStore& /*store*/, int64_t /*layer*/) const {
+  virtual std::shared_ptr<const PairBias> pair_bias(const ParameterStore& /*store*/, int64_t /*layer*/,
+                                                    const Positions& /*positions*/) const {
     return nullptr;
   }
 

@@ -20,7 +20,7 @@ class RopeEncoding : public PositionEncoding {
         logit_scale_(std::pow(RotaryEmbedding::attention_factor(c.position), 2)) {}
 
   bool rotates() const override { return true; }
-  Var rotate(const Var& x, Role) const override { return rope_.apply(x); }
+  Var rotate(const Var& x, Role, const Positions& positions) const override { return rope_.apply(x, positions); }
   bool rotates_values() const override { return rotary_value_; }
   // YaRN (arXiv 2309.00071, eq. 22): softmax(q.k / (t sqrt(d))) with
   // sqrt(1/t) = 0.1 ln(s) + 1, whatever share of the dims rotates.
@@ -59,7 +59,7 @@ PositionEncodingSpec rope_encoding_spec() {
   s.name = "rope";
   s.validate = validate;
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<RopeEncoding>(c); };
-  s.options = rotary_options();
+  s.options = with_randomized_positions(rotary_options());
   s.scales_lengths = true;
   s.rope_frequencies = true;
   return s;

@@ -101,8 +101,12 @@ RotaryTables RotaryEmbedding::tables(int64_t length) const {
   return {cache_.cos.view(0, rows), cache_.sin.view(0, rows)};
 }
 
-Var RotaryEmbedding::apply(const Var& x) const {
-  const RotaryTables t = tables(x.size(-2));
+RotaryTables RotaryEmbedding::tables(int64_t length, const Positions& positions) const {
+  return positions.contiguous() ? tables(length) : tables_at(positions.values);
+}
+
+Var RotaryEmbedding::apply(const Var& x, const Positions& positions) const {
+  const RotaryTables t = tables(x.size(-2), positions);
   return rotary(x, t.cos, t.sin, layout_);
 }
 

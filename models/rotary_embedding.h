@@ -15,6 +15,7 @@
 
 #include "engine/ops.h"
 #include "models/model_config.h"
+#include "models/positions.h"
 
 namespace rotor {
 
@@ -52,8 +53,10 @@ class RotaryEmbedding {
   RotaryTables tables(int64_t length) const;
   RotaryTables tables_at(const std::vector<int64_t>& positions) const;
 
-  // x: [..., N, head_dim] rotated for positions 0..N-1.
-  Var apply(const Var& x) const;
+  // x: [..., N, head_dim] rotated for `positions` (empty: 0..N-1, from the cache).
+  Var apply(const Var& x, const Positions& positions = Positions()) const;
+  // The tables for the N slots at `positions`.
+  RotaryTables tables(int64_t length, const Positions& positions) const;
 
  private:
   int64_t rotary_dims_;

@@ -8,14 +8,19 @@
 
 namespace rotor {
 
-Tensor sinusoidal_table(int64_t length, int64_t d, DType dtype) {
-  std::vector<double> pe(static_cast<size_t>(length * d));
-  for (int64_t p = 0; p < length; ++p)
+Tensor sinusoidal_rows(const std::vector<int64_t>& positions, int64_t d, DType dtype) {
+  const auto rows = static_cast<int64_t>(positions.size());
+  std::vector<double> pe(static_cast<size_t>(rows * d));
+  for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < d; ++j) {
-      const double angle = static_cast<double>(p) * std::pow(10000.0, -static_cast<double>(j - j % 2) / d);
-      pe[p * d + j] = j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+      const double angle = static_cast<double>(positions[r]) * std::pow(10000.0, -static_cast<double>(j - j % 2) / d);
+      pe[r * d + j] = j % 2 == 0 ? std::sin(angle) : std::cos(angle);
     }
-  return Tensor::from_doubles({length, d}, dtype, pe);
+  return Tensor::from_doubles({rows, d}, dtype, pe);
+}
+
+Tensor sinusoidal_table(int64_t length, int64_t d, DType dtype) {
+  return sinusoidal_rows(Positions().list(length), d, dtype);
 }
 
 PositionOption absolute_position_scale_option() {
@@ -38,10 +43,12 @@ class SinusoidalEncoding : public PositionEncoding {
   explicit SinusoidalEncoding(const ModelConfig& c)
       : d_model_(c.d_model), multiplier_(c.position.number("scale") * c.token_rms() / std::sqrt(0.5)) {}
 
-  Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
+  Var add_to_embeddings(const ParameterStore& store, const Var& x, const Positions& positions) const override {
     const int64_t n = x.size(1);
     Tensor rows;
-    {
+    if (!positions.contiguous()) {
+      rows = sinusoidal_rows(positions.values, d_model_, store.dtype());
+    } else {
       // One table for the longest length seen (bounded by the longest input);
       // shorter inputs use a view of its first rows.
       const std::lock_guard<std::mutex> lock(mutex_);
@@ -65,7 +72,7 @@ PositionEncodingSpec sinusoidal_encoding_spec() {
   s.name = "sinusoidal";
   s.validate = [](const ModelConfig&) {};
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<SinusoidalEncoding>(c); };
-  s.options = {absolute_position_scale_option()};
+  s.options = with_randomized_positions({absolute_position_scale_option()});
   return s;
 }
 

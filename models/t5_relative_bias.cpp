@@ -70,11 +70,11 @@ PositionEncodingSpec t5_bias_encoding_spec() {
   s.name = "t5_bias";
   s.validate = validate;
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<T5BiasEncoding>(store, c); };
-  s.options = {
+  s.options = with_randomized_positions({
       PositionOption::integer("num_buckets", 32, "relative-position buckets"),
       PositionOption::integer("max_distance", 128, "distance of the last bucket"),
       PositionOption::flag("per_layer", false, "one table per layer instead of shared"),
-  };
+  });
   s.needs_logits = true;
   return s;
 }

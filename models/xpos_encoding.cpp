@@ -16,6 +16,7 @@
 // zeta_i^((m-n)/B) exceeds 1, so they are amplified rather than decayed. Values
 // are not scaled or rotated (rotary_value is not part of xPos). The tables for
 // the last length seen are cached; they depend on N through the centre.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -39,15 +40,20 @@ class XposEncoding : public PositionEncoding {
       : rope_(c.head_dim(), c.position), zeta_(zetas(c)), scale_base_(c.position.number("xpos_scale_base")) {}
 
   bool rotates() const override { return true; }
-  Var rotate(const Var& x, Role role) const override {
+  Var rotate(const Var& x, Role role, const Positions& positions) const override {
+    const double sign = role == Role::key ? -1.0 : 1.0;
+    if (!positions.contiguous()) {  // a fresh draw each forward: nothing to cache
+      const RotaryTables t = scaled_tables(rope_.tables_at(positions.values), positions.values, sign, x.dtype());
+      return rotary(x, t.cos, t.sin, rope_.layout());
+    }
     const int64_t n = x.size(-2);
-    check_range(n, x.dtype());
     RotaryTables t;
     {
       const std::lock_guard<std::mutex> lock(cache_mutex_);
       if (cached_length_ != n) {
-        query_ = scaled_tables(n, +1.0);
-        key_ = scaled_tables(n, -1.0);
+        const std::vector<int64_t> slots = positions.list(n);
+        query_ = scaled_tables(rope_.tables(n), slots, +1.0, x.dtype());
+        key_ = scaled_tables(rope_.tables(n), slots, -1.0, x.dtype());
         cached_length_ = n;
       }
       t = role == Role::key ? key_ : query_;
@@ -56,17 +62,20 @@ class XposEncoding : public PositionEncoding {
   }
 
  private:
-  // cos and sin of m theta_i times zeta_i^(sign (m - floor(N/2)) / B).
-  RotaryTables scaled_tables(int64_t n, double sign) const {
-    const RotaryTables angles = rope_.tables(n);
-    const int64_t half = static_cast<int64_t>(zeta_.size());
+  // cos and sin of p theta_i times zeta_i^(sign (p - centre) / B), the centre
+  // halfway along the positions (floor(N/2) for 0..N-1).
+  RotaryTables scaled_tables(const RotaryTables& angles, const std::vector<int64_t>& positions, double sign,
+                             DType dtype) const {
+    const int64_t n = static_cast<int64_t>(positions.size()), half = static_cast<int64_t>(zeta_.size());
+    const int64_t centre = (positions.front() + positions.back() + 1) / 2;
+    check_range(std::max(centre - positions.front(), positions.back() - centre), dtype);
     RotaryTables t{Tensor::empty({n, half}, DType::F64), Tensor::empty({n, half}, DType::F64)};
     const double* c = angles.cos.data<double>();
     const double* s = angles.sin.data<double>();
     double* sc = t.cos.data<double>();
     double* ss = t.sin.data<double>();
     for (int64_t p = 0; p < n; ++p) {
-      const double exponent = sign * static_cast<double>(p - n / 2) / scale_base_;
+      const double exponent = sign * static_cast<double>(positions[p] - centre) / scale_base_;
       for (int64_t i = 0; i < half; ++i) {
         const double scale = std::pow(zeta_[i], exponent);
         sc[p * half + i] = c[p * half + i] * scale;
@@ -76,17 +85,19 @@ class XposEncoding : public PositionEncoding {
     return t;
   }
 
-  // The largest scale, zeta_0^(-floor(N/2)/B), must leave room in the input's
-  // precision for the projections it multiplies: at most the square root of
-  // the largest number (1.8e19 in float32: N up to about 36,000 at B = 512).
-  void check_range(int64_t n, DType dtype) const {
-    const double largest_log = static_cast<double>(n / 2) / scale_base_ * -std::log(zeta_[0]);
+  // The largest scale, zeta_0^(-farthest/B) for the position farthest from
+  // the centre, must leave room in the input's precision for the projections
+  // it multiplies: at most the square root of the largest number (1.8e19 in
+  // float32: N up to about 36,000 at B = 512).
+  void check_range(int64_t farthest, DType dtype) const {
+    const double largest_log = static_cast<double>(farthest) / scale_base_ * -std::log(zeta_[0]);
     const double limit = 0.5 * std::log(dtype == DType::F32 ? static_cast<double>(std::numeric_limits<float>::max())
                                                             : std::numeric_limits<double>::max());
     if (largest_log > limit)
-      throw ModelConfigError("model.position.xpos_scale_base: " + std::to_string(n) + " positions scale pairs by up to e^" +
-                             std::to_string(largest_log) + ", past " + dtype_name(dtype) +
-                             "'s range; raise xpos_scale_base (now " + std::to_string(scale_base_) + ")");
+      throw ModelConfigError("model.position.xpos_scale_base: positions " + std::to_string(farthest) +
+                             " from the middle scale pairs by up to e^" + std::to_string(largest_log) + ", past " +
+                             dtype_name(dtype) + "'s range; raise xpos_scale_base (now " +
+                             std::to_string(scale_base_) + ")");
   }
 
   RotaryEmbedding rope_;
@@ -120,6 +131,7 @@ PositionEncodingSpec xpos_encoding_spec() {
                           .above(0));
   s.options.push_back(PositionOption::number("xpos_gamma", 0.4, "gamma in zeta_i = (2i/d + gamma)/(1 + gamma)")
                           .above(0));
+  s.options = with_randomized_positions(s.options);
   return s;
 }
 

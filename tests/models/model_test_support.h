@@ -2,6 +2,7 @@
 // Shared helpers for the models tests: deterministic random data, a rotary
 // helper for rows of vectors, tiny model configs, the toy classification
 // tasks and a small Adam training loop.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -89,6 +90,13 @@ inline ModelConfig tiny_config(const std::string& variant, int64_t vocab_size = 
     c.position.type = variant;
   if (variant == "learned") c.position.set("max_len", 64);  // other encodings reject learned's key
   return c;
+}
+
+// Randomized positions drawn from [0, range) in training; learned's table grows to hold them.
+inline void randomize_positions(ModelConfig& c, int64_t range) {
+  c.position.set("randomized", true);
+  c.position.set("max_positions", range);
+  if (c.position.type == "learned") c.position.set("max_len", std::max<int64_t>(c.position.integer("max_len"), range));
 }
 
 // A padded batch plus labels; input() views it as a ModelInput.

@@ -4,7 +4,8 @@
 // position encoding, with padding, odd lengths and both dropouts on. Both paths
 // draw the attention-dropout mask from the same key, so training-mode results
 // must agree too. And each path's gradients against central finite differences
-// of the loss (float64), for every encoding.
+// of the loss (float64), for every encoding. All of it again with randomized
+// positions, where the offset biases become position-pair biases.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -121,8 +122,7 @@ void check_same(const ForwardBackward& fused, const ForwardBackward& composed, d
 TEST_CASE("fused attention equals the composed reference in every encoding", "[attention][model]") {
   const std::string variant =
       GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional",
-               "alibi_directional-learned", "kerple", "fire", "none", "xpos",
-               "p_rope");
+               "alibi_directional-learned", "kerple", "fire", "none", "xpos", "p_rope");
   const DType dtype = GENERATE(DType::F64, DType::F32);
   const bool training = GENERATE(false, true);
   const int64_t seq_len = GENERATE(7, 37, 70);  // 70 crosses the kernel's 64-key tile
@@ -160,4 +160,37 @@ TEST_CASE("both attention paths' gradients match finite differences in every enc
   const ToyBatch b = make_toy_batch(ToyTask::order, 3, 11, 12, 4, 2, /*min_len=*/2);  // padded rows
   // Central differences with h = 1e-6 err by O(h^2) plus rounding O(1e-16 / h): ~1e-10.
   CHECK(finite_difference_error(kernel_config(variant, kernel), b) < 1e-6);
+}
+
+// Training draws random positions (model.position.randomized) from [0, 150):
+// the offset encodings' tables go through OffsetPairBias, FIRE through its
+// explicit-position tiles.
+TEST_CASE("fused attention equals the composed reference with randomized positions", "[attention][model]") {
+  const std::string variant =
+      GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional",
+               "alibi_directional-learned", "kerple", "fire", "xpos", "p_rope");
+  const DType dtype = GENERATE(DType::F64, DType::F32);
+  const int64_t seq_len = GENERATE(7, 70);  // 70 crosses the kernel's 64-key tile
+  CAPTURE(variant, dtype == DType::F64 ? "f64" : "f32", seq_len);
+  const double tol = dtype == DType::F64 ? 1e-10 : 1e-5;
+  auto config = [&](AttentionKernel kernel) {
+    ModelConfig c = kernel_config(variant, kernel);
+    randomize_positions(c, 150);
+    return c;
+  };
+  const ToyBatch b = make_toy_batch(ToyTask::order, 5, seq_len, 12, 9, 1, /*min_len=*/2);
+  check_same(run(config(AttentionKernel::fused), dtype, b, true),
+             run(config(AttentionKernel::composed), dtype, b, true), tol);
+}
+
+TEST_CASE("both attention paths' gradients match finite differences with randomized positions",
+          "[attention][model][gradcheck]") {
+  const std::string variant = GENERATE("rope-interleaved", "sinusoidal", "learned", "t5_bias",
+                                       "alibi_directional-learned", "kerple", "fire", "xpos");
+  const AttentionKernel kernel = GENERATE(AttentionKernel::fused, AttentionKernel::composed);
+  CAPTURE(variant, option_name(kernel));
+  ModelConfig c = kernel_config(variant, kernel);
+  randomize_positions(c, 40);
+  const ToyBatch b = make_toy_batch(ToyTask::order, 3, 11, 12, 4, 2, /*min_len=*/2);
+  CHECK(finite_difference_error(c, b) < 1e-6);
 }

@@ -44,7 +44,7 @@ InputScales measure(const ModelConfig& c, uint64_t seed = 42) {
   const auto encoding = make_position_encoding(store, c);
   store.allocate(seed);
   const Var zeros(Tensor::zeros({1, kLength, c.d_model}, DType::F64));
-  s.position_signal = encoding->add_to_embeddings(store, zeros).value().to_doubles();
+  s.position_signal = encoding->add_to_embeddings(store, zeros, Positions()).value().to_doubles();
   s.positions = rms(s.position_signal);
   return s;
 }

@@ -25,7 +25,7 @@ struct FireFixture {
   void set(const std::string& name, double value) { store.value(store.id(name)).fill(value); }
   std::vector<double> tile(const PairTile& t) const {
     std::vector<double> out(static_cast<size_t>(t.rows * t.cols));
-    encoding->pair_bias(store, 0)->fill(t, out.data(), t.cols);
+    encoding->pair_bias(store, 0, Positions())->fill(t, out.data(), t.cols);
     return out;
   }
   std::vector<double> values(const std::string& name) const { return store.value(store.id(name)).to_doubles(); }

@@ -19,7 +19,7 @@ class ToyEncoding : public PositionEncoding {
   ToyEncoding(ParameterStore& store, const ModelConfig& c)
       : slope_(store.declare("position.toy.weight", {c.d_model}, ParameterInit::normal(c.position.number("toy_std")))) {}
 
-  Var add_to_embeddings(const ParameterStore& store, const Var& x) const override {
+  Var add_to_embeddings(const ParameterStore& store, const Var& x, const Positions&) const override {
     const int64_t n = x.size(1), d = x.size(2);
     std::vector<double> p(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) p[i] = static_cast<double>(i);

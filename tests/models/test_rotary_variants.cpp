@@ -44,7 +44,7 @@ std::vector<double> rotate_everywhere(const PositionEncoding& e, const std::vect
   std::vector<double> rows;
   rows.reserve(static_cast<size_t>(n * kHeadDim));
   for (int64_t p = 0; p < n; ++p) rows.insert(rows.end(), v.begin(), v.end());
-  return e.rotate(Var(Tensor::from_doubles({1, 1, n, kHeadDim}, dtype, rows)), role).value().to_doubles();
+  return e.rotate(Var(Tensor::from_doubles({1, 1, n, kHeadDim}, dtype, rows)), role, Positions()).value().to_doubles();
 }
 
 // The dims of pair i in `layout`.
@@ -156,7 +156,7 @@ TEST_CASE("p_rope: low-frequency pairs are the input, the others rope's, at posi
   const RotaryEmbedding rope(kHeadDim, rope_position(layout));
   const std::vector<double> x = random_normal(kLongest * kHeadDim, 7);
   const Var input(Tensor::from_doubles({1, 1, kLongest, kHeadDim}, DType::F64, x));
-  const std::vector<double> y = e.encoding->rotate(input, Role::query).value().to_doubles();
+  const std::vector<double> y = e.encoding->rotate(input, Role::query, Positions()).value().to_doubles();
   const std::vector<double> r = rope.apply(input).value().to_doubles();
   int64_t unrotated_changed = 0, rotated_off = 0;
   for (int64_t p = 0; p < kLongest; ++p)

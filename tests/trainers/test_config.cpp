@@ -194,7 +194,8 @@ TEST_CASE("position keys: yarn's original_max_len defaults to the run's data.max
   CHECK(load_config(path, {"model.position.original_max_len=300"}).model.position.integer("original_max_len") == 300);
   const Config c = load_config(path, {"model.position.scaling=yarn", "model.position.scaling_factor=4"});
   // the stored config keeps the training length when evaluation changes data.max_len
-  CHECK(parse_config_text(dump_config(c), "dump", {"data.max_len=8192"}).model.position.integer("original_max_len") == 2048);
+  CHECK(parse_config_text(dump_config(c), "dump", {"data.max_len=8192"}).model.position.integer("original_max_len") ==
+        2048);
   const auto alibi = write(dir, "b.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    type: alibi\n");
   CHECK(load_config(alibi).model.position.integer("original_max_len") == 512);  // not rope's: left at its default
 }
@@ -210,6 +211,25 @@ TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked
   CHECK(error_of(path, {"model.position.max_len=513"}).empty());
   CHECK_THAT(error_of(path, {"model.position.max_len=513", "data.eval_max_len=1024"}),
              Catch::Contains("data.eval_max_len = 1024") && Catch::Contains("needs 1025"));
+}
+
+TEST_CASE("randomized positions: max_positions holds the training window, checked at load; none rejects them") {
+  const auto dir = test::fresh_dir("config-randomized");
+  const auto path = write(dir, "a.yaml",
+                          "train:\n  max_steps: 10\ndata:\n  max_len: 64\nmodel:\n  pooling: cls\n  position:\n"
+                          "    randomized: true\n    max_positions: 64\n");
+  CHECK_THAT(error_of(path), Catch::Contains(path + ":9") && Catch::Contains("model.position.max_positions") &&
+                                 Catch::Contains("needs 65"));
+  CHECK(error_of(path, {"model.position.max_positions=65"}).empty());
+  // evaluation takes positions 0..N-1: longer evaluation windows need no more
+  CHECK(error_of(path, {"model.position.max_positions=65", "data.eval_max_len=1024"}).empty());
+  CHECK_THAT(error_of(path, {"model.position.type=none"}),
+             Catch::Contains("model.position.max_positions") && Catch::Contains("not none"));
+  CHECK_THAT(error_of(path, {"model.position.type=none", "model.position.max_positions=2048"}),
+             Catch::Contains("model.position.randomized") && Catch::Contains("not none"));
+  CHECK_THAT(
+      error_of(path, {"model.position.type=learned", "model.position.max_positions=600", "model.position.max_len=513"}),
+      Catch::Contains("model.position.max_len") && Catch::Contains("max_positions = 600"));
 }
 
 TEST_CASE("paths in a config file are relative to its folder; --set paths to the working directory") {

@@ -216,7 +216,7 @@ void validate(const Config& c) {
   require(!c.run.name.empty(), "run.name", "must not be empty");
   c.model.validate();
   // Windows of data.max_len / data.eval_max_len tokens must fit the position table.
-  c.model.validate_length(c.data.max_len, "data.max_len");
+  c.model.validate_training_length(c.data.max_len, "data.max_len");
   if (c.data.eval_max_len > 0) c.model.validate_length(c.data.eval_max_len, "data.eval_max_len");
   const TrainConfig& t = c.train;
   require(t.max_steps > 0 || t.max_epochs > 0, "train.max_steps", "set train.max_steps or train.max_epochs (> 0)");
