@@ -30,7 +30,10 @@ def save(fig, stem):
 
 
 def colors(names):
+    # Ten distinct default colours; beyond ten variants, tab20 so that no two variants share one.
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    if len(names) > len(cycle):
+        cycle = [plt.get_cmap("tab20")(i) for i in range(20)]
     return {n: cycle[i % len(cycle)] for i, n in enumerate(names)}
 
 
