@@ -3,7 +3,7 @@
 # peak RSS; composed runs under a 20 GB address-space limit (the VM has 24 GiB), so one that needs more fails
 # with bad_alloc and is recorded as failed. Writes bench/results/bias-encodings-8k.jsonl.
 cd "$(dirname "$0")/.."
-out=bench/results/bias-encodings-8k.jsonl; : > $out
+out=bench/results/bias-encodings-8k.jsonl; : > $out; : > bench/results/bias-encodings-8k.log
 for t in alibi kerple alibi_directional fire; do
   for k in fused composed; do
     echo "== $t $k" >&2
