@@ -16,10 +16,12 @@ namespace rotor {
 
 struct ParameterInit {
   enum class Kind { normal, uniform, constant, zeros, ones } kind = Kind::normal;
-  double scale = 0.02;  // normal: the std; uniform: the bound b of U[-b, b); constant: the value
+  double scale = 0.02;  // normal: the std; uniform: half the width of [low, high); constant: the value
+  double centre = 0.0;  // uniform: (low + high) / 2
   static ParameterInit normal(double std) { return {Kind::normal, std}; }
-  // PyTorch's nn.Linear default is uniform(1 / sqrt(fan_in)) for weight and bias.
-  static ParameterInit uniform(double bound) { return {Kind::uniform, bound}; }
+  // U[low, high), drawn as centre + scale (2u - 1). PyTorch's nn.Linear default is
+  // uniform(-1 / sqrt(fan_in), 1 / sqrt(fan_in)) for weight and bias.
+  static ParameterInit uniform(double low, double high) { return {Kind::uniform, (high - low) / 2, (low + high) / 2}; }
   static ParameterInit constant(double value) { return {Kind::constant, value}; }
   static ParameterInit zeros() { return {Kind::zeros, 0.0}; }
   static ParameterInit ones() { return {Kind::ones, 0.0}; }

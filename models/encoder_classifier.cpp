@@ -18,6 +18,7 @@ EncoderClassifier::EncoderClassifier(const ModelConfig& config, DType dtype)
   for (int64_t i = 0; i < c.layers; ++i) blocks_.emplace_back(params_, "layers." + std::to_string(i), c);
   if (c.norm == NormPlacement::pre) final_norm_ = LayerNorm::declare(params_, "final_norm", c.d_model, c.norm_eps);
   head_ = Linear::declare(params_, "head", c.d_model, c.num_classes, c.init_std);
+  if (c.position.flag("randomized")) random_position_range_ = c.position.integer("max_positions");
 }
 
 void EncoderClassifier::initialize(uint64_t seed) {
@@ -39,8 +40,8 @@ Var EncoderClassifier::embed(const ModelInput& in, std::vector<int32_t>& lengths
 }
 
 Positions EncoderClassifier::window_positions(int64_t n, const ForwardContext& ctx) const {
-  if (!ctx.training || !config_.position.flag("randomized")) return Positions();
-  return random_positions(ctx.position_key(), n, config_.position.integer("max_positions"));
+  if (!ctx.training || random_position_range_ == 0) return Positions();
+  return random_positions(ctx.position_key(), n, random_position_range_);
 }
 
 AttentionInputs EncoderClassifier::attention_inputs(const std::vector<int32_t>& lengths, int64_t n,

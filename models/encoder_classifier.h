@@ -66,6 +66,7 @@ class EncoderClassifier {
   DType dtype_;
   ParameterStore params_;
   ParameterId token_embedding_ = -1, cls_ = -1;
+  int64_t random_position_range_ = 0;  // model.position.max_positions with randomized positions; 0: off
   std::unique_ptr<PositionEncoding> position_;
   std::vector<TransformerBlock> blocks_;
   std::optional<LayerNorm> final_norm_;

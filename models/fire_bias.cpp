@@ -271,7 +271,8 @@ class FireEncoding : public PositionEncoding {
   // threshold multiplier without weight decay (decay would pull them to 0, not to their start).
   FireParameters declare(ParameterStore& store, const std::string& prefix, int64_t heads) const {
     const int64_t w = width_;
-    const ParameterInit fc1 = ParameterInit::uniform(1.0), fc2 = ParameterInit::uniform(1.0 / std::sqrt(double(w)));
+    const double bound2 = 1.0 / std::sqrt(double(w));
+    const ParameterInit fc1 = ParameterInit::uniform(-1.0, 1.0), fc2 = ParameterInit::uniform(-bound2, bound2);
     FireParameters p;
     p.fc1_weight = store.declare(prefix + ".mlp.fc1.weight", {w, 1}, fc1);
     p.fc1_bias = store.declare(prefix + ".mlp.fc1.bias", {w}, fc1, false);

@@ -31,10 +31,9 @@ Var distances(int64_t length, DType dtype) {
 class KerpleEncoding : public PositionEncoding {
  public:
   KerpleEncoding(ParameterStore& store, int64_t heads)
-      // ones() is a placeholder: initialize() draws the uniform starting values.
       : heads_(heads),
-        r1_(store.declare("position.kerple.r1", {heads}, ParameterInit::ones(), /*weight_decay=*/false)),
-        r2_(store.declare("position.kerple.r2", {heads}, ParameterInit::ones(), /*weight_decay=*/false)) {}
+        r1_(store.declare("position.kerple.r1", {heads}, ParameterInit::uniform(0, 2), /*weight_decay=*/false)),
+        r2_(store.declare("position.kerple.r2", {heads}, ParameterInit::uniform(0, 1), /*weight_decay=*/false)) {}
 
   // Autograd ops all the way, so r1 and r2 get gradients through either attention path.
   Var relative_bias(const ParameterStore& store, int64_t, int64_t length) const override {
@@ -43,11 +42,8 @@ class KerpleEncoding : public PositionEncoding {
     return neg(mul(r1, log(add_scalar(mul(r2, distances(length, store.dtype())), 1.0))));  // [H, 2N-1]
   }
 
-  void initialize(ParameterStore& store, uint64_t seed) const override {
-    draw_uniform(store, r1_, "position.kerple.r1", 2.0, seed);
-    draw_uniform(store, r2_, "position.kerple.r2", 1.0, seed);
-    constrain(store);
-  }
+  // The store draws U(0, 2) and U(0, 1); the start is their projection.
+  void initialize(ParameterStore& store, uint64_t) const override { constrain(store); }
 
   void constrain(ParameterStore& store) const override {
     clamp_parameter_below(store, r1_, kFloor);
@@ -55,14 +51,6 @@ class KerpleEncoding : public PositionEncoding {
   }
 
  private:
-  // U(0, scale) per head, from the parameter's own stream (as the store draws its normals).
-  void draw_uniform(ParameterStore& store, ParameterId id, const char* name, double scale, uint64_t seed) const {
-    const RandomKey key{seed, stream_id(name), 0};
-    std::vector<double> v(static_cast<size_t>(heads_));
-    for (int64_t h = 0; h < heads_; ++h) v[h] = scale * key.uniform_double(static_cast<uint64_t>(h));
-    store.value(id).copy_from(Tensor::from_doubles({heads_}, DType::F64, v));
-  }
-
   int64_t heads_;
   ParameterId r1_, r2_;
 };

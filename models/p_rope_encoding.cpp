@@ -46,9 +46,7 @@ class PRopeEncoding : public PositionEncoding {
 };
 
 void validate(const ModelConfig& c) {
-  if (c.head_dim() % 2 != 0)
-    throw ModelConfigError("model.position.type: p_rope needs an even head dimension, but d_model/heads = " +
-                           std::to_string(c.head_dim()));
+  require_even_head_dim(c);
   const double p = c.position.number(kKeptShare), pairs = p * static_cast<double>(c.head_dim() / 2);
   if (std::abs(pairs - std::round(pairs)) > 1e-9)
     throw ModelConfigError("model.position." + std::string(kKeptShare) + ": " + std::to_string(p) + " of the " +

@@ -59,9 +59,9 @@ class PositionEncoding {
     return nullptr;
   }
 
-  // Parameters whose start is not a ParameterInit (KERPLE's uniform draws,
-  // learned ALiBi slopes from the schedule): set after the store's own
-  // initialisation, as a pure function of `seed` and the parameter names.
+  // Parameters whose start is not a ParameterInit (learned ALiBi slopes from
+  // the schedule; KERPLE's draws projected into range): set after the store's
+  // own initialisation, as a pure function of `seed` and the parameter names.
   virtual void initialize(ParameterStore& /*store*/, uint64_t /*seed*/) const {}
   // Projects constrained parameters back into their domain (KERPLE's r >= 0.01);
   // the trainer calls it after every optimizer step, as KERPLE's code clamps

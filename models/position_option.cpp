@@ -24,19 +24,6 @@ PositionOption PositionOption::number(std::string key, double value, std::string
   return make(std::move(key), value, std::move(help));
 }
 
-PositionOption& PositionOption::at_least(double bound) {
-  range.min = bound;
-  return *this;
-}
-PositionOption& PositionOption::above(double bound) {
-  range.min = bound;
-  range.min_exclusive = true;
-  return *this;
-}
-PositionOption& PositionOption::at_most(double bound) {
-  range.max = bound;
-  return *this;
-}
 PositionOption& PositionOption::train_length_default() {
   defaults_to_train_length = true;
   return *this;

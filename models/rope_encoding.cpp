@@ -34,9 +34,7 @@ class RopeEncoding : public PositionEncoding {
 
 void validate(const ModelConfig& c) {
   const PositionConfig& p = c.position;
-  if (c.head_dim() % 2 != 0)
-    throw ModelConfigError("model.position.type: rope needs an even head dimension, but d_model/heads = " +
-                           std::to_string(c.head_dim()));
+  require_even_head_dim(c);
   const double fraction = p.number("fraction"), factor = p.number("scaling_factor");
   const double dims = fraction * static_cast<double>(c.head_dim());
   if (std::abs(dims - std::round(dims)) > 1e-9 || c.rotary_dims() % 2 != 0 || c.rotary_dims() == 0)

@@ -28,6 +28,12 @@ std::vector<PositionOption> rotary_options(const std::vector<std::string>& keys)
   return chosen;
 }
 
+void require_even_head_dim(const ModelConfig& c) {
+  if (c.head_dim() % 2 != 0)
+    throw ModelConfigError("model.position.type: " + c.position.type +
+                           " needs an even head dimension, but d_model/heads = " + std::to_string(c.head_dim()));
+}
+
 RotaryEmbedding::RotaryEmbedding(int64_t head_dim, const PositionConfig& config)
     : rotary_dims_(static_cast<int64_t>(std::llround(config.number("fraction") * static_cast<double>(head_dim)))),
       layout_(config.choice<RotaryLayout>("layout")),

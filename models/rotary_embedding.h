@@ -25,6 +25,8 @@ namespace rotor {
 std::vector<PositionOption> rotary_options();
 // The rows of rotary_options() named in `keys` (an encoding that reads only some of them).
 std::vector<PositionOption> rotary_options(const std::vector<std::string>& keys);
+// Rotation turns pairs of dims: throws ModelConfigError naming model.position.type when a head's are odd.
+void require_even_head_dim(const ModelConfig& config);
 
 struct RotaryTables {
   Tensor cos, sin;  // [N, r/2], float64

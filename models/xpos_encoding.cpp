@@ -52,8 +52,9 @@ class XposEncoding : public PositionEncoding {
       const std::lock_guard<std::mutex> lock(cache_mutex_);
       if (cached_length_ != n) {
         const std::vector<int64_t> slots = positions.list(n);
-        query_ = scaled_tables(rope_.tables(n), slots, +1.0, x.dtype());
-        key_ = scaled_tables(rope_.tables(n), slots, -1.0, x.dtype());
+        const RotaryTables angles = rope_.tables(n);
+        query_ = scaled_tables(angles, slots, +1.0, x.dtype());
+        key_ = scaled_tables(angles, slots, -1.0, x.dtype());
         cached_length_ = n;
       }
       t = role == Role::key ? key_ : query_;
@@ -109,9 +110,7 @@ class XposEncoding : public PositionEncoding {
 };
 
 void validate(const ModelConfig& c) {
-  if (c.head_dim() % 2 != 0)
-    throw ModelConfigError("model.position.type: xpos needs an even head dimension, but d_model/heads = " +
-                           std::to_string(c.head_dim()));
+  require_even_head_dim(c);
   if (c.attention == AttentionKind::linear)
     throw ModelConfigError("model.attention: xpos scales softmax attention's queries and keys; it is not defined "
                            "for linear attention");

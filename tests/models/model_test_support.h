@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -208,6 +209,58 @@ inline TrainResult train_toy(EncoderClassifier& model, const TrainOptions& o) {
   r.eval_accuracy = accuracy(logits.value().to_doubles(), eval.labels);
   r.eval_loss = model.loss(logits, eval.labels).value().item();
   return r;
+}
+
+// One parameter element's analytic gradient and its central difference.
+struct GradientEntry {
+  std::string name;
+  int64_t index = 0;
+  double analytic = 0, numeric = 0;
+};
+
+// The training-mode loss's gradient (dropout on: its masks are a pure function
+// of the context's key, so every evaluation draws the same ones) against
+// central differences of step h, for every parameter whose name `selects`
+// accepts: every element, or about `samples` spread over each tensor. float64 models.
+inline std::vector<GradientEntry> finite_difference_gradients(EncoderClassifier& model, const ToyBatch& b,
+                                                              const std::function<bool(const std::string&)>& selects,
+                                                              int64_t samples = 0, double h = 1e-6) {
+  ParameterStore& params = model.parameters();
+  auto loss = [&] {
+    ForwardContext ctx{true, 5, 3};
+    return model.loss(model.logits(b.input(), ctx), b.labels);
+  };
+  params.zero_grad();
+  backward(loss());
+  NoGradGuard no_grad;
+  std::vector<GradientEntry> entries;
+  for (size_t id = 0; id < params.infos().size(); ++id) {
+    const std::string& name = params.infos()[id].name;
+    if (!selects(name)) continue;
+    const auto pid = static_cast<ParameterId>(id);
+    const std::vector<double> analytic = params.grad(pid).to_doubles();
+    Tensor value = params.value(pid);  // a view into the parameters
+    double* v = value.data<double>();
+    const int64_t n = value.numel(), step = samples > 0 ? std::max<int64_t>(1, n / samples) : 1;
+    for (int64_t e = 0; e < n; e += step) {
+      const double saved = v[e];
+      v[e] = saved + h;
+      const double up = loss().value().item();
+      v[e] = saved - h;
+      const double down = loss().value().item();
+      v[e] = saved;
+      entries.push_back({name, e, analytic[static_cast<size_t>(e)], (up - down) / (2 * h)});
+    }
+  }
+  return entries;
+}
+
+// max |analytic - numeric| / max(1, |numeric|) over the entries.
+inline double worst_gradient_error(const std::vector<GradientEntry>& entries) {
+  double worst = 0;
+  for (const GradientEntry& g : entries)
+    worst = std::max(worst, std::abs(g.analytic - g.numeric) / std::max(1.0, std::abs(g.numeric)));
+  return worst;
 }
 
 }  // namespace rotor::model_test

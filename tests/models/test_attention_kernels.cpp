@@ -64,41 +64,13 @@ ModelConfig kernel_config(const std::string& variant, AttentionKernel kernel) {
   return c;
 }
 
-// Central differences of the training-mode loss (dropout masks are a function
-// of the context's key, so every evaluation draws the same ones) against the
-// analytic gradient, on about 6 entries of every parameter tensor:
-// max |analytic - numeric| / max(1, |numeric|).
+// Every parameter tensor's gradient on about 6 of its entries against central
+// differences: max |analytic - numeric| / max(1, |numeric|).
 double finite_difference_error(const ModelConfig& c, const ToyBatch& b) {
   EncoderClassifier model(c, DType::F64);
   model.initialize(21);
-  ParameterStore& params = model.parameters();
-  auto loss = [&] {
-    ForwardContext ctx{true, 5, 3};
-    return model.loss(model.logits(b.input(), ctx), b.labels);
-  };
-  params.zero_grad();
-  backward(loss());
-  const double h = 1e-6;
-  double worst = 0;
-  for (size_t id = 0; id < params.infos().size(); ++id) {
-    const auto pid = static_cast<ParameterId>(id);
-    const std::vector<double> analytic = params.grad(pid).to_doubles();
-    Tensor value = params.value(pid);  // a view into the parameters
-    double* v = value.data<double>();
-    const int64_t n = value.numel();
-    NoGradGuard no_grad;
-    for (int64_t e = 0; e < n; e += std::max<int64_t>(1, n / 6)) {
-      const double saved = v[e];
-      v[e] = saved + h;
-      const double up = loss().value().item();
-      v[e] = saved - h;
-      const double down = loss().value().item();
-      v[e] = saved;
-      const double numeric = (up - down) / (2 * h);
-      worst = std::max(worst, std::abs(analytic[static_cast<size_t>(e)] - numeric) / std::max(1.0, std::abs(numeric)));
-    }
-  }
-  return worst;
+  return worst_gradient_error(finite_difference_gradients(
+      model, b, [](const std::string&) { return true; }, 6));
 }
 
 void check_same(const ForwardBackward& fused, const ForwardBackward& composed, double tol) {

@@ -91,12 +91,6 @@ TEST_CASE("FIRE: while max(i, j) <= L the bias depends only on i - j, up to 1e5"
 
 namespace {
 
-// Loss of a 2-layer FIRE model (dropout on: its mask is a pure function of the key).
-double model_loss(EncoderClassifier& model, const ToyBatch& b) {
-  ForwardContext ctx{true, 5, 3};
-  return model.loss(model.logits(b.input(), ctx), b.labels).value().item();
-}
-
 // max over FIRE parameter elements of |analytic - numeric| / max(1, |numeric|).
 double fire_gradient_error(AttentionKernel kernel) {
   ModelConfig c = tiny_config("fire");
@@ -109,28 +103,10 @@ double fire_gradient_error(AttentionKernel kernel) {
   for (const char* layer : {"layers.0", "layers.1"})  // L = 5.5: positions on both sides of the threshold
     params.value(params.id(std::string(layer) + ".attn.fire.threshold_scale")).fill(5.5 / 512);
   const ToyBatch b = make_toy_batch(ToyTask::order, 3, 11, 12, 4, 0, 3);
-  params.zero_grad();
-  ForwardContext ctx{true, 5, 3};
-  backward(model.loss(model.logits(b.input(), ctx), b.labels));
-  double worst = 0;
-  int64_t checked = 0;
-  for (const ParameterInfo& info : params.infos()) {
-    if (info.name.find(".fire.") == std::string::npos) continue;
-    const std::vector<double> analytic = params.grad(params.id(info.name)).to_doubles();
-    double* x = params.values().data<double>() + info.offset;
-    for (int64_t e = 0; e < numel(info.shape); ++e, ++checked) {
-      const double orig = x[e], h = 1e-6;
-      x[e] = orig + h;
-      const double up = model_loss(model, b);
-      x[e] = orig - h;
-      const double down = model_loss(model, b);
-      x[e] = orig;
-      const double numeric = (up - down) / (2 * h);
-      worst = std::max(worst, std::abs(analytic[e] - numeric) / std::max(1.0, std::abs(numeric)));
-    }
-  }
-  CHECK(checked == 2 * (32 + 32 + 2 * 32 + 2 + 1 + 1));
-  return worst;
+  const std::vector<GradientEntry> entries = finite_difference_gradients(
+      model, b, [](const std::string& name) { return name.find(".fire.") != std::string::npos; });
+  CHECK(entries.size() == 2 * (32 + 32 + 2 * 32 + 2 + 1 + 1));
+  return worst_gradient_error(entries);
 }
 
 }  // namespace

@@ -272,20 +272,6 @@ ConfigOption& ConfigOption::one_of(std::vector<std::string> values) {
   choices = std::move(values);
   return *this;
 }
-ConfigOption& ConfigOption::at_least(double bound) {
-  range.min = bound;
-  return *this;
-}
-ConfigOption& ConfigOption::above(double bound) {
-  range.min = bound;
-  range.min_exclusive = true;
-  return *this;
-}
-ConfigOption& ConfigOption::below(double bound) {
-  range.max = bound;
-  range.max_exclusive = true;
-  return *this;
-}
 ConfigOption& ConfigOption::path() {
   is_path = true;
   return *this;

@@ -39,9 +39,9 @@ struct ConfigOption {
   std::function<YAML::Node(const Config&)> get;
 
   ConfigOption& one_of(std::vector<std::string> values);
-  ConfigOption& at_least(double bound);
-  ConfigOption& above(double bound);
-  ConfigOption& below(double bound);
+  ConfigOption& at_least(double bound) { range.at_least(bound); return *this; }
+  ConfigOption& above(double bound) { range.above(bound); return *this; }
+  ConfigOption& below(double bound) { range.below(bound); return *this; }
   ConfigOption& path();
   ConfigOption& on_resume();
 };
