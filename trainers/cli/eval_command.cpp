@@ -1,26 +1,34 @@
-#include "trainers/cli/commands.h"
-
+// `rotor eval`: a checkpoint's metrics on a split of its task or a labelled
+// file, at one or several window lengths, printed and written next to the run.
 #include <filesystem>
-#include <iostream>
 #include <optional>
 
 #include <fmt/core.h>
 
 #include "datasets/dataset.h"
-#include "models/position_encoding.h"
-#include "trainers/checkpoint/checkpoint_directory.h"
+#include "trainers/cli/checkpoint_argument.h"
+#include "trainers/cli/command.h"
+#include "trainers/cli/score_split.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/training/eval_result.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/json_output.h"
 #include "trainers/training/output_file.h"
-#include "trainers/training/progress.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
+
+struct EvalRequest {
+  std::string checkpoint;
+  std::string split = "test";     // val | test | any extra split of the task
+  std::string data;               // a JSONL/CSV/TSV file to evaluate instead of a split
+  std::vector<int64_t> max_lens;  // evaluation window lengths, one evaluation each; empty: the run's own
+  std::vector<std::string> overrides;
+  std::string output;  // metrics JSON file (one length only); empty: RUN/<eval_file_name()>
+};
 
 // The run directory of RUN/checkpoints/step-N.h5; for a checkpoint kept
 // anywhere else, the directory it is in. Relative to the working directory
@@ -28,34 +36,6 @@ namespace {
 fs::path run_dir_of(const std::string& checkpoint) {
   const fs::path dir = fs::absolute(checkpoint).parent_path();
   return fs::proximate(dir.filename() == "checkpoints" ? dir.parent_path() : dir);
-}
-
-void print_warning(const std::string& w) { fmt::print(stderr, "warning: {}\n", w); }
-
-// A checkpoint file, RUN/checkpoints/latest or best, or a run directory -> the
-// file, and how it was chosen ("" for a file named directly).
-ResolvedCheckpoint checkpoint_file(const std::string& given) {
-  std::vector<std::string> warnings;
-  ResolvedCheckpoint r = resolve_checkpoint(given, &warnings);
-  for (const std::string& w : warnings) print_warning(w);
-  return r;
-}
-
-std::string describe(const ResolvedCheckpoint& r) { return r.how.empty() ? r.path : r.path + " (" + r.how + ")"; }
-
-DocumentScores score(RestoredModel& r, const TokenizedSplit& split, const DataConfig& data) {
-  Sampler sampler = make_eval_sampler(split, data);
-  // Under mpirun every rank scores a share of the batches; rank 0 reports.
-  const Progress::Style style =
-      world().is_root() ? Progress::parse(r.header.config.run.progress) : Progress::Style::none;
-  Progress progress("eval " + split.name, sampler.batches_in_epoch(), style);
-  const auto start = std::chrono::steady_clock::now();
-  DocumentScores s = score_documents(*r.model, sampler, split.num_docs(), [&](int64_t done, int64_t) {
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    progress.update(done, "", dt > 0 ? static_cast<double>(done) / dt : 0.0, "batches/s");
-  });
-  progress.finish("");
-  return s;
 }
 
 // What `rotor eval` evaluates: a split of the run's task, or a --data file.
@@ -121,8 +101,6 @@ std::string write_eval_record(const std::string& file, const std::string& line, 
   }
 }
 
-}  // namespace
-
 int eval_command(const EvalRequest& req) {
   const ResolvedCheckpoint resolved = checkpoint_file(req.checkpoint);
   fmt::print("checkpoint {}\n", describe(resolved));
@@ -159,84 +137,24 @@ int eval_command(const EvalRequest& req) {
   return 0;
 }
 
-int predict_command(const PredictRequest& req) {
-  const ResolvedCheckpoint resolved = checkpoint_file(req.checkpoint);
-  fmt::print(stderr, "checkpoint {}\n", describe(resolved));
-  RestoredModel r = restore_model(resolved.path, req.overrides);
-  Config& config = r.header.config;
-  if (req.max_len > 0) {
-    check_trained_length(config.model, req.max_len, "--max-len");
-    config.data.eval_max_len = req.max_len;
-  }
-  const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
-  const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
-  const DocumentScores s = score(r, split, config.data);
-  require_finite_scores(s, resolved.path);
-  if (!world().is_root()) return 0;
-  std::string out;
-  for (size_t d = 0; d < docs.size(); ++d) {
-    const std::vector<double> p = probabilities(s.logits[d]);
-    size_t best = 0;
-    JsonFields probs = JsonFields::object();
-    for (size_t c = 0; c < p.size(); ++c) {
-      probs[r.labels.name(static_cast<int32_t>(c))] = round_to_significant(p[c], 6);
-      if (p[c] > p[best]) best = c;
-    }
-    JsonFields line = {{"index", d}};
-    if (!docs[d].key.empty()) line["id"] = docs[d].key;
-    line["label"] = r.labels.name(static_cast<int32_t>(best));
-    line["probabilities"] = probs;
-    out += json_line(line) + "\n";
-  }
-  if (req.output.empty()) {
-    std::cout << out << std::flush;
-    if (!std::cout) throw Error("standard output: cannot write the predictions");
-    return 0;
-  }
-  write_output_file(req.output, out);
-  fmt::print(stderr, "{} predictions written to {}\n", docs.size(), req.output);
-  return 0;
-}
+}  // namespace
 
-int inspect_command(const std::string& given) {
-  const ResolvedCheckpoint resolved = checkpoint_file(given);
-  const std::string& checkpoint = resolved.path;
-  const CheckpointContents c = read_checkpoint(checkpoint);
-  const CheckpointHeader h = read_header(c, checkpoint);
-  const ModelConfig& m = h.config.model;
-  fmt::print("checkpoint  {}\n", describe(resolved));
-  fmt::print("step        {} (epoch {}, {} batches into it)\n", h.state.step, h.state.sampler.epoch,
-             h.state.sampler.cursor);
-  fmt::print("best        {} = {:.6g} at step {}\n", h.config.train.best_metric, h.state.best_metric,
-             h.state.best_step);
-  std::string pos = m.position.type, keys;
-  for (const PositionOption& o : position_encoding(m.position.type).options)
-    keys += fmt::format("{}{} {}", keys.empty() ? "" : ", ", o.key, position_value_text(m.position.value(o.key)));
-  if (!keys.empty()) pos += " (" + keys + ")";
-  fmt::print("model       d_model {}, {} layers, {} heads, d_ff {}, {}-LN, {} pooling, {} attention\n", m.d_model,
-             m.layers, m.heads, m.d_ff, option_name(m.norm), option_name(m.pooling), option_name(m.attention));
-  fmt::print("position    {}\n", pos);
-  fmt::print("classes     {}:", h.labels.size());
-  for (const std::string& l : h.labels) fmt::print(" {}", l);
-  fmt::print("\ntraining    {:.0f} s so far, {} threads\n\n", h.state.elapsed_s, h.threads);
-  fmt::print("{:<44} {:<16} {:>12}\n", "parameter", "shape", "count");
-  int64_t total = 0;
-  for (const auto& [key, t] : c.tensors) {
-    if (key.rfind("model/", 0) != 0) continue;
-    fmt::print("{:<44} {:<16} {:>12}\n", key.substr(6), to_string(t.shape()), t.numel());
-    total += t.numel();
-  }
-  fmt::print("{:<44} {:<16} {:>12}\n\nconfig:\n{}", "total", "", total, c.texts.at("config"));
-  return 0;
-}
-
-int config_command(const std::string& path, const std::vector<std::string>& overrides, bool reference, bool markdown) {
-  if (reference) {
-    fmt::print("{}", config_reference(markdown));
-    return 0;
-  }
-  fmt::print("{}", dump_config(load_config(path, overrides)));
-  return 0;
+Command add_eval_command(CLI::App& app) {
+  auto eval = std::make_shared<EvalRequest>();
+  auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
+  add_checkpoint_argument(e, eval->checkpoint);
+  e->add_option("--split", eval->split, "Split of the run's task: val, test, or an extra split (default test)");
+  e->add_option("--data", eval->data, "A labelled JSONL/CSV/TSV file to evaluate instead")->check(CLI::ExistingFile);
+  e->add_option("--max-len", eval->max_lens,
+                "Evaluation window length(s) in tokens, e.g. 512,1024,2048 (length extrapolation; one model load, "
+                "one metrics file per length)")
+      ->delimiter(',')
+      ->check(positive_number());
+  e->add_option("--set", eval->overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
+  e->add_option("--output", eval->output,
+                "Metrics JSON file (default RUN/eval-<split>[-L<length>][-<--set values>].json, e.g. "
+                "eval-test-L2048-ntk4.json)");
+  return {e, [eval] { return eval_command(*eval); }};
 }
 
 }  // namespace rotor
