@@ -8,7 +8,7 @@
 
 #include "datasets/dataset.h"
 #include "models/position_encoding.h"
-#include "trainers/checkpoint/checkpoint_directory.h"
+#include "storage/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/training/eval_result.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "trainers/checkpoint/checkpoint_error.h"
+#include "storage/checkpoint_error.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/scored_batches.h"
 

@@ -1,4 +1,4 @@
-#include "trainers/checkpoint/hdf5_file.h"
+#include "storage/hdf5_file.h"
 
 #include <algorithm>
 #include <cstdlib>
