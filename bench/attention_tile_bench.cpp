@@ -39,6 +39,21 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// Same result from every variant (one call on zeros) before timing; the
+// portable kernel (variants[3]) is the reference.
+void print_agreement(const std::vector<Variant>& variants, const std::vector<float>& a, const std::vector<float>& b) {
+  const int n = kSize;
+  std::vector<float> ref(n * n, 0.0f);
+  variants[3].run(a.data(), b.data(), ref.data());
+  for (const Variant& v : variants) {
+    std::vector<float> c(n * n, 0.0f);
+    v.run(a.data(), b.data(), c.data());
+    double err = 0;
+    for (int i = 0; i < n * n; ++i) err = std::max(err, double(std::abs(c[i] - ref[i])));
+    std::printf("%-9s max |C - portable| = %.3g\n", v.name, err);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,16 +87,7 @@ int main(int argc, char** argv) {
       {"portable", [&](const float* x, const float* y,
                        float* c) { rotor::kernels::tile_matmul_portable<float>(n, n, n, x, n, y, n, c, n, true); }},
   };
-  // Same result from every variant (one call on zeros) before timing.
-  std::vector<float> ref(n * n, 0.0f);
-  variants[3].run(a.data(), b.data(), ref.data());
-  for (const Variant& v : variants) {
-    std::vector<float> c(n * n, 0.0f);
-    v.run(a.data(), b.data(), c.data());
-    double err = 0;
-    for (int i = 0; i < n * n; ++i) err = std::max(err, double(std::abs(c[i] - ref[i])));
-    std::printf("%-9s max |C - portable| = %.3g\n", v.name, err);
-  }
+  print_agreement(variants, a, b);
   std::vector<std::vector<double>> gflops(variants.size());
   const double flops = 2.0 * n * n * n * calls;
   std::vector<float> c(n * n, 0.0f);

@@ -2,14 +2,13 @@
 // time into its own shared library (see gemm_paths.h):
 //   ROTOR_BENCH_EIGEN_USE_BLAS defined -> path (e): EIGEN_USE_BLAS, products are
 //     forwarded to Debian's OpenBLAS (OpenMP build); also the "whole" variant (e2).
-//   not defined -> path (et): engine/kernels/gemm.cpp as it is today (single-
-//     threaded Eigen kernels per tile), kept so the comparison survives a change
-//     of the engine's GEMM (path a).
-// The tiled function is engine/kernels/gemm.cpp's gemm<float> verbatim (plus the
-// macro). Inside the OpenMP region every tile's sgemm_ runs single-threaded
-// (OpenBLAS-openmp checks omp_in_parallel()); the lone-tile branch runs outside
-// any region and is NOT pinned to one thread here, exactly as the engine would be
-// with only the macro added.
+//   not defined -> path (et): engine/kernels/gemm.cpp as it was before commit
+//     9a4bea4 made each tile a cblas_sgemm (single-threaded Eigen kernels per
+//     tile), kept so the comparison with the engine's GEMM (path a) survives.
+// The tiled function is that former gemm<float> verbatim (plus the macro).
+// Inside the OpenMP region every tile's sgemm_ runs single-threaded (OpenBLAS-openmp checks
+// omp_in_parallel()); the lone-tile branch runs outside any region and is NOT pinned to one
+// thread here, as the engine would have been with only the macro added.
 #ifdef ROTOR_BENCH_EIGEN_USE_BLAS
 #define EIGEN_USE_BLAS
 #define ROTOR_TILED_FN eigen_blas_tiled_gemm

@@ -22,16 +22,16 @@ ROTOR_BENCH_API void eigen_omp_gemm(bool ta, bool tb, int64_t M, int64_t N, int6
                                     const float* B, float beta, float* C);
 
 // (e) Eigen compiled with EIGEN_USE_BLAS (products forwarded to OpenBLAS's sgemm_).
-// tiled: a copy of engine/kernels/gemm.cpp's fixed 128-row/column tiles over OpenMP,
-//        i.e. exactly what the engine becomes if gemm.cpp defines EIGEN_USE_BLAS.
+// tiled: the engine's former Eigen-tiled gemm.cpp (fixed 128-row/column tiles over
+//        OpenMP, before commit 9a4bea4 made each tile a cblas_sgemm) with EIGEN_USE_BLAS.
 // whole: one Eigen product, threads are OpenBLAS's.
 ROTOR_BENCH_API void eigen_blas_tiled_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha,
                                            const float* A, const float* B, float beta, float* C);
 ROTOR_BENCH_API void eigen_blas_whole_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha,
                                            const float* A, const float* B, float beta, float* C);
 
-// (et) engine/kernels/gemm.cpp's current code (Eigen kernels per tile), built
-// without EIGEN_USE_BLAS: a fixed reference for when the engine's GEMM changes.
+// (et) the engine's former Eigen-tiled gemm.cpp (single-threaded Eigen kernels per
+// tile), built without EIGEN_USE_BLAS: a fixed reference for path (a).
 ROTOR_BENCH_API void eigen_tiled_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                                       const float* B, float beta, float* C);
 

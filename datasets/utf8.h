@@ -8,9 +8,6 @@
 
 namespace rotor {
 
-// Appends the UTF-8 encoding of `code_point` (which must be a Unicode scalar value).
-void append_utf8(std::string& out, uint32_t code_point);
-
 // Returns `text` with every maximal invalid subpart replaced by U+FFFD (the
 // Unicode "best practice" used by browsers and ICU), and adds the number of
 // replacements to `replaced`.

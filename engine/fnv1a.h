@@ -1,7 +1,8 @@
 #pragma once
 // 64-bit FNV-1a, the one stable non-cryptographic hash of bytes in rotor:
-// random stream ids (random.h) and checkpoint content checksums are built on
-// it, so its values are part of saved files and of every random stream.
+// random stream ids (random.h), checkpoint checksums and the ranks' state
+// agreement (run_agreement.cpp) are built on it, so its values are part of
+// saved files and of every random stream.
 #include <cstddef>
 #include <cstdint>
 

@@ -123,10 +123,6 @@ void RandomKey::bits_block(uint64_t first, int64_t count, uint32_t* words) const
 }
 #endif
 
-float RandomKey::uniform_float(uint64_t index) const {
-  return static_cast<float>(bits(index)[0] >> 8) * (1.0f / 16777216.0f);
-}
-
 double RandomKey::uniform_double(uint64_t index) const {
   const auto b = bits(index);
   const uint64_t x = (static_cast<uint64_t>(b[0]) << 32 | b[1]) >> 11;

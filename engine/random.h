@@ -29,8 +29,7 @@ struct RandomKey {
   // bits(first + i)[k] into words[4 * i + k] for i < count: the same values
   // as `bits`, 16 counters at a time with AVX-512, for bulk users (dropout).
   void bits_block(uint64_t first, int64_t count, uint32_t* words) const;
-  // Uniform in [0, 1) with 24 bits (float) or 53 bits (double) of resolution.
-  float uniform_float(uint64_t index) const;
+  // Uniform in [0, 1) with 53 bits of resolution.
   double uniform_double(uint64_t index) const;
   // Standard normal (Box-Muller over the element's own words).
   double normal(uint64_t index) const;

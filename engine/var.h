@@ -78,6 +78,5 @@ class NoGradGuard {
  private:
   bool previous_;
 };
-bool grad_enabled();
 
 }  // namespace rotor

@@ -10,7 +10,7 @@ packages=(
   libsentencepiece-dev libfmt-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
   python3-matplotlib  # plots of `rotor compare` (optional: tables are written without it)
-  clang libclang-rt-14-dev libomp-dev  # .ci/run: sanitizer tree and libFuzzer targets
+  clang clang-format libclang-rt-14-dev libomp-dev  # .ci/run: style check, sanitizer tree and libFuzzer targets
 )
 if [ "${1:-}" = "--bench" ]; then
   packages+=(python3-torch python3-yaml python3-matplotlib linux-perf)

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "datasets/json_line.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 
 namespace fs = std::filesystem;
 using rotor::CheckpointContents;

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "engine/error.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // file, integrity check included). Any input must give contents or a
 // CheckpointError.
 #include "input_file.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = rotor::fuzz::input_file(data, size, ".h5");

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "checkpoint_test_support.h"
+#include "tests/storage/checkpoint_test_support.h"
 #include "trainers/training/eval_result.h"
 
 using namespace rotor;

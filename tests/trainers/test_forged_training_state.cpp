@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "run_fixture.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/trainer.h"
 #include "trainers/training/training_checkpoint.h"

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "run_fixture.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 #include "trainers/config/config.h"
 #include "trainers/training/trainer.h"
 

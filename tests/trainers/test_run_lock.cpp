@@ -7,7 +7,7 @@
 #include <fstream>
 #include <optional>
 
-#include "checkpoint_test_support.h"
+#include "tests/storage/checkpoint_test_support.h"
 #include "trainers/training/run_lock.h"
 
 using namespace rotor;

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "checkpoint_test_support.h"
 #include "study_fixture.h"
+#include "tests/storage/checkpoint_test_support.h"
 #include "trainers/study/aggregation.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "trainers/checkpoint/checkpoint_directory.h"
+#include "storage/checkpoint_directory.h"
 
 namespace rotor {
 

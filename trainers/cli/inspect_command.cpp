@@ -3,7 +3,7 @@
 #include <fmt/core.h>
 
 #include "models/position_encoding.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
 #include "trainers/training/training_checkpoint.h"

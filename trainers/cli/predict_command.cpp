@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "datasets/dataset.h"
+#include "engine/argmax.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
 #include "trainers/cli/score_split.h"
@@ -42,15 +43,11 @@ int predict_command(const PredictRequest& req) {
   std::string out;
   for (size_t d = 0; d < docs.size(); ++d) {
     const std::vector<double> p = probabilities(s.logits[d]);
-    size_t best = 0;
     JsonFields probs = JsonFields::object();
-    for (size_t c = 0; c < p.size(); ++c) {
-      probs[r.labels.name(static_cast<int32_t>(c))] = round_to_significant(p[c], 6);
-      if (p[c] > p[best]) best = c;
-    }
+    for (size_t c = 0; c < p.size(); ++c) probs[r.labels.name(static_cast<int32_t>(c))] = round_to_significant(p[c], 6);
     JsonFields line = {{"index", d}};
     if (!docs[d].key.empty()) line["id"] = docs[d].key;
-    line["label"] = r.labels.name(static_cast<int32_t>(best));
+    line["label"] = r.labels.name(static_cast<int32_t>(argmax(p.data(), p.size())));
     line["probabilities"] = probs;
     out += json_line(line) + "\n";
   }

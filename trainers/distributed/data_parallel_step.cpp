@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/argmax.h"
 #include "engine/ops.h"
 
 namespace rotor {
@@ -41,8 +42,7 @@ void DataParallelStep::add(const Batch& batch, int64_t i, uint64_t first_draw) {
       const int64_t C = logits.size(1);
       int64_t correct = 0, tokens = 0;
       for (int64_t b = 0; b < part.batch_size; ++b) {
-        const auto row = l.begin() + b * C;
-        correct += (std::max_element(row, row + C) - row) == part.labels[b];
+        correct += argmax(l.data() + b * C, static_cast<size_t>(C)) == part.labels[b];
         tokens += part.lengths[b];
       }
       tally_->add(i, g, loss.value().item(), part.batch_size, correct, tokens);

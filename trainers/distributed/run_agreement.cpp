@@ -8,31 +8,32 @@
 #include <fmt/format.h>
 
 #include "engine/error.h"
+#include "engine/fnv1a.h"
 
 namespace rotor {
 namespace {
 
-// FNV-1a over raw bytes: equal state has equal bits, so equal hashes.
-uint64_t fnv1a(const void* data, size_t bytes, uint64_t hash) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * 1099511628211ULL;
-  return hash;
-}
-
-uint64_t tensor_hash(const Tensor& t, uint64_t hash) {
-  return dispatch(t.dtype(), [&](auto tag) {
+// FNV-1a over the raw bytes of the state: equal state has equal bits, so equal hashes.
+void hash_tensor(Fnv1a& hash, const Tensor& t) {
+  dispatch(t.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    return fnv1a(t.data<T>(), static_cast<size_t>(t.numel()) * sizeof(T), hash);
+    hash.bytes(t.data<T>(), static_cast<size_t>(t.numel()) * sizeof(T));
   });
 }
 
 uint64_t state_hash(const ParameterStore& params, const Optimizer& optimizer) {
-  uint64_t hash = tensor_hash(params.values(), 14695981039346656037ULL);
+  Fnv1a hash;
+  hash_tensor(hash, params.values());
   const OptimizerState state = optimizer.export_state();
-  for (const auto& [name, tensor] : state.tensors) hash = tensor_hash(tensor, fnv1a(name.data(), name.size(), hash));
-  for (const auto& [name, value] : state.scalars)
-    hash = fnv1a(&value, sizeof value, fnv1a(name.data(), name.size(), hash));
-  return hash;
+  for (const auto& [name, tensor] : state.tensors) {
+    hash.bytes(name.data(), name.size());
+    hash_tensor(hash, tensor);
+  }
+  for (const auto& [name, value] : state.scalars) {
+    hash.bytes(name.data(), name.size());
+    hash.value(value);
+  }
+  return hash.hash();
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "trainers/checkpoint/checkpoint_directory.h"
+#include "storage/checkpoint_directory.h"
 #include "trainers/study/study_files.h"
 #include "trainers/training/restored_model.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "trainers/checkpoint/checkpoint_directory.h"
+#include "storage/checkpoint_directory.h"
 #include "trainers/study/run_results.h"
 #include "trainers/training/progress.h"
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "trainers/checkpoint/checkpoint_error.h"
+#include "engine/argmax.h"
+#include "storage/checkpoint_error.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/scored_batches.h"
 
@@ -54,7 +55,7 @@ std::vector<double> probabilities(const std::vector<double>& logits) {
 }
 
 int32_t predicted_class(const std::vector<double>& logits) {
-  return static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+  return static_cast<int32_t>(argmax(logits.data(), logits.size()));
 }
 
 std::vector<int32_t> predicted_classes(const DocumentScores& s) {

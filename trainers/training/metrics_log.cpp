@@ -4,7 +4,7 @@
 
 #include <fmt/core.h>
 
-#include "trainers/checkpoint/checkpoint_fs.h"
+#include "storage/checkpoint_fs.h"
 #include "trainers/config/config.h"
 #include "trainers/training/metrics_history.h"
 

@@ -9,8 +9,8 @@
 #include <filesystem>
 
 #include "engine/error.h"
-#include "trainers/checkpoint/checkpoint_error.h"
-#include "trainers/checkpoint/checkpoint_fs.h"
+#include "storage/checkpoint_error.h"
+#include "storage/checkpoint_fs.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

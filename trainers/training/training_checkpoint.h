@@ -8,7 +8,7 @@
 #include "datasets/dataset.h"
 #include "engine/optim/optimizer.h"
 #include "models/encoder_classifier.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 #include "trainers/config/config.h"
 #include "trainers/training/training_state.h"
 

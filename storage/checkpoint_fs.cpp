@@ -1,4 +1,4 @@
-#include "trainers/checkpoint/checkpoint_fs.h"
+#include "storage/checkpoint_fs.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "trainers/checkpoint/checkpoint_error.h"
+#include "storage/checkpoint_error.h"
 
 namespace rotor::checkpoint_fs {
 namespace {

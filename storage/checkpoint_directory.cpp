@@ -1,4 +1,4 @@
-#include "trainers/checkpoint/checkpoint_directory.h"
+#include "storage/checkpoint_directory.h"
 
 #include <fmt/core.h>
 
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "trainers/checkpoint/checkpoint_fs.h"
+#include "storage/checkpoint_fs.h"
 
 namespace rotor {
 namespace {

@@ -1,4 +1,4 @@
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 
 #include <fmt/core.h>
 
@@ -11,9 +11,9 @@
 #include <stdexcept>
 
 #include "engine/fnv1a.h"
-#include "trainers/checkpoint/checkpoint_fs.h"
-#include "trainers/checkpoint/checkpoint_integrity.h"
-#include "trainers/checkpoint/hdf5_file.h"
+#include "storage/checkpoint_fs.h"
+#include "storage/checkpoint_integrity.h"
+#include "storage/hdf5_file.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "content_checksum hashes in-memory bytes and assumes a little-endian host"

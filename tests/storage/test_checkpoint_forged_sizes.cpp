@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "checkpoint_test_support.h"
-#include "trainers/checkpoint/checkpoint.h"
-#include "trainers/checkpoint/hdf5_file.h"
+#include "storage/checkpoint.h"
+#include "storage/hdf5_file.h"
 
 using namespace rotor;
 using rotor::test::ScratchDir;

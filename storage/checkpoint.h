@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "engine/tensor.h"
-#include "trainers/checkpoint/checkpoint_error.h"
+#include "storage/checkpoint_error.h"
 
 namespace rotor {
 

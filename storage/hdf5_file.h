@@ -12,6 +12,9 @@
 //
 // Not thread-safe (Debian's HDF5 is built without thread safety): use one
 // thread at a time.
+//
+// Defined in three files: hdf5_file.cpp (errors, owned ids, files),
+// hdf5_write.cpp and hdf5_read.cpp; hdf5_checked.h holds their checked calls.
 #include <hdf5.h>
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "checkpoint_test_support.h"
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 
 using namespace rotor;
 using rotor::test::ScratchDir;

@@ -12,8 +12,8 @@
 #include <functional>
 
 #include "checkpoint_test_support.h"
-#include "trainers/checkpoint/checkpoint_directory.h"
-#include "trainers/checkpoint/checkpoint_fs.h"
+#include "storage/checkpoint_directory.h"
+#include "storage/checkpoint_fs.h"
 
 using namespace rotor;
 using rotor::test::ScratchDir;

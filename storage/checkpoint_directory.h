@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "trainers/checkpoint/checkpoint.h"
+#include "storage/checkpoint.h"
 
 namespace rotor {
 

@@ -9,8 +9,8 @@
 #include <limits>
 
 #include "checkpoint_test_support.h"
-#include "trainers/checkpoint/checkpoint.h"
-#include "trainers/checkpoint/hdf5_file.h"
+#include "storage/checkpoint.h"
+#include "storage/hdf5_file.h"
 
 using namespace rotor;
 using rotor::test::ScratchDir;
@@ -233,8 +233,8 @@ TEST_CASE("checkpoint: damaged data is detected and named", "[checkpoint]") {
   }
 }
 
-TEST_CASE("checkpoint: truncated or empty or missing or foreign files give clear errors", "[checkpoint]") {
-  ScratchDir dir("ckpt-foreign");
+TEST_CASE("checkpoint: truncated or empty files give clear errors", "[checkpoint]") {
+  ScratchDir dir("ckpt-truncated");
   const std::string path = dir / "x.h5";
 
   SECTION("truncated") {
@@ -265,6 +265,12 @@ TEST_CASE("checkpoint: truncated or empty or missing or foreign files give clear
     rotor::test::write_bytes(path, {});
     CHECK(read_error(path) == path + ": empty file (0 bytes; an interrupted copy?)");
   }
+}
+
+TEST_CASE("checkpoint: missing or foreign files give clear errors", "[checkpoint]") {
+  ScratchDir dir("ckpt-foreign");
+  const std::string path = dir / "x.h5";
+
   SECTION("missing") { CHECK(read_error(path) == path + ": cannot open: No such file or directory"); }
   SECTION("a directory") {
     std::filesystem::create_directory(path);

@@ -1,4 +1,4 @@
-#include "trainers/checkpoint/checkpoint_integrity.h"
+#include "storage/checkpoint_integrity.h"
 
 #include <cstring>
 

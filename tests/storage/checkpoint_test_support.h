@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "trainers/checkpoint/checkpoint.h"
-#include "trainers/checkpoint/checkpoint_integrity.h"
+#include "storage/checkpoint.h"
+#include "storage/checkpoint_integrity.h"
 
 namespace rotor::test {
 
