@@ -18,17 +18,14 @@ namespace fs = std::filesystem;
 namespace rotor {
 namespace {
 
-std::string source_format(const std::string& path, const std::string& format) {
-  if (!format.empty()) {
-    if (format == "jsonl" || format == "csv" || format == "tsv" || format == "folder") return format;
-    throw DataError("format: unknown '" + format + "' (expected jsonl, csv, tsv or folder)");
-  }
+DataFormat source_format(const std::string& path, DataFormat format) {
+  if (format != DataFormat::automatic) return format;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return "folder";
+  if (fs::is_directory(path, ec)) return DataFormat::folder;
   const std::string ext = fs::path(path).extension().string();
-  if (ext == ".jsonl" || ext == ".json") return "jsonl";
-  if (ext == ".csv") return "csv";
-  if (ext == ".tsv") return "tsv";
+  if (ext == ".jsonl" || ext == ".json") return DataFormat::jsonl;
+  if (ext == ".csv") return DataFormat::csv;
+  if (ext == ".tsv") return DataFormat::tsv;
   throw DataError("format: cannot tell the format of '" + path +
                   "' from its extension (set format to jsonl, csv, tsv or folder)");
 }
@@ -39,11 +36,17 @@ std::vector<Document> read_source(const std::string& path, const DataConfig& c, 
   const bool to_label = labelled == Labelled::no;
   const FieldNames fields{c.text_field, to_label ? "" : c.label_field,
                           to_label && c.key_field.empty() ? "id" : c.key_field, to_label && c.key_field.empty()};
-  const std::string format = source_format(path, c.format);
-  if (format == "jsonl") return read_jsonl(path, fields, repairs);
-  if (format == "csv") return read_csv(path, ',', fields, repairs);
-  if (format == "tsv") return read_csv(path, '\t', fields, repairs);
-  return read_folder(path, repairs);
+  switch (source_format(path, c.format)) {
+    case DataFormat::csv:
+      return read_csv(path, ',', fields, repairs);
+    case DataFormat::tsv:
+      return read_csv(path, '\t', fields, repairs);
+    case DataFormat::folder:
+      return read_folder(path, repairs);
+    case DataFormat::jsonl:
+    case DataFormat::automatic:  // resolved by source_format
+      return read_jsonl(path, fields, repairs);
+  }
 }
 
 std::vector<DocumentSplit> read_file_splits(const DataConfig& c, Utf8Repairs& repairs) {
@@ -77,29 +80,13 @@ void keep_only_labels(std::vector<DocumentSplit>& splits, const std::vector<std:
 
 TokenizerConfig tokenizer_config(const DataConfig& c) {
   TokenizerConfig t;
-  const std::string kind = !c.tokenizer.empty() ? c.tokenizer : is_generated_task(c.task) ? "vocab" : "byte";
-  t.kind = parse_tokenizer_kind(kind, "tokenizer");
+  t.kind = resolved_tokenizer(c);
   t.vocab_size = c.vocab_size;
   t.min_freq = c.min_freq;
   t.lowercase = c.lowercase;
   t.split_punctuation = c.split_punctuation;
-  if (t.kind != TokenizerKind::vocab && (c.lowercase || c.split_punctuation)) {
-    throw DataError(std::string(c.lowercase ? "lowercase" : "split_punctuation") +
-                    ": applies to the vocab tokenizer only (tokenizer is " + kind + ")");
-  }
   t.model_type = c.spm_model_type;
   return t;
-}
-
-void check_config(const DataConfig& c) {
-  window_config(c, "train");
-  window_config(c, "test");
-  if (c.eval_max_len < 0) throw DataError("eval_max_len: expected 0 (= max_len) or a positive length");
-  if (c.batch_tokens < 0) throw DataError("batch_tokens: expected 0 (off) or a positive budget");
-  if (c.batch_tokens == 0 && c.batch_size < 1) throw DataError("batch_size: expected at least 1");
-  if (c.vocab_size < 0) throw DataError("vocab_size: expected 0 (vocab: no limit) or a positive size");
-  if (c.min_freq < 1) throw DataError("min_freq: expected at least 1");
-  tokenizer_config(c);
 }
 
 void add_source(CacheKey& key, const std::string& name, const std::string& path) {
@@ -130,7 +117,7 @@ std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadO
   key.add("layout", "dataset 1");
   key.add("task", c.task);
   key.add("tokenizer", std::to_string(static_cast<int>(t.kind)) + " " + std::to_string(t.vocab_size) + " " +
-                           std::to_string(t.min_freq) + " " + t.model_type +
+                           std::to_string(t.min_freq) + " " + option_name(t.model_type) +
                            // only when on, so that caches made before these options stay valid
                            (t.lowercase ? " lowercase" : "") + (t.split_punctuation ? " split_punctuation" : ""));
   key.add("saved tokenizer", options.tokenizer);
@@ -150,7 +137,7 @@ std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadO
     }
     return key.hex();
   }
-  key.add("format", c.format);
+  key.add("format", option_name(c.format));
   key.add("fields", c.text_field + "\n" + c.label_field + "\n" + c.key_field);
   key.add("fractions", std::to_string(c.val_fraction) + " " + std::to_string(c.test_fraction));
   for (const auto& l : c.include_labels) key.add("include label", l);
@@ -235,10 +222,9 @@ WindowConfig window_config(const DataConfig& config, std::string_view name) {
   const bool train = name == "train";
   WindowConfig w;
   w.max_len = train ? config.max_len : eval_max_len(config);
-  if (w.max_len < 1) throw DataError("max_len: expected at least 1, got " + std::to_string(w.max_len));
-  w.truncation = parse_truncation(config.truncation, "truncation");
+  w.truncation = config.truncation;
   w.random_train_windows = config.random_train_windows;
-  w.eval_windows = parse_eval_windows(config.eval_windows, "eval_windows");
+  w.eval_windows = config.eval_windows;
   w.shuffle_tokens = config.shuffle_tokens;
   return w;
 }
@@ -257,7 +243,7 @@ const TokenizedSplit& Dataset::split(std::string_view name) const {
 }
 
 Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
-  check_config(config);
+  config.validate();
   const std::string data_dir = resolve_data_dir(config);
   const DataConfig c =
       config.task.empty() || is_generated_task(config.task) ? config : corpus_task_config(config, data_dir);

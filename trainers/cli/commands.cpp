@@ -47,7 +47,7 @@ DocumentScores score(RestoredModel& r, const TokenizedSplit& split, const DataCo
   Sampler sampler = make_eval_sampler(split, data);
   // Under mpirun every rank scores a share of the batches; rank 0 reports.
   const Progress::Style style =
-      world().is_root() ? Progress::parse(r.header.config.run.progress) : Progress::Style::none;
+      world().is_root() ? Progress::style(r.header.config.run.progress) : Progress::Style::none;
   Progress progress("eval " + split.name, sampler.batches_in_epoch(), style);
   const auto start = std::chrono::steady_clock::now();
   DocumentScores s = score_documents(*r.model, sampler, split.num_docs(), [&](int64_t done, int64_t) {
@@ -143,7 +143,7 @@ int eval_command(const EvalRequest& req) {
                               data.name,
                               req.data,
                               len,
-                              config.data.eval_windows,
+                              option_name(config.data.eval_windows),
                               req.overrides};
     const DocumentScores scores = score(r, data.split(), config.data);
     require_finite_scores(scores, resolved.path);
@@ -155,7 +155,7 @@ int eval_command(const EvalRequest& req) {
         {len, m, write_eval_record(out, json_line(eval_record(setting, r.header.state.step, m)), !req.output.empty())});
   }
   if (!world().is_root()) return 0;
-  print_results(data.name, config.data.eval_windows, results);
+  print_results(data.name, option_name(config.data.eval_windows), results);
   return 0;
 }
 
@@ -207,7 +207,7 @@ int inspect_command(const std::string& given) {
   fmt::print("checkpoint  {}\n", describe(resolved));
   fmt::print("step        {} (epoch {}, {} batches into it)\n", h.state.step, h.state.sampler.epoch,
              h.state.sampler.cursor);
-  fmt::print("best        {} = {:.6g} at step {}\n", h.config.train.best_metric, h.state.best_metric,
+  fmt::print("best        {} = {:.6g} at step {}\n", option_name(h.config.train.best_metric), h.state.best_metric,
              h.state.best_step);
   std::string pos = m.position.type, keys;
   for (const PositionOption& o : position_encoding(m.position.type).options)

@@ -104,7 +104,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     : config_(std::move(config)),
       run_dir_(std::move(run_dir)),
       checkpoints_(run_dir_.string()),
-      style_(Progress::parse(config_.run.progress)) {
+      style_(Progress::style(config_.run.progress)) {
   if (root_) lock_.emplace(run_dir_.string());
   if (config_.run.threads > 0) set_num_threads(static_cast<int>(config_.run.threads));
   std::optional<CheckpointContents> ckpt;
@@ -373,7 +373,7 @@ void TrainingSession::test_best() {
                         {"steps", state_.step},
                         {"epochs", state_.sampler.epoch},
                         {"best_step", state_.best_step},
-                        {"best_metric", config_.train.best_metric},
+                        {"best_metric", option_name(config_.train.best_metric)},
                         {"best_value", state_.best_metric},
                         {"parameters", model_->parameters().total_size()},
                         {"position", config_.model.position.type},
