@@ -12,6 +12,7 @@
 #include "datasets/jsonl_reader.h"
 #include "datasets/split.h"
 #include "datasets/token_cache.h"
+#include "datasets/token_options.h"
 
 namespace fs = std::filesystem;
 
@@ -87,65 +88,6 @@ TokenizerConfig tokenizer_config(const DataConfig& c) {
   t.split_punctuation = c.split_punctuation;
   t.model_type = c.spm_model_type;
   return t;
-}
-
-void add_source(CacheKey& key, const std::string& name, const std::string& path) {
-  key.add(name, path);
-  if (path.empty()) return;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    key.add_folder(path);
-  } else {
-    key.add_file(path);
-  }
-}
-
-// The generator options of a separation task; separation_splits() checks them.
-void add_separation_options(CacheKey& key, const DataConfig& c) {
-  const GeneratedTaskConfig& g = c.generated;
-  key.add("generated", "separation 1 " + std::to_string(c.data_seed) + " " + std::to_string(g.alphabet) + " " +
-                           std::to_string(g.keys) + " " + std::to_string(g.offset));
-  for (const GeneratedSplit& s : separation_splits(c)) {
-    key.add("generated split",
-            s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_len) + " " + std::to_string(s.max_len));
-  }
-}
-
-// Everything the tokens depend on; `c` has its task's sources filled in.
-std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadOptions& options) {
-  CacheKey key;
-  key.add("layout", "dataset 1");
-  key.add("task", c.task);
-  key.add("tokenizer", std::to_string(static_cast<int>(t.kind)) + " " + std::to_string(t.vocab_size) + " " +
-                           std::to_string(t.min_freq) + " " + option_name(t.model_type) +
-                           // only when on, so that caches made before these options stay valid
-                           (t.lowercase ? " lowercase" : "") + (t.split_punctuation ? " split_punctuation" : ""));
-  key.add("saved tokenizer", options.tokenizer);
-  for (const auto& l : options.labels) key.add("saved label", l);
-  if (is_separation_task(c.task)) {
-    add_separation_options(key, c);
-    return key.hex();
-  }
-  if (is_listops_task(c.task)) {
-    const ListOpsConfig l = listops_task_config(c);
-    key.add("listops", std::to_string(l.max_depth) + " " + std::to_string(l.max_args) + " " +
-                           std::to_string(c.data_seed) +
-                           (l.balanced ? " balanced" : ""));  // only when on: earlier caches stay valid
-    for (const ListOpsSplit& s : l.splits) {
-      key.add("listops split", s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_tokens) + " " +
-                                   std::to_string(s.max_tokens));
-    }
-    return key.hex();
-  }
-  key.add("format", option_name(c.format));
-  key.add("fields", c.text_field + "\n" + c.label_field + "\n" + c.key_field);
-  key.add("fractions", std::to_string(c.val_fraction) + " " + std::to_string(c.test_fraction));
-  for (const auto& l : c.include_labels) key.add("include label", l);
-  add_source(key, "train", c.train_path);
-  add_source(key, "val", c.val_path);
-  add_source(key, "test", c.test_path);
-  add_source(key, "source", c.source_path);
-  return key.hex();
 }
 
 TokenizedSplit tokenize(const std::string& name, const std::vector<Document>& docs, const std::vector<int32_t>& labels,
@@ -254,7 +196,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   std::string cache_path;
   std::optional<CachedTokens> cached;
   if (c.cache) {
-    const std::string key = cache_key(c, t, options);
+    const std::string key = token_cache_key(c, options.tokenizer, options.labels);
     cache_path = token_cache_path(c.cache_dir.empty() ? (fs::path(data_dir) / "cache").string() : c.cache_dir,
                                   source_name(c), key);
     cached = load_token_cache(cache_path, key);
