@@ -96,3 +96,13 @@ TEST_CASE("every data key of the schema is marked as changing the tokens or not"
   for (const DataOptionEffect& o : data_option_effects()) marked.insert(o.key);
   CHECK(schema == marked);
 }
+
+TEST_CASE("MPI reduction tuning is the run section's, range-checked and free to change on resume") {
+  const std::string path = valid_config("config-choices-mpi");
+  const Config c = load_config(path, {"run.mpi_overlap=false", "run.mpi_bucket_bytes=2048"});
+  CHECK_FALSE(c.run.mpi_overlap);
+  CHECK(c.run.mpi_bucket_bytes == 2048);
+  CHECK_THAT(error_of(path, {"run.mpi_bucket_bytes=0"}), Catch::Contains("--set: run.mpi_bucket_bytes: must be"));
+  CHECK(resumable_change("run.mpi_overlap"));
+  CHECK(resumable_change("run.mpi_bucket_bytes"));
+}

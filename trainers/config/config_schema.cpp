@@ -120,6 +120,14 @@ std::vector<ConfigOption> rows() {
           .at_least(0),
       OPT("run.progress", run.progress, "Progress display: a bar on terminals, plain lines otherwise").on_resume(),
       OPT("run.log_every", run.log_every, "Steps between training log events in metrics.jsonl").at_least(1).on_resume(),
+      OPT("run.mpi_overlap", run.mpi_overlap,
+          "MPI ranks: start each gradient bucket's sum during the backward pass (false: after it); same results")
+          .on_resume(),
+      OPT("run.mpi_bucket_bytes", run.mpi_bucket_bytes,
+          "MPI ranks: bytes of whole parameters summed per gradient bucket; same results")
+          .at_least(1)
+          .at_most(static_cast<double>(int64_t{1} << 32))
+          .on_resume(),
       // model
       OPT("model.d_model", model.d_model, "Width of the residual stream"),
       OPT("model.layers", model.layers, "Transformer blocks"),

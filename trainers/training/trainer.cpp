@@ -161,7 +161,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
   }
   synchronize_parameters(comm_, model_->parameters(), *optimizer_);
-  gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options_from_environment(), config_.run.seed,
+  gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options(config_.run), config_.run.seed,
                     config_.train.label_smoothing);
   already_done_ = ckpt && finished() && summarized_steps((run_dir_ / "summary.json").string()) == state_.step;
   if (already_done_ || !root_) return;  // a finished run writes nothing; rank 0 alone writes
