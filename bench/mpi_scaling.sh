@@ -4,7 +4,7 @@
 # d_ff 1024, seq 512 x batch 16 = 8192 tokens per step, RoPE, AdamW,
 # dropout 0.1), one OpenMP thread per rank, in one run:
 #   1 rank; 2 ranks with the gradient sums overlapped with the backward pass;
-#   2 ranks without overlap (ROTOR_MPI_OVERLAP=0).
+#   2 ranks without overlap (run.mpi_overlap=false).
 # Reports the median step time and tokens/s over STEPS steps after one
 # warm-up step, the gradient bytes each rank sends per step and the time it
 # waits for the sums. Writes bench/results/mpi-<date>.{txt,json}.
@@ -28,18 +28,16 @@ data: {task: listops-2k, train_size: 512, eval_size: 16, max_len: 512, batch_siz
 train: {max_steps: $((steps + 1)), eval_every: 0, checkpoint_every: 0}
 YAML
 
-run() {  # run NAME RANKS [ENV=VALUE...]
+run() {  # run NAME RANKS [--set KEY=VALUE...]
   local name=$1 ranks=$2; shift 2
   local launcher=()
   [ "$ranks" -gt 1 ] && launcher=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" -x OMP_NUM_THREADS=1 -x OMP_WAIT_POLICY=PASSIVE)
-  for kv in "$@"; do launcher+=(-x "$kv"); export "${kv?}"; done
   echo "== $name" >&2
-  OMP_NUM_THREADS=1 timeout 1200 "${launcher[@]}" "$rotor" train "$work/s.yaml" --out "$work/$name" > "$work/$name.log" 2>&1
-  for kv in "$@"; do unset "${kv%%=*}"; done
+  OMP_NUM_THREADS=1 timeout 1200 "${launcher[@]}" "$rotor" train "$work/s.yaml" "$@" --out "$work/$name" > "$work/$name.log" 2>&1
 }
 run one-rank 1
-run two-ranks-overlap 2 ROTOR_MPI_OVERLAP=1
-run two-ranks-no-overlap 2 ROTOR_MPI_OVERLAP=0
+run two-ranks-overlap 2 --set run.mpi_overlap=true
+run two-ranks-no-overlap 2 --set run.mpi_overlap=false
 
 /usr/bin/python3 - "$work" "$out" "$(nproc)" "$(cat /proc/loadavg)" <<'PY'
 import json, re, statistics, sys

@@ -104,7 +104,7 @@ int main(int argc, char** argv) try {
   using namespace rotor;
   const Options opt = parse(argc, argv);
   Config config = load_config(opt.config, opt.overrides);
-  if (!config.data.tokenizer.empty() && config.data.tokenizer != "byte")
+  if (config.data.tokenizer != TokenizerKind::automatic && config.data.tokenizer != TokenizerKind::byte)
     usage("the benchmark feeds random byte tokens: data.tokenizer must be byte");
   config.model.vocab_size = 4 + 256;  // byte tokenizer: 4 specials + 256 bytes
   config.model.num_classes = 2;       // random binary labels (rotor train derives both from the data)

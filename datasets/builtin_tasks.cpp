@@ -130,7 +130,7 @@ DataConfig corpus_task_config(const DataConfig& config, const std::string& data_
   for (const CorpusTask& t : kCorpusTasks) {
     if (config.task != t.name) continue;
     DataConfig c = config;
-    c.format = "jsonl";
+    c.format = DataFormat::jsonl;
     c.text_field = "text";
     c.label_field = t.label_field;
     c.train_path = c.val_path = c.test_path = c.source_path = "";

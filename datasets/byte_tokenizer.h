@@ -6,7 +6,7 @@ namespace rotor {
 
 class ByteTokenizer : public Tokenizer {
  public:
-  std::string name() const override { return "byte"; }
+  std::string name() const override { return option_name(TokenizerKind::byte); }
   std::vector<int32_t> encode(std::string_view text) const override;
   int32_t vocab_size() const override { return kNumSpecial + 256; }
 

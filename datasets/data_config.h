@@ -1,15 +1,31 @@
 #pragma once
-// Every option of the datasets layer, with its default. Plain data: the
-// trainer's YAML layer maps keys of the same names onto these fields, and
-// load_dataset() checks them (a bad value throws DataError naming the field).
+// Every option of the datasets layer, with its default. The trainer's YAML
+// layer maps keys of the same names onto these fields; validate() checks them
+// (the config loader and load_dataset() call it).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "datasets/generated_task_config.h"
 #include "datasets/listops.h"
+#include "datasets/tokenizer.h"
+#include "datasets/windowing.h"
+#include "engine/option_names.h"
 
 namespace rotor {
+
+// automatic (data.format ""): from the extension (.jsonl .json .csv .tsv; a
+// directory is a folder source).
+enum class DataFormat { automatic, jsonl, csv, tsv, folder };
+
+template <>
+struct OptionNames<DataFormat> {
+  static constexpr std::array<std::pair<DataFormat, const char*>, 5> table{{{DataFormat::automatic, ""},
+                                                                            {DataFormat::jsonl, "jsonl"},
+                                                                            {DataFormat::csv, "csv"},
+                                                                            {DataFormat::tsv, "tsv"},
+                                                                            {DataFormat::folder, "folder"}}};
+};
 
 struct DataConfig {
   // ---- What to read -------------------------------------------------------
@@ -21,9 +37,9 @@ struct DataConfig {
   std::string task;
   // Where the fetch scripts put corpora. Empty: $ROTOR_DATA, else "data".
   std::string data_dir;
-  // jsonl | csv | tsv | folder. Empty: from the extension (.jsonl .csv .tsv;
-  // a directory is a folder source: <dir>/<label>/*.txt).
-  std::string format;
+  // jsonl | csv | tsv | folder. automatic (""): from the extension (.jsonl .csv
+  // .tsv; a directory is a folder source: <dir>/<label>/*.txt).
+  DataFormat format = DataFormat::automatic;
   // Explicit sources per split. An empty val_path or test_path carves that
   // split out of train_path by hash of the key, as source_path does: buckets
   // [0, 80) train, [80, 90) val, [90, 100) test for 0.1/0.1; a split carved
@@ -54,26 +70,26 @@ struct DataConfig {
   GeneratedTaskConfig generated;
 
   // ---- Tokenizer ------------------------------------------------------------
-  // byte | vocab | sentencepiece. Empty: vocab for generated tasks, byte otherwise.
-  std::string tokenizer;
+  // byte | vocab | sentencepiece. automatic (""): vocab for generated tasks, byte otherwise.
+  TokenizerKind tokenizer = TokenizerKind::automatic;
   // sentencepiece: size to train; vocab: maximum size (0 = no limit). Counts
   // the 4 special tokens (PAD, CLS, SEP, UNK).
   int64_t vocab_size = 8000;
-  int64_t min_freq = 1;                    // vocab: minimum count in the training split
-  bool lowercase = false;                  // vocab: ASCII letters lowercased before the lookup
-  bool split_punctuation = false;          // vocab: ASCII punctuation split off as tokens of its own
-  std::string spm_model_type = "unigram";  // sentencepiece: unigram | bpe
+  int64_t min_freq = 1;                                 // vocab: minimum count in the training split
+  bool lowercase = false;                               // vocab: ASCII letters lowercased before the lookup
+  bool split_punctuation = false;                       // vocab: ASCII punctuation split off as tokens of its own
+  SpmModelType spm_model_type = SpmModelType::unigram;  // sentencepiece: unigram | bpe
 
   // ---- Long documents ------------------------------------------------------
   int64_t max_len = 512;     // tokens per training window
   int64_t eval_max_len = 0;  // tokens per evaluation window; 0: max_len (set larger to test length extrapolation)
-  std::string truncation = "head";  // head | tail | head_tail (first and last max_len/2 tokens)
+  Truncation truncation = Truncation::head;  // head | tail | head_tail (first and last max_len/2 tokens)
   // Train on a random window of each document longer than max_len, re-drawn
   // every epoch; false: truncate as in evaluation.
   bool random_train_windows = true;
   // first: evaluate the truncated document; all: every window of it (the
   // trainer averages the logits of a document's windows, see Batch::doc_ids).
-  std::string eval_windows = "first";
+  EvalWindows eval_windows = EvalWindows::first;
   // The order control: each window's tokens in a random order, re-drawn per
   // document and epoch in training, fixed per document in evaluation. A task
   // whose accuracy survives this does not need word order (nor positions).
@@ -88,6 +104,13 @@ struct DataConfig {
   // ---- Cache -----------------------------------------------------------------
   bool cache = true;      // reuse tokenized data when sources and settings are unchanged
   std::string cache_dir;  // empty: <data_dir>/cache
+
+  // The rules on these options, once: throws DataError "data.<key>: <what was
+  // expected>". Sources (task, paths) are checked when they are read.
+  void validate() const;
 };
+
+// data.tokenizer with automatic resolved: vocab for generated tasks, byte otherwise.
+TokenizerKind resolved_tokenizer(const DataConfig& config);
 
 }  // namespace rotor

@@ -12,23 +12,21 @@
 #include "datasets/jsonl_reader.h"
 #include "datasets/split.h"
 #include "datasets/token_cache.h"
+#include "datasets/token_options.h"
 
 namespace fs = std::filesystem;
 
 namespace rotor {
 namespace {
 
-std::string source_format(const std::string& path, const std::string& format) {
-  if (!format.empty()) {
-    if (format == "jsonl" || format == "csv" || format == "tsv" || format == "folder") return format;
-    throw DataError("format: unknown '" + format + "' (expected jsonl, csv, tsv or folder)");
-  }
+DataFormat source_format(const std::string& path, DataFormat format) {
+  if (format != DataFormat::automatic) return format;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return "folder";
+  if (fs::is_directory(path, ec)) return DataFormat::folder;
   const std::string ext = fs::path(path).extension().string();
-  if (ext == ".jsonl" || ext == ".json") return "jsonl";
-  if (ext == ".csv") return "csv";
-  if (ext == ".tsv") return "tsv";
+  if (ext == ".jsonl" || ext == ".json") return DataFormat::jsonl;
+  if (ext == ".csv") return DataFormat::csv;
+  if (ext == ".tsv") return DataFormat::tsv;
   throw DataError("format: cannot tell the format of '" + path +
                   "' from its extension (set format to jsonl, csv, tsv or folder)");
 }
@@ -39,11 +37,17 @@ std::vector<Document> read_source(const std::string& path, const DataConfig& c, 
   const bool to_label = labelled == Labelled::no;
   const FieldNames fields{c.text_field, to_label ? "" : c.label_field,
                           to_label && c.key_field.empty() ? "id" : c.key_field, to_label && c.key_field.empty()};
-  const std::string format = source_format(path, c.format);
-  if (format == "jsonl") return read_jsonl(path, fields, repairs);
-  if (format == "csv") return read_csv(path, ',', fields, repairs);
-  if (format == "tsv") return read_csv(path, '\t', fields, repairs);
-  return read_folder(path, repairs);
+  switch (source_format(path, c.format)) {
+    case DataFormat::csv:
+      return read_csv(path, ',', fields, repairs);
+    case DataFormat::tsv:
+      return read_csv(path, '\t', fields, repairs);
+    case DataFormat::folder:
+      return read_folder(path, repairs);
+    case DataFormat::jsonl:
+    case DataFormat::automatic:  // resolved by source_format
+      return read_jsonl(path, fields, repairs);
+  }
 }
 
 std::vector<DocumentSplit> read_file_splits(const DataConfig& c, Utf8Repairs& repairs) {
@@ -77,88 +81,13 @@ void keep_only_labels(std::vector<DocumentSplit>& splits, const std::vector<std:
 
 TokenizerConfig tokenizer_config(const DataConfig& c) {
   TokenizerConfig t;
-  const std::string kind = !c.tokenizer.empty() ? c.tokenizer : is_generated_task(c.task) ? "vocab" : "byte";
-  t.kind = parse_tokenizer_kind(kind, "tokenizer");
+  t.kind = resolved_tokenizer(c);
   t.vocab_size = c.vocab_size;
   t.min_freq = c.min_freq;
   t.lowercase = c.lowercase;
   t.split_punctuation = c.split_punctuation;
-  if (t.kind != TokenizerKind::vocab && (c.lowercase || c.split_punctuation)) {
-    throw DataError(std::string(c.lowercase ? "lowercase" : "split_punctuation") +
-                    ": applies to the vocab tokenizer only (tokenizer is " + kind + ")");
-  }
   t.model_type = c.spm_model_type;
   return t;
-}
-
-void check_config(const DataConfig& c) {
-  window_config(c, "train");
-  window_config(c, "test");
-  if (c.eval_max_len < 0) throw DataError("eval_max_len: expected 0 (= max_len) or a positive length");
-  if (c.batch_tokens < 0) throw DataError("batch_tokens: expected 0 (off) or a positive budget");
-  if (c.batch_tokens == 0 && c.batch_size < 1) throw DataError("batch_size: expected at least 1");
-  if (c.vocab_size < 0) throw DataError("vocab_size: expected 0 (vocab: no limit) or a positive size");
-  if (c.min_freq < 1) throw DataError("min_freq: expected at least 1");
-  tokenizer_config(c);
-}
-
-void add_source(CacheKey& key, const std::string& name, const std::string& path) {
-  key.add(name, path);
-  if (path.empty()) return;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    key.add_folder(path);
-  } else {
-    key.add_file(path);
-  }
-}
-
-// The generator options of a separation task; separation_splits() checks them.
-void add_separation_options(CacheKey& key, const DataConfig& c) {
-  const GeneratedTaskConfig& g = c.generated;
-  key.add("generated", "separation 1 " + std::to_string(c.data_seed) + " " + std::to_string(g.alphabet) + " " +
-                           std::to_string(g.keys) + " " + std::to_string(g.offset));
-  for (const GeneratedSplit& s : separation_splits(c)) {
-    key.add("generated split",
-            s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_len) + " " + std::to_string(s.max_len));
-  }
-}
-
-// Everything the tokens depend on; `c` has its task's sources filled in.
-std::string cache_key(const DataConfig& c, const TokenizerConfig& t, const LoadOptions& options) {
-  CacheKey key;
-  key.add("layout", "dataset 1");
-  key.add("task", c.task);
-  key.add("tokenizer", std::to_string(static_cast<int>(t.kind)) + " " + std::to_string(t.vocab_size) + " " +
-                           std::to_string(t.min_freq) + " " + t.model_type +
-                           // only when on, so that caches made before these options stay valid
-                           (t.lowercase ? " lowercase" : "") + (t.split_punctuation ? " split_punctuation" : ""));
-  key.add("saved tokenizer", options.tokenizer);
-  for (const auto& l : options.labels) key.add("saved label", l);
-  if (is_separation_task(c.task)) {
-    add_separation_options(key, c);
-    return key.hex();
-  }
-  if (is_listops_task(c.task)) {
-    const ListOpsConfig l = listops_task_config(c);
-    key.add("listops", std::to_string(l.max_depth) + " " + std::to_string(l.max_args) + " " +
-                           std::to_string(c.data_seed) +
-                           (l.balanced ? " balanced" : ""));  // only when on: earlier caches stay valid
-    for (const ListOpsSplit& s : l.splits) {
-      key.add("listops split", s.name + " " + std::to_string(s.size) + " " + std::to_string(s.min_tokens) + " " +
-                                   std::to_string(s.max_tokens));
-    }
-    return key.hex();
-  }
-  key.add("format", c.format);
-  key.add("fields", c.text_field + "\n" + c.label_field + "\n" + c.key_field);
-  key.add("fractions", std::to_string(c.val_fraction) + " " + std::to_string(c.test_fraction));
-  for (const auto& l : c.include_labels) key.add("include label", l);
-  add_source(key, "train", c.train_path);
-  add_source(key, "val", c.val_path);
-  add_source(key, "test", c.test_path);
-  add_source(key, "source", c.source_path);
-  return key.hex();
 }
 
 TokenizedSplit tokenize(const std::string& name, const std::vector<Document>& docs, const std::vector<int32_t>& labels,
@@ -235,10 +164,9 @@ WindowConfig window_config(const DataConfig& config, std::string_view name) {
   const bool train = name == "train";
   WindowConfig w;
   w.max_len = train ? config.max_len : eval_max_len(config);
-  if (w.max_len < 1) throw DataError("max_len: expected at least 1, got " + std::to_string(w.max_len));
-  w.truncation = parse_truncation(config.truncation, "truncation");
+  w.truncation = config.truncation;
   w.random_train_windows = config.random_train_windows;
-  w.eval_windows = parse_eval_windows(config.eval_windows, "eval_windows");
+  w.eval_windows = config.eval_windows;
   w.shuffle_tokens = config.shuffle_tokens;
   return w;
 }
@@ -257,7 +185,7 @@ const TokenizedSplit& Dataset::split(std::string_view name) const {
 }
 
 Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
-  check_config(config);
+  config.validate();
   const std::string data_dir = resolve_data_dir(config);
   const DataConfig c =
       config.task.empty() || is_generated_task(config.task) ? config : corpus_task_config(config, data_dir);
@@ -268,7 +196,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   std::string cache_path;
   std::optional<CachedTokens> cached;
   if (c.cache) {
-    const std::string key = cache_key(c, t, options);
+    const std::string key = token_cache_key(c, options.tokenizer, options.labels);
     cache_path = token_cache_path(c.cache_dir.empty() ? (fs::path(data_dir) / "cache").string() : c.cache_dir,
                                   source_name(c), key);
     cached = load_token_cache(cache_path, key);

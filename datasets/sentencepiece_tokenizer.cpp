@@ -68,11 +68,7 @@ SentencePieceTokenizer::SentencePieceTokenizer(std::string model)
 SentencePieceTokenizer::~SentencePieceTokenizer() = default;
 
 std::unique_ptr<SentencePieceTokenizer> SentencePieceTokenizer::train(const std::vector<std::string_view>& texts,
-                                                                      int64_t vocab_size,
-                                                                      const std::string& model_type) {
-  if (model_type != "unigram" && model_type != "bpe") {
-    throw DataError("spm_model_type: unknown '" + model_type + "' (expected unigram or bpe)");
-  }
+                                                                      int64_t vocab_size, SpmModelType model_type) {
   if (vocab_size <= Tokenizer::kNumSpecial) {
     throw DataError("vocab_size: expected more than " + std::to_string(Tokenizer::kNumSpecial) + ", got " +
                     std::to_string(vocab_size));
@@ -82,7 +78,7 @@ std::unique_ptr<SentencePieceTokenizer> SentencePieceTokenizer::train(const std:
   // (The map form of Train(), unlike the command-line form, does not log the
   // command to stderr.)
   const std::unordered_map<std::string, std::string> args = {
-      {"model_type", model_type},
+      {"model_type", option_name(model_type)},
       {"vocab_size", std::to_string(vocab_size)},
       {"pad_id", "0"},
       {"bos_id", "1"},

@@ -16,13 +16,13 @@ class SentencePieceTokenizer : public Tokenizer {
   // on the texts). With few texts the vocabulary may come out smaller than
   // `vocab_size`. Throws DataError if training fails.
   static std::unique_ptr<SentencePieceTokenizer> train(const std::vector<std::string_view>& texts, int64_t vocab_size,
-                                                       const std::string& model_type);
+                                                       SpmModelType model_type);
   // From a serialized SentencePiece model.
   static std::unique_ptr<SentencePieceTokenizer> from_payload(std::string_view model);
 
   ~SentencePieceTokenizer() override;
 
-  std::string name() const override { return "sentencepiece"; }
+  std::string name() const override { return option_name(TokenizerKind::sentencepiece); }
   std::vector<int32_t> encode(std::string_view text) const override;
   int32_t vocab_size() const override;
 

@@ -14,13 +14,6 @@ constexpr std::string_view kMagic = "rotor-tokenizer ";
 
 std::string Tokenizer::save() const { return std::string(kMagic) + name() + "\n" + payload(); }
 
-TokenizerKind parse_tokenizer_kind(std::string_view name, const std::string& key) {
-  if (name == "byte") return TokenizerKind::byte;
-  if (name == "vocab") return TokenizerKind::vocab;
-  if (name == "sentencepiece") return TokenizerKind::sentencepiece;
-  throw DataError(key + ": unknown tokenizer '" + std::string(name) + "' (expected byte, vocab or sentencepiece)");
-}
-
 std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
                                            const std::vector<std::string_view>& train_texts) {
   switch (config.kind) {
@@ -31,8 +24,10 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
                                    VocabOptions{config.lowercase, config.split_punctuation});
     case TokenizerKind::sentencepiece:
       return SentencePieceTokenizer::train(train_texts, config.vocab_size, config.model_type);
+    case TokenizerKind::automatic:
+      break;
   }
-  throw DataError("unknown tokenizer kind");
+  throw DataError("tokenizer: the automatic choice must be resolved before training (tokenizer_config does)");
 }
 
 std::unique_ptr<Tokenizer> load_tokenizer(std::string_view bytes) {
@@ -42,9 +37,16 @@ std::unique_ptr<Tokenizer> load_tokenizer(std::string_view bytes) {
   }
   const std::string_view name = bytes.substr(kMagic.size(), newline - kMagic.size());
   const std::string_view payload = bytes.substr(newline + 1);
-  if (name == "byte") return std::make_unique<ByteTokenizer>();
-  if (name == "vocab") return VocabTokenizer::from_payload(payload);
-  if (name == "sentencepiece") return SentencePieceTokenizer::from_payload(payload);
+  switch (parse_option<TokenizerKind>(name).value_or(TokenizerKind::automatic)) {
+    case TokenizerKind::byte:
+      return std::make_unique<ByteTokenizer>();
+    case TokenizerKind::vocab:
+      return VocabTokenizer::from_payload(payload);
+    case TokenizerKind::sentencepiece:
+      return SentencePieceTokenizer::from_payload(payload);
+    case TokenizerKind::automatic:  // "" or an unknown name: not a saved kind
+      break;
+  }
   throw DataError("saved tokenizer: unknown kind '" + std::string(name) + "'");
 }
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/option_names.h"
+
 namespace rotor {
 
 class Tokenizer {
@@ -37,23 +39,38 @@ class Tokenizer {
   virtual std::string payload() const = 0;
 };
 
-enum class TokenizerKind { byte, vocab, sentencepiece };
+// automatic (data.tokenizer ""): vocab for generated tasks, byte otherwise,
+// resolved by the dataset before a tokenizer is trained.
+enum class TokenizerKind { automatic, byte, vocab, sentencepiece };
+enum class SpmModelType { unigram, bpe };
 
-// "byte" | "vocab" | "sentencepiece"; throws DataError naming `key` otherwise.
-TokenizerKind parse_tokenizer_kind(std::string_view name, const std::string& key);
+template <>
+struct OptionNames<TokenizerKind> {
+  static constexpr std::array<std::pair<TokenizerKind, const char*>, 4> table{
+      {{TokenizerKind::automatic, ""},
+       {TokenizerKind::byte, "byte"},
+       {TokenizerKind::vocab, "vocab"},
+       {TokenizerKind::sentencepiece, "sentencepiece"}}};
+};
+template <>
+struct OptionNames<SpmModelType> {
+  static constexpr std::array<std::pair<SpmModelType, const char*>, 2> table{
+      {{SpmModelType::unigram, "unigram"}, {SpmModelType::bpe, "bpe"}}};
+};
 
 struct TokenizerConfig {
   TokenizerKind kind = TokenizerKind::byte;
   // sentencepiece: the size to train; vocab: the maximum size (0 = no limit).
   // Both count the special tokens.
   int64_t vocab_size = 8000;
-  int64_t min_freq = 1;                // vocab: drop tokens seen fewer times in training
-  bool lowercase = false;              // vocab: see VocabOptions
-  bool split_punctuation = false;      // vocab: see VocabOptions
-  std::string model_type = "unigram";  // sentencepiece: "unigram" or "bpe"
+  int64_t min_freq = 1;                             // vocab: drop tokens seen fewer times in training
+  bool lowercase = false;                           // vocab: see VocabOptions
+  bool split_punctuation = false;                   // vocab: see VocabOptions
+  SpmModelType model_type = SpmModelType::unigram;  // sentencepiece
 };
 
-// Builds a tokenizer; vocab and sentencepiece learn from `train_texts`.
+// Builds a tokenizer; vocab and sentencepiece learn from `train_texts`. The
+// kind must be resolved (not automatic).
 std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
                                            const std::vector<std::string_view>& train_texts);
 

@@ -30,7 +30,7 @@ class VocabTokenizer : public Tokenizer {
                                                int64_t min_freq, VocabOptions options = {});
   static std::unique_ptr<VocabTokenizer> from_payload(std::string_view payload);
 
-  std::string name() const override { return "vocab"; }
+  std::string name() const override { return option_name(TokenizerKind::vocab); }
   std::vector<int32_t> encode(std::string_view text) const override;
   int32_t vocab_size() const override { return kNumSpecial + static_cast<int32_t>(tokens_.size()); }
   const std::vector<std::string>& tokens() const { return tokens_; }

@@ -31,19 +31,6 @@ Window truncated(int64_t doc, int64_t length, const WindowConfig& config) {
 
 }  // namespace
 
-Truncation parse_truncation(std::string_view name, const std::string& key) {
-  if (name == "head") return Truncation::head;
-  if (name == "tail") return Truncation::tail;
-  if (name == "head_tail") return Truncation::head_tail;
-  throw DataError(key + ": unknown truncation '" + std::string(name) + "' (expected head, tail or head_tail)");
-}
-
-EvalWindows parse_eval_windows(std::string_view name, const std::string& key) {
-  if (name == "first") return EvalWindows::first;
-  if (name == "all") return EvalWindows::all;
-  throw DataError(key + ": unknown eval windows '" + std::string(name) + "' (expected first or all)");
-}
-
 std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfig& config, uint64_t seed,
                                   int64_t epoch) {
   check(config);

@@ -8,15 +8,23 @@
 #include <vector>
 
 #include "datasets/tokenized_split.h"
+#include "engine/option_names.h"
 
 namespace rotor {
 
 enum class Truncation { head, tail, head_tail };
 enum class EvalWindows { first, all };
 
-// "head" | "tail" | "head_tail" and "first" | "all"; DataError naming `key` otherwise.
-Truncation parse_truncation(std::string_view name, const std::string& key);
-EvalWindows parse_eval_windows(std::string_view name, const std::string& key);
+template <>
+struct OptionNames<Truncation> {
+  static constexpr std::array<std::pair<Truncation, const char*>, 3> table{
+      {{Truncation::head, "head"}, {Truncation::tail, "tail"}, {Truncation::head_tail, "head_tail"}}};
+};
+template <>
+struct OptionNames<EvalWindows> {
+  static constexpr std::array<std::pair<EvalWindows, const char*>, 2> table{
+      {{EvalWindows::first, "first"}, {EvalWindows::all, "all"}}};
+};
 
 struct WindowConfig {
   int64_t max_len = 512;                     // tokens per window

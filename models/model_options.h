@@ -1,15 +1,11 @@
 #pragma once
-// The model options with a fixed set of values, as enums. Each enum has one
-// name table (OptionNames<E>::table); the config layer parses YAML strings with
-// parse_option() and lists the allowed values with option_names(), so the
-// names are written once and nothing past the config boundary compares strings.
+// The model options with a fixed set of values, as enums, each with its name
+// table (the machinery: engine/option_names.h).
 #include <array>
-#include <optional>
-#include <string>
 #include <utility>
-#include <vector>
 
 #include "engine/ops.h"  // RotaryLayout
+#include "engine/option_names.h"
 
 namespace rotor {
 
@@ -27,9 +23,6 @@ enum class LinearRotation { after_feature_map, before_feature_map };
 // Token embeddings: BERT's N(0, init_std) as drawn ("1"), or Vaswani's
 // (tensor2tensor) N(0, d^-1/2) multiplied by sqrt(d_model), unit RMS ("sqrt_d").
 enum class EmbeddingScale { one, sqrt_d };
-
-template <class E>
-struct OptionNames;
 
 template <>
 struct OptionNames<NormPlacement> {
@@ -79,26 +72,5 @@ struct OptionNames<RotaryLayout> {
   static constexpr std::array<std::pair<RotaryLayout, const char*>, 2> table{
       {{RotaryLayout::interleaved, "interleaved"}, {RotaryLayout::half, "half"}}};
 };
-
-template <class E>
-const char* option_name(E value) {
-  for (const auto& [e, name] : OptionNames<E>::table)
-    if (e == value) return name;
-  return "?";  // unreachable: every enumerator has a row
-}
-
-template <class E>
-std::optional<E> parse_option(const std::string& name) {
-  for (const auto& [e, n] : OptionNames<E>::table)
-    if (name == n) return e;
-  return std::nullopt;
-}
-
-template <class E>
-std::vector<std::string> option_names() {
-  std::vector<std::string> names;
-  for (const auto& row : OptionNames<E>::table) names.emplace_back(row.second);
-  return names;
-}
 
 }  // namespace rotor

@@ -1,6 +1,7 @@
 #include "engine/optim/lr_schedule.h"
 
 #include <cmath>
+#include <optional>
 
 #include "engine/error.h"
 
@@ -14,11 +15,10 @@ constexpr double kPi = 3.14159265358979323846;
 }
 
 LrSchedule::Kind parse_kind(const std::string& name) {
-  if (name == "constant") return LrSchedule::Kind::constant;
-  if (name == "linear") return LrSchedule::Kind::linear;
-  if (name == "cosine") return LrSchedule::Kind::cosine;
-  if (name == "inverse_sqrt") return LrSchedule::Kind::inverse_sqrt;
-  invalid("name", "must be one of constant, linear, cosine, inverse_sqrt", "'" + name + "'");
+  if (const std::optional<LrSchedule::Kind> kind = parse_option<LrSchedule::Kind>(name)) return *kind;
+  std::string names;
+  for (const std::string& n : option_names<LrSchedule::Kind>()) names += (names.empty() ? "" : ", ") + n;
+  invalid("name", "must be one of " + names, "'" + name + "'");
 }
 
 }  // namespace

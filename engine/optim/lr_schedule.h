@@ -15,8 +15,12 @@
 //   inverse_sqrt:  lr * sqrt(W / t)
 // so inverse_sqrt is lr * min(t / W, sqrt(W / t)) for every t >= 1, and
 // needs W >= 1 (its decay is anchored at the end of warm-up).
+#include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
+
+#include "engine/option_names.h"
 
 namespace rotor {
 
@@ -52,6 +56,15 @@ class LrSchedule {
  private:
   Kind kind_;
   LrScheduleConfig config_;
+};
+
+template <>
+struct OptionNames<LrSchedule::Kind> {
+  static constexpr std::array<std::pair<LrSchedule::Kind, const char*>, 4> table{
+      {{LrSchedule::Kind::constant, "constant"},
+       {LrSchedule::Kind::linear, "linear"},
+       {LrSchedule::Kind::cosine, "cosine"},
+       {LrSchedule::Kind::inverse_sqrt, "inverse_sqrt"}}};
 };
 
 }  // namespace rotor

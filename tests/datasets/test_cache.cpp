@@ -19,7 +19,7 @@ DataConfig cached_config(const test::TempDir& dir) {
   DataConfig c;
   c.train_path = dir.path("train.jsonl");
   c.val_path = c.test_path = dir.path("eval.jsonl");
-  c.tokenizer = "vocab";
+  c.tokenizer = TokenizerKind::vocab;
   c.cache_dir = dir.path("cache");
   return c;
 }

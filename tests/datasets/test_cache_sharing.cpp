@@ -69,7 +69,7 @@ TEST_CASE("token cache: a folder that cannot be written degrades to no cache wit
   DataConfig c;
   c.train_path = dir.path("train.jsonl");
   c.val_path = c.test_path = dir.path("eval.jsonl");
-  c.tokenizer = "vocab";
+  c.tokenizer = TokenizerKind::vocab;
   c.cache_dir = dir.path("blocker/cache");  // cannot be created: its parent is a file
   std::vector<std::string> warnings;
   LoadOptions opt;

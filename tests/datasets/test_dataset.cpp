@@ -22,7 +22,7 @@ TEST_CASE("load_dataset reads explicit split files", "[datasets][dataset]") {
   c.train_path = fixture("sample.jsonl");
   c.val_path = fixture("sample.csv");
   c.test_path = fixture("sample.jsonl");
-  c.format = "";  // from the extensions
+  c.format = DataFormat::automatic;  // from the extensions
   c.key_field = "id";
   c.include_labels = {"animals", "finance"};  // sample.csv's pos/neg are dropped...
   CHECK_THAT(test::data_error_of([&] { load_dataset(c); }), Contains("split 'val' has no documents"));
@@ -51,7 +51,7 @@ TEST_CASE("the vocab tokenizer's word options come from the data config", "[data
   c.lowercase = true;
   CHECK_THAT(test::data_error_of([&] { load_dataset(c); }),
              Contains("lowercase: applies to the vocab tokenizer only (tokenizer is byte)"));
-  c.tokenizer = "vocab";
+  c.tokenizer = TokenizerKind::vocab;
   c.split_punctuation = true;
   const Dataset d = load_dataset(c);
   const auto* vocab = dynamic_cast<const VocabTokenizer*>(d.tokenizer.get());
@@ -99,7 +99,7 @@ TEST_CASE("load_dataset reads folder-per-class splits", "[datasets][dataset]") {
   c.train_path = fixture("folder/train");
   c.val_path = fixture("folder/test");
   c.test_path = fixture("folder/test");
-  c.tokenizer = "vocab";
+  c.tokenizer = TokenizerKind::vocab;
   const Dataset d = load_dataset(c);
   CHECK(d.labels.names() == std::vector<std::string>{"neg", "pos"});
   CHECK(d.split("train").num_docs() == 4);
@@ -112,12 +112,12 @@ TEST_CASE("load_dataset reads folder-per-class splits", "[datasets][dataset]") {
 TEST_CASE("a saved tokenizer and label vocabulary are reused", "[datasets][dataset]") {
   DataConfig c = uncached();
   c.train_path = c.val_path = c.test_path = fixture("sample.jsonl");
-  c.tokenizer = "sentencepiece";
+  c.tokenizer = TokenizerKind::sentencepiece;
   c.vocab_size = 40;
   const Dataset first = load_dataset(c);
   CHECK(first.stats.tokenizer == "sentencepiece");
   // Reusing the run's tokenizer even though the config now says byte.
-  c.tokenizer = "byte";
+  c.tokenizer = TokenizerKind::byte;
   LoadOptions reuse;
   reuse.tokenizer = first.tokenizer->save();
   reuse.labels = {"finance", "animals"};
@@ -162,7 +162,7 @@ TEST_CASE("eval_max_len gives longer evaluation windows", "[datasets][dataset]")
   c.train_path = c.val_path = c.test_path = fixture("sample.jsonl");
   c.max_len = 8;
   c.eval_max_len = 16;
-  c.eval_windows = "all";
+  c.eval_windows = EvalWindows::all;
   const Dataset d = load_dataset(c);
   CHECK(window_config(c, "train").max_len == 8);
   CHECK(window_config(c, "val").max_len == 16);
@@ -191,13 +191,13 @@ TEST_CASE("read_documents honours data.format and reads unlabelled sources", "[d
   // A .txt extension says nothing: data.format decides.
   const std::string csv = tmp.write("docs.txt", "text,label\nthe cat,animals\nthe bank,finance\n");
   CHECK_THAT(test::data_error_of([&] { read_documents(csv, c, Labelled::yes); }), Contains("cannot tell the format"));
-  c.format = "csv";
+  c.format = DataFormat::csv;
   const std::vector<Document> labelled = read_documents(csv, c, Labelled::yes);
   REQUIRE(labelled.size() == 2);
   CHECK(labelled[1].label == "finance");
 
   const std::string jsonl = tmp.write("texts.jsonl", "{\"text\": \"a b\"}\n\n{\"text\": \"c\xff\"}\n");
-  c.format = "";
+  c.format = DataFormat::automatic;
   CHECK_THAT(test::data_error_of([&] { read_documents(jsonl, c, Labelled::yes); }), Contains("missing field 'label'"));
   std::vector<std::string> warnings;
   const std::vector<Document> texts =
@@ -227,16 +227,16 @@ TEST_CASE("documents to label carry their id: data.key_field, or id where presen
     CHECK(docs[2].key == "7");
   }
   SECTION("CSV and TSV: an id column") {
-    c.format = "csv";
+    c.format = DataFormat::csv;
     CHECK(read_documents(tmp.write("in.csv", "id,text\nx1,the cat\nx2,the dog\n"), c, Labelled::no)[1].key == "x2");
-    c.format = "tsv";
+    c.format = DataFormat::tsv;
     const std::vector<Document> plain = read_documents(tmp.write("in.tsv", "text\nthe cat\n"), c, Labelled::no);
     REQUIRE(plain.size() == 1);
     CHECK(plain[0].key.empty());
   }
   SECTION("data.key_field names the id and is then required") {
     c.key_field = "name";
-    c.format = "csv";
+    c.format = DataFormat::csv;
     CHECK(read_documents(tmp.write("k.csv", "name,id,text\nn1,i1,the cat\n"), c, Labelled::no)[0].key == "n1");
     CHECK_THAT(test::data_error_of([&] { read_documents(tmp.write("nok.csv", "id,text\ni1,a\n"), c, Labelled::no); }),
                Contains("no column 'name'"));

@@ -17,11 +17,8 @@ rotor=$1 compare=$2 mpirun=${3:-mpirun}
 dir=$(mktemp -d /tmp/rotor-mpi-XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 source "$(dirname "$0")/../check.sh"
-# Buckets of 2 KB: the tiny model's gradient travels in several overlapping sums.
-export ROTOR_MPI_BUCKET_MB=0.002
 # Shared memory without cross-process reads (CMA): containers often forbid them.
-mpi=("$mpirun" --allow-run-as-root --oversubscribe --mca btl_vader_single_copy_mechanism none -x ROTOR_MPI_BUCKET_MB
-     -np)  # then: N COMMAND...
+mpi=("$mpirun" --allow-run-as-root --oversubscribe --mca btl_vader_single_copy_mechanism none -np)  # then: N COMMAND...
 ckpt() { printf '%s/checkpoints/step-%08d.h5' "$1" "$2"; }
 train_losses() {  # the "loss" of every training event, one a line (spacing of the JSON writer aside)
   grep -E '"event": ?"train"' "$1/metrics.jsonl" | sed -E 's/.*"loss": ?([^,]*),.*/\1/'
@@ -39,7 +36,8 @@ rank_pid() {  # rank_pid MPIRUN_PID K: the K-th rank process mpirun started
 
 # Dropout on, so the per-group random streams are exercised too.
 cat > "$dir/run.yaml" <<YAML
-run: {progress: lines, log_every: 5, threads: 1}
+# Buckets of 2 KB: the tiny model's gradient travels in several overlapping sums.
+run: {progress: lines, log_every: 5, threads: 1, mpi_bucket_bytes: 2048}
 model: {d_model: 16, layers: 1, heads: 2, d_ff: 32, dropout: 0.1, attention_dropout: 0.1}
 data: {task: listops-easy, train_size: 200, eval_size: 40, max_len: 32, batch_size: 16, eval_windows: all,
        data_dir: $dir/data}
@@ -117,7 +115,8 @@ check "kill -9: the newest checkpoint resumes" grep -q "resumed from" "$dir/afte
 
 # 6. A study spread over 2 ranks: same runs, same report numbers as --jobs 2.
 cat > "$dir/study-base.yaml" <<YAML
-run: {progress: lines, log_every: 5, threads: 1}
+# Buckets of 2 KB: the tiny model's gradient travels in several overlapping sums.
+run: {progress: lines, log_every: 5, threads: 1, mpi_bucket_bytes: 2048}
 model: {d_model: 16, layers: 1, heads: 2, d_ff: 32}
 data: {task: listops-easy, train_size: 200, eval_size: 40, max_len: 16, batch_size: 8, data_dir: $dir/data}
 train: {max_steps: 12, eval_every: 6, keep_last: 2}

@@ -121,7 +121,7 @@ int eval_command(const EvalRequest& req) {
                               data.name,
                               req.data,
                               len,
-                              config.data.eval_windows,
+                              option_name(config.data.eval_windows),
                               req.overrides};
     const DocumentScores scores = score(r, data.split(), config.data);
     require_finite_scores(scores, resolved.path);
@@ -133,7 +133,7 @@ int eval_command(const EvalRequest& req) {
         {len, m, write_eval_record(out, json_line(eval_record(setting, r.header.state.step, m)), !req.output.empty())});
   }
   if (!world().is_root()) return 0;
-  print_results(data.name, config.data.eval_windows, results);
+  print_results(data.name, option_name(config.data.eval_windows), results);
   return 0;
 }
 

@@ -11,7 +11,7 @@ DocumentScores score(RestoredModel& r, const TokenizedSplit& split, const DataCo
   Sampler sampler = make_eval_sampler(split, data);
   // Under mpirun every rank scores a share of the batches; rank 0 reports.
   const Progress::Style style =
-      world().is_root() ? Progress::parse(r.header.config.run.progress) : Progress::Style::none;
+      world().is_root() ? Progress::style(r.header.config.run.progress) : Progress::Style::none;
   Progress progress("eval " + split.name, sampler.batches_in_epoch(), style);
   const auto start = std::chrono::steady_clock::now();
   DocumentScores s = score_documents(*r.model, sampler, split.num_docs(), [&](int64_t done, int64_t) {

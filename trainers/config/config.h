@@ -7,7 +7,9 @@
 
 #include "datasets/dataset.h"
 #include "engine/error.h"
+#include "engine/optim/lr_schedule.h"
 #include "models/model_config.h"
+#include "trainers/config/config_options.h"
 
 namespace rotor {
 
@@ -18,20 +20,23 @@ struct ConfigError : Error {
 struct RunConfig {
   std::string name = "run";  // the run directory is <out_dir>/<name>
   std::string out_dir = "runs";
-  uint64_t seed = 42;             // parameter init and dropout (data order: data.seed)
-  int64_t threads = 0;            // OpenMP threads; 0: all cores. Bit-exact resume needs the same count
-  std::string progress = "auto";  // auto | bar | lines | none
-  int64_t log_every = 20;         // steps between training log events
+  uint64_t seed = 42;   // parameter init and dropout (data order: data.seed)
+  int64_t threads = 0;  // OpenMP threads; 0: all cores. Bit-exact resume needs the same count
+  ProgressMode progress = ProgressMode::automatic;  // auto | bar | lines | none
+  int64_t log_every = 20;                           // steps between training log events
+  // Gradient reduction across MPI ranks (trainers/distributed/reducer_options.h); neither changes results.
+  bool mpi_overlap = true;                      // start bucket sums during the backward pass
+  int64_t mpi_bucket_bytes = int64_t{4} << 20;  // bytes of whole parameters per bucket
 };
 
 struct TrainConfig {
-  std::string optimizer = "adamw";  // adamw | adam | sgd
+  OptimizerKind optimizer = OptimizerKind::adamw;
   double lr = 3e-4;
   double weight_decay = 0.01;
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-  double momentum = 0.9;            // sgd
-  std::string schedule = "cosine";  // constant | linear | cosine | inverse_sqrt
-  int64_t warmup_steps = 0;         // linear warm-up; longer than the run is an error
+  double momentum = 0.9;  // sgd
+  LrSchedule::Kind schedule = LrSchedule::Kind::cosine;
+  int64_t warmup_steps = 0;  // linear warm-up; longer than the run is an error
   double min_lr = 0.0;
   int64_t max_steps = 0;   // optimizer updates; 0: use max_epochs
   int64_t max_epochs = 0;  // 0: use max_steps
@@ -41,11 +46,11 @@ struct TrainConfig {
   int64_t gradient_groups = 0;
   double clip_norm = 1.0;  // 0: no clipping
   double label_smoothing = 0.0;
-  int64_t eval_every = 0;                // steps; 0: at the end of every epoch
-  int64_t checkpoint_every = 0;          // steps; 0: after every evaluation
-  int64_t keep_last = 3;                 // step checkpoints kept (the best is always kept too)
-  std::string best_metric = "accuracy";  // accuracy | macro_f1 | loss (on val)
-  int64_t early_stopping_patience = 0;   // evaluations without improvement; 0: off
+  int64_t eval_every = 0;                         // steps; 0: at the end of every epoch
+  int64_t checkpoint_every = 0;                   // steps; 0: after every evaluation
+  int64_t keep_last = 3;                          // step checkpoints kept (the best is always kept too)
+  BestMetric best_metric = BestMetric::accuracy;  // on val
+  int64_t early_stopping_patience = 0;            // evaluations without improvement; 0: off
 };
 
 struct Config {

@@ -215,17 +215,16 @@ void require(bool ok, const std::string& key, const std::string& what) {
 void validate(const Config& c) {
   require(!c.run.name.empty(), "run.name", "must not be empty");
   c.model.validate();
+  c.data.validate();
   // Windows of data.max_len / data.eval_max_len tokens must fit the position table.
   c.model.validate_training_length(c.data.max_len, "data.max_len");
   if (c.data.eval_max_len > 0) c.model.validate_length(c.data.eval_max_len, "data.eval_max_len");
   const TrainConfig& t = c.train;
   require(t.max_steps > 0 || t.max_epochs > 0, "train.max_steps", "set train.max_steps or train.max_epochs (> 0)");
   require(t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
-  require(t.schedule != "inverse_sqrt" || t.warmup_steps >= 1, "train.warmup_steps",
+  require(t.schedule != LrSchedule::Kind::inverse_sqrt || t.warmup_steps >= 1, "train.warmup_steps",
           "inverse_sqrt needs warmup_steps >= 1");
   if (t.max_steps > 0) check_warmup_fits(t, t.max_steps, 0);
-  const DataConfig& d = c.data;
-  require(d.val_fraction + d.test_fraction < 1, "data.val_fraction", "val_fraction + test_fraction must be in [0, 1)");
 }
 
 void check_warmup_fits(const TrainConfig& t, int64_t run_steps, int64_t steps_per_epoch) {

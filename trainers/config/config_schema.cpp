@@ -28,7 +28,7 @@ std::string type_name() {
 }
 
 // An option bound to the field that `field(config)` returns by reference.
-// Enum fields take their choices from the enum's name table (models/model_options.h).
+// Enum fields take their choices from the enum's name table (engine/option_names.h).
 template <class F>
 ConfigOption option(std::string key, F field, std::string help) {
   using T = std::remove_reference_t<decltype(field(std::declval<Config&>()))>;
@@ -118,10 +118,16 @@ std::vector<ConfigOption> rows() {
       OPT("run.seed", run.seed, "Seed of parameter initialisation and dropout"),
       OPT("run.threads", run.threads, "OpenMP threads (0: all cores); bit-exact resume needs the same count")
           .at_least(0),
-      OPT("run.progress", run.progress, "Progress display: a bar on terminals, plain lines otherwise")
-          .one_of({"auto", "bar", "lines", "none"})
-          .on_resume(),
+      OPT("run.progress", run.progress, "Progress display: a bar on terminals, plain lines otherwise").on_resume(),
       OPT("run.log_every", run.log_every, "Steps between training log events in metrics.jsonl").at_least(1).on_resume(),
+      OPT("run.mpi_overlap", run.mpi_overlap,
+          "MPI ranks: start each gradient bucket's sum during the backward pass (false: after it); same results")
+          .on_resume(),
+      OPT("run.mpi_bucket_bytes", run.mpi_bucket_bytes,
+          "MPI ranks: bytes of whole parameters summed per gradient bucket; same results")
+          .at_least(1)
+          .at_most(static_cast<double>(int64_t{1} << 32))
+          .on_resume(),
       // model
       OPT("model.d_model", model.d_model, "Width of the residual stream"),
       OPT("model.layers", model.layers, "Transformer blocks"),
@@ -151,8 +157,7 @@ std::vector<ConfigOption> rows() {
       OPT("data.task", data.task, "Built-in task; empty: read the files below")
           .one_of(with_empty(builtin_task_names())),
       OPT("data.data_dir", data.data_dir, "Where fetch scripts put corpora (empty: $ROTOR_DATA, else data)").path(),
-      OPT("data.format", data.format, "Input format (empty: from the file extension)")
-          .one_of({"", "jsonl", "csv", "tsv", "folder"}),
+      OPT("data.format", data.format, "Input format (empty: from the file extension)"),
       OPT("data.train_path", data.train_path, "Training file or folder").path(),
       OPT("data.val_path", data.val_path, "Validation source (empty: split from train by hash)").path(),
       OPT("data.test_path", data.test_path, "Test source (empty: split from train by hash)").path(),
@@ -185,22 +190,19 @@ std::vector<ConfigOption> rows() {
           "and "
           "split_punctuation, whose tokens are words, where byte must learn words from letters within the same "
           "budget (held-out 9-way genre task: 87.7% for vocab against 61.5% for byte); sentencepiece for large "
-          "vocabularies")
-          .one_of({"", "byte", "vocab", "sentencepiece"}),
+          "vocabularies"),
       OPT("data.vocab_size", data.vocab_size, "sentencepiece: vocabulary to train; vocab: maximum size (0: no limit)"),
       OPT("data.min_freq", data.min_freq, "vocab: minimum count in the training split"),
       OPT("data.lowercase", data.lowercase, "vocab: lowercase ASCII letters first, so 'The' and 'the' are one token"),
       OPT("data.split_punctuation", data.split_punctuation,
           "vocab: ASCII punctuation becomes tokens of its own, so 'earth.' is 'earth' '.'"),
-      OPT("data.spm_model_type", data.spm_model_type, "sentencepiece model").one_of({"unigram", "bpe"}),
+      OPT("data.spm_model_type", data.spm_model_type, "sentencepiece model"),
       OPT("data.max_len", data.max_len, "Tokens per training window").at_least(1),
       OPT("data.eval_max_len", data.eval_max_len, "Tokens per evaluation window (0: max_len)").at_least(0),
-      OPT("data.truncation", data.truncation, "Which tokens a truncated document keeps")
-          .one_of({"head", "tail", "head_tail"}),
+      OPT("data.truncation", data.truncation, "Which tokens a truncated document keeps"),
       OPT("data.random_train_windows", data.random_train_windows,
           "Train on a random window of long documents, re-drawn every epoch"),
-      OPT("data.eval_windows", data.eval_windows, "Evaluate the first window or all windows (logits averaged)")
-          .one_of({"first", "all"}),
+      OPT("data.eval_windows", data.eval_windows, "Evaluate the first window or all windows (logits averaged)"),
       OPT("data.shuffle_tokens", data.shuffle_tokens,
           "Order control: every window's tokens in a random order (per document and epoch; CLS and padding stay), "
           "in training and evaluation"),
@@ -211,7 +213,7 @@ std::vector<ConfigOption> rows() {
       OPT("data.cache", data.cache, "Reuse tokenized data when sources and settings are unchanged"),
       OPT("data.cache_dir", data.cache_dir, "Token cache directory (empty: data_dir/cache)").path(),
       // train
-      OPT("train.optimizer", train.optimizer, "Optimizer").one_of({"adamw", "adam", "sgd"}),
+      OPT("train.optimizer", train.optimizer, "Optimizer"),
       OPT("train.lr", train.lr, "Peak learning rate").above(0),
       OPT("train.weight_decay", train.weight_decay, "adamw: decoupled decay; adam, sgd: L2 (biases, norms excluded)")
           .at_least(0),
@@ -219,8 +221,7 @@ std::vector<ConfigOption> rows() {
       OPT("train.beta2", train.beta2, "adam(w) second-moment decay").at_least(0).below(1),
       OPT("train.eps", train.eps, "adam(w) epsilon").above(0),
       OPT("train.momentum", train.momentum, "sgd momentum"),
-      OPT("train.schedule", train.schedule, "Learning-rate schedule after linear warm-up")
-          .one_of({"constant", "linear", "cosine", "inverse_sqrt"}),
+      OPT("train.schedule", train.schedule, "Learning-rate schedule after linear warm-up"),
       OPT("train.warmup_steps", train.warmup_steps,
           "Linear warm-up steps (0: none); longer than the run is an error (the rate would never decay)")
           .at_least(0),
@@ -242,8 +243,7 @@ std::vector<ConfigOption> rows() {
       OPT("train.keep_last", train.keep_last, "Step checkpoints kept; the best one is always kept too")
           .at_least(1)
           .on_resume(),
-      OPT("train.best_metric", train.best_metric, "Validation metric that picks the best checkpoint")
-          .one_of({"accuracy", "macro_f1", "loss"}),
+      OPT("train.best_metric", train.best_metric, "Validation metric that picks the best checkpoint"),
       OPT("train.early_stopping_patience", train.early_stopping_patience,
           "Validations without improvement before stopping (0: never)")
           .at_least(0),

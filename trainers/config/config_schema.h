@@ -39,9 +39,22 @@ struct ConfigOption {
   std::function<YAML::Node(const Config&)> get;
 
   ConfigOption& one_of(std::vector<std::string> values);
-  ConfigOption& at_least(double bound) { range.at_least(bound); return *this; }
-  ConfigOption& above(double bound) { range.above(bound); return *this; }
-  ConfigOption& below(double bound) { range.below(bound); return *this; }
+  ConfigOption& at_least(double bound) {
+    range.at_least(bound);
+    return *this;
+  }
+  ConfigOption& above(double bound) {
+    range.above(bound);
+    return *this;
+  }
+  ConfigOption& at_most(double bound) {
+    range.at_most(bound);
+    return *this;
+  }
+  ConfigOption& below(double bound) {
+    range.below(bound);
+    return *this;
+  }
   ConfigOption& path();
   ConfigOption& on_resume();
 };

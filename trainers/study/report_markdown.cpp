@@ -159,7 +159,7 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
     << r.variants.size() << " variants x " << spec.seeds.size() << " seeds; base config `" << spec.base
     << "`. Accuracy and macro-F1 in percent, mean ± standard deviation over seeds (n - 1), of the best "
        "checkpoint (by validation "
-    << (spec.variants.empty() ? "accuracy" : spec.variants[0].config.train.best_metric)
+    << (spec.variants.empty() ? "accuracy" : option_name(spec.variants[0].config.train.best_metric))
     << "). Tokens/s and wall time are training means over seeds, measured on a machine that may have been running "
        "other work (other runs of the study with --jobs): they say as much about its load as about the "
        "encoding.\n\n## Results\n\n"

@@ -32,8 +32,8 @@ ClassificationMetrics MetricsAccumulator::result() const {
   return m;
 }
 
-bool improves(std::string_view metric, double candidate, double best) {
-  return metric == "loss" ? candidate < best : candidate > best;
+bool improves(BestMetric metric, double candidate, double best) {
+  return metric == BestMetric::loss ? candidate < best : candidate > best;
 }
 
 }  // namespace rotor

@@ -1,8 +1,9 @@
 #pragma once
 // Accuracy, macro-F1 and mean loss of a classifier over a set of documents.
 #include <cstdint>
-#include <string_view>
 #include <vector>
+
+#include "trainers/config/config_options.h"
 
 namespace rotor {
 
@@ -11,9 +12,9 @@ struct ClassificationMetrics {
   double accuracy = 0.0;
   double macro_f1 = 0.0;  // mean F1 over the classes present in labels or predictions
   int64_t count = 0;
-  // "loss" is better when lower, the others when higher.
-  double get(const std::string_view name) const {
-    return name == "loss" ? loss : name == "macro_f1" ? macro_f1 : accuracy;
+  // loss is better when lower, the others when higher.
+  double get(BestMetric metric) const {
+    return metric == BestMetric::loss ? loss : metric == BestMetric::macro_f1 ? macro_f1 : accuracy;
   }
 };
 
@@ -32,6 +33,6 @@ class MetricsAccumulator {
 };
 
 // True if `candidate` beats `best` on `metric` (lower loss, higher otherwise).
-bool improves(std::string_view metric, double candidate, double best);
+bool improves(BestMetric metric, double candidate, double best);
 
 }  // namespace rotor

@@ -6,7 +6,7 @@
 namespace rotor {
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainConfig& c, ParameterStore& params) {
-  if (c.optimizer == "sgd") {
+  if (c.optimizer == OptimizerKind::sgd) {
     SgdOptions o;
     o.momentum = c.momentum;
     o.weight_decay = c.weight_decay;
@@ -17,13 +17,13 @@ std::unique_ptr<Optimizer> make_optimizer(const TrainConfig& c, ParameterStore& 
   o.beta2 = c.beta2;
   o.eps = c.eps;
   o.weight_decay = c.weight_decay;
-  if (c.optimizer == "adam") return std::make_unique<Adam>(params, o);
-  return std::make_unique<AdamW>(params, o);
+  if (c.optimizer == OptimizerKind::adam) return std::make_unique<Adam>(params, o);
+  return std::make_unique<AdamW>(params, o);  // the enum admits no other value
 }
 
 LrSchedule make_schedule(const TrainConfig& c, int64_t total_steps) {
   LrScheduleConfig s;
-  s.name = c.schedule;
+  s.name = option_name(c.schedule);
   s.lr = c.lr;
   s.warmup_steps = c.warmup_steps;  // at most total_steps: check_warmup_fits() (config_loader.h)
   s.total_steps = total_steps;

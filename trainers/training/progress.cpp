@@ -8,10 +8,17 @@
 
 namespace rotor {
 
-Progress::Style Progress::parse(const std::string& mode) {
-  if (mode == "bar") return Style::bar;
-  if (mode == "lines") return Style::lines;
-  if (mode == "none") return Style::none;
+Progress::Style Progress::style(ProgressMode mode) {
+  switch (mode) {
+    case ProgressMode::bar:
+      return Style::bar;
+    case ProgressMode::lines:
+      return Style::lines;
+    case ProgressMode::none:
+      return Style::none;
+    case ProgressMode::automatic:
+      break;
+  }
   return isatty(STDERR_FILENO) ? Style::bar : Style::lines;
 }
 

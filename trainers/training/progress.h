@@ -7,13 +7,15 @@
 #include <cstdint>
 #include <string>
 
+#include "trainers/config/config_options.h"
+
 namespace rotor {
 
 class Progress {
  public:
   enum class Style { bar, lines, none };
-  // "auto" picks bar when stderr is a terminal, else lines.
-  static Style parse(const std::string& mode);
+  // run.progress; automatic picks bar when stderr is a terminal, else lines.
+  static Style style(ProgressMode mode);
 
   Progress(std::string label, int64_t total, Style style, double line_interval_s = 10.0);
   // done: units finished so far; info: a short status ("loss 0.41 acc 0.88").

@@ -104,7 +104,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     : config_(std::move(config)),
       run_dir_(std::move(run_dir)),
       checkpoints_(run_dir_.string()),
-      style_(Progress::parse(config_.run.progress)) {
+      style_(Progress::style(config_.run.progress)) {
   if (root_) lock_.emplace(run_dir_.string());
   if (config_.run.threads > 0) set_num_threads(static_cast<int>(config_.run.threads));
   std::optional<CheckpointContents> ckpt;
@@ -161,7 +161,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
   }
   synchronize_parameters(comm_, model_->parameters(), *optimizer_);
-  gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options_from_environment(), config_.run.seed,
+  gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options(config_.run), config_.run.seed,
                     config_.train.label_smoothing);
   already_done_ = ckpt && finished() && summarized_steps((run_dir_ / "summary.json").string()) == state_.step;
   if (already_done_ || !root_) return;  // a finished run writes nothing; rank 0 alone writes
@@ -373,7 +373,7 @@ void TrainingSession::test_best() {
                         {"steps", state_.step},
                         {"epochs", state_.sampler.epoch},
                         {"best_step", state_.best_step},
-                        {"best_metric", config_.train.best_metric},
+                        {"best_metric", option_name(config_.train.best_metric)},
                         {"best_value", state_.best_metric},
                         {"parameters", model_->parameters().total_size()},
                         {"position", config_.model.position.type},

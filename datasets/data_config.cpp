@@ -1,0 +1,35 @@
+#include "datasets/data_config.h"
+
+#include "datasets/builtin_tasks.h"
+#include "datasets/data_error.h"
+
+namespace rotor {
+namespace {
+
+void require(bool ok, const std::string& key, const std::string& what) {
+  if (!ok) throw DataError("data." + key + ": " + what);
+}
+
+}  // namespace
+
+void DataConfig::validate() const {
+  require(max_len >= 1, "max_len", "expected at least 1, got " + std::to_string(max_len));
+  require(eval_max_len >= 0, "eval_max_len", "expected 0 (= max_len) or a positive length");
+  require(batch_tokens >= 0, "batch_tokens", "expected 0 (off) or a positive budget");
+  require(batch_tokens > 0 || batch_size >= 1, "batch_size", "expected at least 1");
+  require(vocab_size >= 0, "vocab_size", "expected 0 (vocab: no limit) or a positive size");
+  require(min_freq >= 1, "min_freq", "expected at least 1");
+  require(val_fraction + test_fraction < 1, "val_fraction", "val_fraction + test_fraction must be in [0, 1)");
+  const TokenizerKind kind = resolved_tokenizer(*this);
+  if (kind != TokenizerKind::vocab && (lowercase || split_punctuation)) {
+    require(false, lowercase ? "lowercase" : "split_punctuation",
+            std::string("applies to the vocab tokenizer only (tokenizer is ") + option_name(kind) + ")");
+  }
+}
+
+TokenizerKind resolved_tokenizer(const DataConfig& config) {
+  if (config.tokenizer != TokenizerKind::automatic) return config.tokenizer;
+  return is_generated_task(config.task) ? TokenizerKind::vocab : TokenizerKind::byte;
+}
+
+}  // namespace rotor

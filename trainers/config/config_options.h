@@ -1,0 +1,36 @@
+#pragma once
+// The run and train options with a fixed set of values, as enums, each with
+// its name table (the machinery: engine/option_names.h). train.schedule's enum
+// is the engine's LrSchedule::Kind (engine/optim/lr_schedule.h).
+#include <array>
+#include <utility>
+
+#include "engine/option_names.h"
+
+namespace rotor {
+
+enum class OptimizerKind { adamw, adam, sgd };
+// The validation metric that picks the best checkpoint: loss is better when lower, the others when higher.
+enum class BestMetric { accuracy, macro_f1, loss };
+// automatic ("auto"): a bar when stderr is a terminal, plain lines otherwise.
+enum class ProgressMode { automatic, bar, lines, none };
+
+template <>
+struct OptionNames<OptimizerKind> {
+  static constexpr std::array<std::pair<OptimizerKind, const char*>, 3> table{
+      {{OptimizerKind::adamw, "adamw"}, {OptimizerKind::adam, "adam"}, {OptimizerKind::sgd, "sgd"}}};
+};
+template <>
+struct OptionNames<BestMetric> {
+  static constexpr std::array<std::pair<BestMetric, const char*>, 3> table{
+      {{BestMetric::accuracy, "accuracy"}, {BestMetric::macro_f1, "macro_f1"}, {BestMetric::loss, "loss"}}};
+};
+template <>
+struct OptionNames<ProgressMode> {
+  static constexpr std::array<std::pair<ProgressMode, const char*>, 4> table{{{ProgressMode::automatic, "auto"},
+                                                                              {ProgressMode::bar, "bar"},
+                                                                              {ProgressMode::lines, "lines"},
+                                                                              {ProgressMode::none, "none"}}};
+};
+
+}  // namespace rotor
