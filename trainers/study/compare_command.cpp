@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "trainers/distributed/communicator.h"
+#include "trainers/run/json_file.h"
 #include "trainers/study/plot_script.h"
 #include "trainers/study/rope_decay.h"
-#include "trainers/study/study_files.h"
 #include "trainers/study/study_runner.h"
 #include "trainers/study/study_suite.h"
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <optional>
 
-#include "checkpoint_test_support.h"
-#include "trainers/training/run_lock.h"
+#include "../checkpoint_test_support.h"
+#include "trainers/run/run_lock.h"
 
 using namespace rotor;
 using rotor::test::ScratchDir;
