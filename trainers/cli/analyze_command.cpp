@@ -1,47 +1,26 @@
-#include "trainers/study/compare_command.h"
-
-#include <cstdio>
+// `rotor analyze`: analyses that need no training. rope-decay: RoPE's
+// long-term decay (RoFormer Figure 2), printed, and plotted with --out.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
-#include "trainers/distributed/communicator.h"
+#include "trainers/cli/command.h"
 #include "trainers/run/json_file.h"
 #include "trainers/study/plot_script.h"
 #include "trainers/study/rope_decay.h"
-#include "trainers/study/study_runner.h"
-#include "trainers/study/study_suite.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
+namespace {
 
-int compare_command(const CompareRequest& request) {
-  // Under mpirun every rank trains whole runs alone (study_runner.h).
-  runs_alone_on_each_rank();
-  if (!request.report_dir.empty()) {
-    if (!launched_ranks().is_root()) return 0;
-    if (is_suite_directory(request.report_dir))
-      rebuild_suite_report(request.report_dir);
-    else
-      rebuild_study_report(request.report_dir);
-    return 0;
-  }
-  if (request.jobs < 1) throw ConfigError("--jobs: expected at least 1, got " + std::to_string(request.jobs));
-  const StudySuite suite = parse_study_suite(request.spec);
-  StudyOptions options;
-  options.jobs = request.jobs;
-  options.only = request.only;
-  options.command = request.command;
-  if (!request.task.empty() || !suite.has_tasks()) {  // one study: a plain spec, or one task of a suite
-    const StudySpec& spec = request.task.empty() ? suite.studies.front() : suite.study(request.task);
-    options.dir = study_directory(spec, request.out_dir);
-    return run_study(spec, options);
-  }
-  if (!request.only.empty()) throw ConfigError("--only " + request.only + ": in a suite of tasks, give --task too");
-  options.dir = suite_directory(suite, request.out_dir);
-  return run_suite(suite, options);
-}
+struct RopeDecayRequest {
+  int64_t head_dim = 128;
+  double base = 10000.0;
+  int64_t max_distance = 256;
+  int64_t query_index = 0;
+  std::string out;  // FILE(.png|.svg): the curve's data as FILE.json and the plot as FILE.png and FILE.svg
+};
 
 int rope_decay_command(const RopeDecayRequest& r) {
   const std::vector<RopeDecayPoint> points = rope_decay(r.head_dim, r.base, r.max_distance, r.query_index);
@@ -65,6 +44,21 @@ int rope_decay_command(const RopeDecayRequest& r) {
   }
   fmt::print(stderr, "plot: {0}.png, {0}.svg (data {0}.json)\n", stem.string());
   return 0;
+}
+
+}  // namespace
+
+Command add_analyze_command(CLI::App& app) {
+  auto decay = std::make_shared<RopeDecayRequest>();
+  auto* analyze = app.add_subcommand("analyze", "Analyses that need no training");
+  analyze->require_subcommand(1);
+  auto* rd = analyze->add_subcommand("rope-decay", "RoPE long-term decay (RoFormer Figure 2): print and plot");
+  rd->add_option("--head-dim", decay->head_dim, "Rotated dims per head (default 128)");
+  rd->add_option("--base", decay->base, "RoPE base (default 10000)");
+  rd->add_option("--max-distance", decay->max_distance, "Keys at positions 0..N (default 256)");
+  rd->add_option("--query-index", decay->query_index, "Position of the query (default 0)");
+  rd->add_option("--out", decay->out, "Plot file: FILE.png and FILE.svg, data in FILE.json");
+  return {analyze, [decay] { return rope_decay_command(*decay); }};
 }
 
 }  // namespace rotor

@@ -1,0 +1,151 @@
+// `rotor eval`: a checkpoint's metrics on a split of its task or a labelled
+// file, at one or several window lengths, printed and written next to the run.
+#include <filesystem>
+#include <optional>
+
+#include <fmt/core.h>
+
+#include "datasets/dataset.h"
+#include "trainers/cli/checkpoint_argument.h"
+#include "trainers/cli/command.h"
+#include "trainers/cli/score_split.h"
+#include "trainers/config/config_loader.h"
+#include "trainers/distributed/communicator.h"
+#include "trainers/run/eval_record.h"
+#include "trainers/run/run_directory.h"
+#include "trainers/training/evaluator.h"
+#include "trainers/training/restored_model.h"
+
+namespace rotor {
+namespace fs = std::filesystem;
+namespace {
+
+struct EvalRequest {
+  std::string checkpoint;
+  std::string split = "test";     // val | test | any extra split of the task
+  std::string data;               // a JSONL/CSV/TSV file to evaluate instead of a split
+  std::vector<int64_t> max_lens;  // evaluation window lengths, one evaluation each; empty: the run's own
+  std::vector<std::string> overrides;
+  std::string output;  // metrics JSON file (one length only); empty: RUN/<eval_file_name()>
+};
+
+// What `rotor eval` evaluates: a split of the run's task, or a --data file.
+struct EvalData {
+  std::string name;
+  std::optional<Dataset> dataset;  // the task's data, when evaluating one of its splits
+  TokenizedSplit file;             // the --data file, tokenized
+  const TokenizedSplit& split() const { return dataset ? dataset->split(name) : file; }
+};
+
+EvalData load_eval_data(const EvalRequest& req, const RestoredModel& r) {
+  EvalData d;
+  if (!req.data.empty()) {
+    d.name = fs::path(req.data).stem().string();
+    const std::vector<Document> docs = read_documents(req.data, r.header.config.data, Labelled::yes, print_warning);
+    d.file = tokenize_documents(d.name, docs, *r.tokenizer, &r.labels);
+    return d;
+  }
+  d.name = req.split;
+  LoadOptions opt;
+  opt.tokenizer = r.header.tokenizer;
+  opt.labels = r.header.labels;
+  opt.warn = print_warning;
+  d.dataset = load_dataset(r.header.config.data, opt);
+  d.split();  // an unknown split name fails here, before any scoring
+  return d;
+}
+
+struct LengthResult {
+  int64_t length;
+  ClassificationMetrics metrics;
+  std::string file;
+};
+
+// One length: the metrics one per line; several: a table, one row per length.
+void print_results(const std::string& name, const std::string& windows, const std::vector<LengthResult>& results) {
+  const ClassificationMetrics& first = results.front().metrics;
+  if (results.size() == 1) {
+    fmt::print("{}: {} documents, windows of {} tokens ({})\n  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n",
+               name, first.count, results[0].length, windows, first.accuracy, first.macro_f1, first.loss);
+    if (!results[0].file.empty()) fmt::print("metrics written to {}\n", results[0].file);
+    return;
+  }
+  fmt::print("{}: {} documents, windows: {}\n{:>8}  {:>8}  {:>8}  {:>8}  {}\n", name, first.count, windows, "length",
+             "accuracy", "macro-F1", "loss", "metrics file");
+  for (const LengthResult& r : results) {
+    fmt::print("{:>8}  {:>8.4f}  {:>8.4f}  {:>8.4f}  {}\n", r.length, r.metrics.accuracy, r.metrics.macro_f1,
+               r.metrics.loss, r.file.empty() ? "(not written)" : r.file);
+  }
+}
+
+// Writes one eval record; the file, or "" when it could not. A file the user
+// named (--output) must be written; the default place, the run folder, may be
+// read-only, and then the metrics are printed all the same, with a warning.
+std::string save_eval_record(const std::string& file, const EvalRecord& record, bool named_by_user) {
+  try {
+    write_eval_record(file, record);
+    return file;
+  } catch (const Error& e) {
+    if (named_by_user) throw;
+    print_warning(std::string(e.what()) + "; the metrics are printed below only; give --output FILE to keep them");
+    return "";
+  }
+}
+
+int eval_command(const EvalRequest& req) {
+  const ResolvedCheckpoint resolved = checkpoint_file(req.checkpoint);
+  fmt::print("checkpoint {}\n", describe(resolved));
+  RestoredModel r = restore_model(resolved.path, req.overrides);
+  Config& config = r.header.config;
+  const int64_t own_len = eval_max_len(config.data);
+  const std::vector<int64_t> lengths = req.max_lens.empty() ? std::vector<int64_t>{own_len} : req.max_lens;
+  for (const int64_t len : lengths) check_trained_length(config.model, len, "--max-len");
+  if (!req.output.empty() && lengths.size() > 1) {
+    throw ConfigError("--output names one file but --max-len gives " + std::to_string(lengths.size()) +
+                      " lengths; leave --output out to get one file per length next to the run");
+  }
+  const EvalData data = load_eval_data(req, r);
+  std::vector<LengthResult> results;
+  for (const int64_t len : lengths) {
+    config.data.eval_max_len = len;
+    const EvalSetting setting{fs::absolute(resolved.path).lexically_normal().string(),
+                              data.name,
+                              req.data,
+                              len,
+                              config.data.eval_windows,
+                              req.overrides};
+    const DocumentScores scores = score(r, data.split(), config.data);
+    require_finite_scores(scores, resolved.path);
+    const ClassificationMetrics m = metrics_of(scores, r.labels.size());
+    if (!world().is_root()) continue;  // under mpirun, rank 0 reports
+    const std::string out =
+        req.output.empty() ? RunDirectory::of_checkpoint(resolved.path).eval_record_path(setting, own_len) : req.output;
+    const EvalRecord record{setting, r.header.state.step, m.count, m.accuracy, m.macro_f1, m.loss};
+    results.push_back({len, m, save_eval_record(out, record, !req.output.empty())});
+  }
+  if (!world().is_root()) return 0;
+  print_results(data.name, config.data.eval_windows, results);
+  return 0;
+}
+
+}  // namespace
+
+Command add_eval_command(CLI::App& app) {
+  auto eval = std::make_shared<EvalRequest>();
+  auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
+  add_checkpoint_argument(e, eval->checkpoint);
+  e->add_option("--split", eval->split, "Split of the run's task: val, test, or an extra split (default test)");
+  e->add_option("--data", eval->data, "A labelled JSONL/CSV/TSV file to evaluate instead")->check(CLI::ExistingFile);
+  e->add_option("--max-len", eval->max_lens,
+                "Evaluation window length(s) in tokens, e.g. 512,1024,2048 (length extrapolation; one model load, "
+                "one metrics file per length)")
+      ->delimiter(',')
+      ->check(positive_number());
+  e->add_option("--set", eval->overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
+  e->add_option("--output", eval->output,
+                "Metrics JSON file (default RUN/eval-<split>[-L<length>][-<--set values>].json, e.g. "
+                "eval-test-L2048-ntk4.json)");
+  return {e, [eval] { return eval_command(*eval); }};
+}
+
+}  // namespace rotor
