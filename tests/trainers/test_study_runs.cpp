@@ -16,7 +16,7 @@
 #include "trainers/study/study_clock.h"
 #include "trainers/study/study_manifest.h"
 #include "trainers/study/study_runner.h"
-#include "trainers/training/run_lock.h"
+#include "trainers/run/run_lock.h"
 #include "trainers/training/trainer.h"
 
 using namespace rotor;

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "trainers/cli/command.h"
+#include "trainers/run/json_file.h"
 #include "trainers/study/plot_script.h"
 #include "trainers/study/rope_decay.h"
-#include "trainers/study/study_files.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 
 #include "trainers/cli/command.h"
 #include "trainers/distributed/communicator.h"
-#include "trainers/study/study_files.h"
+#include "trainers/run/json_file.h"
 #include "trainers/study/study_runner.h"
 #include "trainers/study/study_suite.h"
 

@@ -11,10 +11,9 @@
 #include "trainers/cli/score_split.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
-#include "trainers/training/eval_result.h"
+#include "trainers/run/eval_record.h"
+#include "trainers/run/run_directory.h"
 #include "trainers/training/evaluator.h"
-#include "trainers/training/json_output.h"
-#include "trainers/training/output_file.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
@@ -29,14 +28,6 @@ struct EvalRequest {
   std::vector<std::string> overrides;
   std::string output;  // metrics JSON file (one length only); empty: RUN/<eval_file_name()>
 };
-
-// The run directory of RUN/checkpoints/step-N.h5; for a checkpoint kept
-// anywhere else, the directory it is in. Relative to the working directory
-// where it can be, as a user would write it.
-fs::path run_dir_of(const std::string& checkpoint) {
-  const fs::path dir = fs::absolute(checkpoint).parent_path();
-  return fs::proximate(dir.filename() == "checkpoints" ? dir.parent_path() : dir);
-}
 
 // What `rotor eval` evaluates: a split of the run's task, or a --data file.
 struct EvalData {
@@ -90,9 +81,9 @@ void print_results(const std::string& name, const std::string& windows, const st
 // Writes one eval record; the file, or "" when it could not. A file the user
 // named (--output) must be written; the default place, the run folder, may be
 // read-only, and then the metrics are printed all the same, with a warning.
-std::string write_eval_record(const std::string& file, const std::string& line, bool named_by_user) {
+std::string save_eval_record(const std::string& file, const EvalRecord& record, bool named_by_user) {
   try {
-    write_output_file(file, line + "\n");
+    write_eval_record(file, record);
     return file;
   } catch (const Error& e) {
     if (named_by_user) throw;
@@ -128,9 +119,9 @@ int eval_command(const EvalRequest& req) {
     const ClassificationMetrics m = metrics_of(scores, r.labels.size());
     if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
-        req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;
-    results.push_back(
-        {len, m, write_eval_record(out, json_line(eval_record(setting, r.header.state.step, m)), !req.output.empty())});
+        req.output.empty() ? RunDirectory::of_checkpoint(resolved.path).eval_record_path(setting, own_len) : req.output;
+    const EvalRecord record{setting, r.header.state.step, m.count, m.accuracy, m.macro_f1, m.loss};
+    results.push_back({len, m, save_eval_record(out, record, !req.output.empty())});
   }
   if (!world().is_root()) return 0;
   print_results(data.name, option_name(config.data.eval_windows), results);

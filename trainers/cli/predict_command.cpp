@@ -10,9 +10,9 @@
 #include "trainers/cli/command.h"
 #include "trainers/cli/score_split.h"
 #include "trainers/distributed/communicator.h"
+#include "trainers/run/json_text.h"
+#include "trainers/run/output_file.h"
 #include "trainers/training/evaluator.h"
-#include "trainers/training/json_output.h"
-#include "trainers/training/output_file.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
@@ -49,7 +49,7 @@ int predict_command(const PredictRequest& req) {
     if (!docs[d].key.empty()) line["id"] = docs[d].key;
     line["label"] = r.labels.name(static_cast<int32_t>(argmax(p.data(), p.size())));
     line["probabilities"] = probs;
-    out += json_line(line) + "\n";
+    out += compact_json(line) + "\n";
   }
   if (req.output.empty()) {
     std::cout << out << std::flush;

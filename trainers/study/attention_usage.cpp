@@ -1,19 +1,13 @@
 #include "trainers/study/attention_usage.h"
 
-#include <algorithm>
 #include <cmath>
-#include <filesystem>
 
+#include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
-#include "trainers/study/study_files.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
-namespace fs = std::filesystem;
-using nlohmann::json;
 namespace {
-
-const char* kFile = "attention.json";
 
 // Sums relative entropies per layer over the rows it is shown.
 class EntropyObserver : public AttentionObserver {
@@ -51,42 +45,7 @@ class EntropyObserver : public AttentionObserver {
   std::vector<int64_t> rows_;
 };
 
-json to_json(const AttentionUsage& u) {
-  if (!u.available) return {{"available", false}, {"reason", u.reason}};
-  return {{"available", true}, {"split", u.split}, {"windows", u.windows}, {"layer_entropy", u.layer_entropy}};
-}
-
 }  // namespace
-
-bool AttentionUsage::near_uniform() const {
-  return available && !layer_entropy.empty() &&
-         std::all_of(layer_entropy.begin(), layer_entropy.end(), [](double e) { return e >= kUniformEntropy; });
-}
-
-bool has_attention_usage(const std::string& run_dir) { return fs::exists(fs::path(run_dir) / kFile); }
-
-AttentionUsage read_attention_usage(const std::string& run_dir) {
-  AttentionUsage u;
-  if (!has_attention_usage(run_dir)) {
-    u.reason = "not measured";
-    return u;
-  }
-  const std::string path = (fs::path(run_dir) / kFile).string();
-  const json j = read_json_file(path);
-  try {
-    u.available = j.at("available").get<bool>();
-    if (!u.available) {
-      u.reason = j.at("reason").get<std::string>();
-      return u;
-    }
-    u.split = j.at("split").get<std::string>();
-    u.windows = j.at("windows").get<int64_t>();
-    u.layer_entropy = j.at("layer_entropy").get<std::vector<double>>();
-  } catch (const json::exception& e) {
-    throw ConfigError(path + ": not an attention-usage file (" + e.what() + "); delete it to measure again");
-  }
-  return u;
-}
 
 AttentionUsage measure_attention_usage(const std::string& run_dir) {
   const BestCheckpoint best = open_best_checkpoint(run_dir);
@@ -109,7 +68,7 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
     }
     u.layer_entropy = observer.means();
   }
-  write_json_file((fs::path(run_dir) / kFile).string(), to_json(u));
+  RunDirectory(run_dir).write_attention_usage(u);
   return u;
 }
 

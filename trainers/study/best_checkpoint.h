@@ -1,5 +1,5 @@
 #pragma once
-// The best checkpoint of a finished run (summary.json's best_step) and the
+// The best checkpoint of a finished run (its summary's best_step) and the
 // data it was trained on, with its own tokenizer and labels: what a run's
 // post-training analyses (length sweep, attention usage) evaluate.
 #include <string>

@@ -2,37 +2,18 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "datasets/dataset.h"
+#include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
-#include "trainers/study/study_files.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
-namespace fs = std::filesystem;
-using nlohmann::json;
 namespace {
-
-json to_json(const SweepCell& c) {
-  json j{{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}, {"available", c.available}};
-  if (c.available) {
-    j["accuracy"] = c.accuracy;
-    j["macro_f1"] = c.macro_f1;
-    j["loss"] = c.loss;
-    j["documents"] = c.documents;
-    j["predictions"] = c.predictions;
-    j["labels"] = c.labels;
-  } else {
-    j["reason"] = c.reason;
-  }
-  return j;
-}
 
 std::string number_text(double v) { return fmt::format("{:.17g}", v); }
 
@@ -74,38 +55,6 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
 
 }  // namespace
 
-std::vector<SweepCell> read_length_sweep(const std::string& run_dir) {
-  const fs::path path = fs::path(run_dir) / "length_sweep.json";
-  std::vector<SweepCell> cells;
-  if (!fs::exists(path)) return cells;
-  const json j = read_json_file(path.string());
-  try {
-    for (const json& c : j.at("cells")) {
-      SweepCell cell;
-      cell.split = c.at("split").get<std::string>();
-      cell.length = c.at("length").get<int64_t>();
-      cell.scaling = c.at("scaling").get<std::string>();
-      cell.available = c.at("available").get<bool>();
-      if (cell.available) {
-        cell.accuracy = c.at("accuracy").get<double>();
-        cell.macro_f1 = c.at("macro_f1").get<double>();
-        cell.loss = c.at("loss").get<double>();
-        cell.documents = c.at("documents").get<int64_t>();
-        if (c.contains("predictions")) {
-          cell.predictions = c.at("predictions").get<std::vector<int32_t>>();
-          cell.labels = c.at("labels").get<std::vector<int32_t>>();
-        }
-      } else {
-        cell.reason = c.at("reason").get<std::string>();
-      }
-      cells.push_back(cell);
-    }
-  } catch (const json::exception& e) {
-    throw ConfigError(path.string() + ": not a length sweep file (" + e.what() + "); delete it to evaluate again");
-  }
-  return cells;
-}
-
 namespace {
 
 // A cell that needs no evaluation: n/a, or measured with its predictions.
@@ -114,7 +63,7 @@ bool complete(const SweepCell& c) { return !c.available || !c.predictions.empty(
 }  // namespace
 
 std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vector<SweepCell>& plan) {
-  const std::vector<SweepCell> cells = read_length_sweep(run_dir);
+  const std::vector<SweepCell> cells = RunDirectory(run_dir).read_length_sweep().cells;
   std::vector<SweepCell> missing;
   for (const SweepCell& p : plan)
     if (std::none_of(cells.begin(), cells.end(), [&](const SweepCell& c) { return c.same_point(p) && complete(c); }))
@@ -126,14 +75,15 @@ void run_length_sweep(const std::string& run_dir, const std::vector<SweepCell>& 
                       const std::function<void(size_t, size_t, const SweepCell&)>& on_cell) {
   const std::vector<SweepCell> todo = missing_points(run_dir, plan);
   if (todo.empty()) return;
-  std::vector<SweepCell> cells = read_length_sweep(run_dir);
+  const RunDirectory run(run_dir);
+  LengthSweep sweep = run.read_length_sweep();
+  std::vector<SweepCell>& cells = sweep.cells;
   cells.erase(std::remove_if(cells.begin(), cells.end(), [](const SweepCell& c) { return !complete(c); }), cells.end());
   const BestCheckpoint best = open_best_checkpoint(run_dir);
+  sweep.checkpoint = best.path;
   for (size_t i = 0; i < todo.size(); ++i) {
     cells.push_back(evaluate_cell(best.path, best.data, best.training_length, todo[i]));
-    json out{{"checkpoint", best.path}, {"cells", json::array()}};
-    for (const SweepCell& c : cells) out["cells"].push_back(to_json(c));
-    write_json_file((fs::path(run_dir) / "length_sweep.json").string(), out);
+    run.write_length_sweep(sweep);
     if (on_cell) on_cell(i + 1, todo.size(), cells.back());
   }
 }

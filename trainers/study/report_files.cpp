@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "trainers/run/json_file.h"
 #include "trainers/study/plot_script.h"
-#include "trainers/study/study_files.h"
 #include "trainers/study/study_report.h"
 
 namespace rotor {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "trainers/config/config_loader.h"
+#include "trainers/run/run_directory.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
 
@@ -138,7 +139,7 @@ std::string configs_section(const StudyReport& r) {
   for (const StudyVariant& v : spec.variants) {
     const RunResult& first =
         *std::find_if(r.runs.begin(), r.runs.end(), [&](const RunResult& run) { return run.run.variant == v.name; });
-    std::ifstream in(fs::path(first.dir) / "config.yaml");
+    std::ifstream in(RunDirectory(first.dir).config_path());
     std::stringstream trained;
     trained << in.rdbuf();
     o << "\n<details><summary>" << v.name << ":";

@@ -1,8 +1,8 @@
 #pragma once
 // What one finished run of a study produced, read back from its run
-// directory: summary.json (parameters, final metrics of the best checkpoint,
-// speed), the validation curve from metrics.jsonl, the length sweep and the
-// attention usage.
+// directory (run/run_directory.h): the summary (parameters, final metrics of
+// the best checkpoint, speed), the validation curve from the metrics log, the
+// length sweep and the attention usage.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -18,7 +18,7 @@ namespace rotor {
 struct RunResult {
   StudyRun run;
   std::string dir;
-  bool finished = false;  // summary.json exists; nothing below is set otherwise
+  bool finished = false;  // the summary exists; nothing below is set otherwise
   int64_t parameters = 0, steps = 0, best_step = -1;
   double elapsed_s = 0.0, tokens_per_s = 0.0;
   // "<split>_accuracy" and "<split>_macro_f1" of the best checkpoint, for
@@ -31,9 +31,6 @@ struct RunResult {
 
 // STUDY/runs/<run id>: where the trainer writes the run.
 std::string run_directory(const std::string& study_dir, const StudyRun& run);
-
-// RUN/summary.json marks a finished run: the trainer writes it last.
-bool run_finished(const std::string& run_dir);
 
 RunResult read_run_result(const StudyRun& run, const std::string& run_dir);
 

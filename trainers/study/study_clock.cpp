@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "storage/checkpoint_directory.h"
+#include "trainers/run/run_directory.h"
 #include "trainers/study/run_results.h"
 #include "trainers/training/progress.h"
 
@@ -45,7 +45,7 @@ std::string StudyClock::eta(int64_t jobs) const {
 }
 
 int64_t finished_steps(const std::string& run_dir) {
-  return run_finished(run_dir) ? read_run_result({}, run_dir).steps : -1;
+  return RunDirectory(run_dir).finished() ? read_run_result({}, run_dir).steps : -1;
 }
 
 StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, const std::vector<StudyRun>& runs,
@@ -54,7 +54,7 @@ StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, cons
   int64_t most_steps = -1;
   for (const StudyRun& run : runs) {
     const std::string dir = run_directory(study_dir, run);
-    if (!run_finished(dir)) continue;
+    if (!RunDirectory(dir).finished()) continue;
     const RunResult r = read_run_result(run, dir);
     if (r.steps > 0 && r.elapsed_s > 0) clock.recorded(r.steps, r.elapsed_s);
     most_steps = std::max(most_steps, r.steps);
@@ -69,7 +69,7 @@ StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, cons
 }
 
 int64_t committed_step(const std::string& run_dir) {
-  const auto steps = CheckpointDirectory(run_dir).list();
+  const auto steps = RunDirectory(run_dir).checkpoints().list();
   return steps.empty() ? 0 : steps.back().first;
 }
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trainers/config/config_loader.h"
-#include "trainers/study/study_files.h"
+#include "trainers/run/json_file.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

@@ -10,6 +10,8 @@
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/distributed/communicator.h"
+#include "trainers/run/run_directory.h"
+#include "trainers/run/run_lock.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/child_runs.h"
 #include "trainers/study/run_results.h"
@@ -17,7 +19,6 @@
 #include "trainers/study/study_manifest.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
-#include "trainers/training/run_lock.h"
 #include "trainers/training/trainer.h"
 
 namespace rotor {
@@ -28,7 +29,7 @@ namespace {
 // an edit of the spec or its base, stale results must not enter the report.
 void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::string& run_dir) {
   Config expected = load_config(spec.base, spec.run_overrides(run));
-  const Config trained = load_config((fs::path(run_dir) / "config.yaml").string());
+  const Config trained = load_config(RunDirectory(run_dir).config_path());
   // train.gradient_groups 0 means "one per rank", resolved when the run started.
   if (expected.train.gradient_groups == 0) expected.train.gradient_groups = trained.train.gradient_groups;
   std::string changed;
@@ -44,7 +45,7 @@ void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::st
 // trainer's exit code when it stopped early.
 int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRun& run) {
   const std::string run_dir = run_directory(dir, run);
-  if (!run_finished(run_dir)) {
+  if (!RunDirectory(run_dir).finished()) {
     TrainRequest request;
     request.config_path = spec.base;
     request.overrides = spec.run_overrides(run);
@@ -58,7 +59,7 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
     fmt::print(stderr, "  sweep {}/{} {}: {}, {} tokens, scaling {}: {}\n", done, total, run.id, c.split, c.length,
                c.scaling, c.available ? fmt::format("accuracy {:.6f}", c.accuracy) : "n/a: " + c.reason);
   });
-  if (!has_attention_usage(run_dir)) measure_attention_usage(run_dir);
+  if (!RunDirectory(run_dir).has_attention_usage()) measure_attention_usage(run_dir);
   return 0;
 }
 
@@ -130,8 +131,9 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   std::vector<StudyRun> pending;
   for (const StudyRun& r : runs) {
     const std::string run_dir = run_directory(options.dir, r);
-    if (run_finished(run_dir)) require_unchanged(spec, r, run_dir);
-    if (!run_finished(run_dir) || !has_attention_usage(run_dir) ||
+    const RunDirectory files(run_dir);
+    if (files.finished()) require_unchanged(spec, r, run_dir);
+    if (!files.finished() || !files.has_attention_usage() ||
         !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
       pending.push_back(r);
   }

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "trainers/distributed/communicator.h"
-#include "trainers/study/study_files.h"
-#include "trainers/training/run_lock.h"
+#include "trainers/run/json_file.h"
+#include "trainers/run/run_lock.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

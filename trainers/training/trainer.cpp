@@ -22,13 +22,13 @@
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/data_parallel_step.h"
 #include "trainers/distributed/run_agreement.h"
+#include "trainers/run/metrics_log.h"
+#include "trainers/run/run_directory.h"
+#include "trainers/run/run_lock.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/memory_estimate.h"
-#include "trainers/training/metrics_log.h"
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/progress.h"
-#include "trainers/training/run_lock.h"
-#include "trainers/training/run_summary.h"
 #include "trainers/training/signals.h"
 #include "trainers/training/training_checkpoint.h"
 
@@ -40,15 +40,7 @@ struct TrainingError : Error {
   using Error::Error;
 };
 
-void write_text(const fs::path& path, const std::string& text) {
-  checkpoint_fs::write_file_atomically(path.string(), text);
-}
-
-void add_metrics(JsonFields& o, const std::string& prefix, const ClassificationMetrics& m) {
-  o[prefix + "loss"] = m.loss;
-  o[prefix + "accuracy"] = m.accuracy;
-  o[prefix + "macro_f1"] = m.macro_f1;
-}
+SplitScores scores_of(const ClassificationMetrics& m) { return {m.loss, m.accuracy, m.macro_f1}; }
 
 class TrainingSession {
  public:
@@ -69,7 +61,8 @@ class TrainingSession {
   int stop_for(int sig);
   void test_best();
   double elapsed() const;
-  void log(const JsonFields& event) {
+  template <typename Event>
+  void log(const Event& event) {
     if (log_) log_->write(event);
   }
   void note(const std::string& line) {
@@ -78,6 +71,7 @@ class TrainingSession {
 
   Config config_;
   fs::path run_dir_;
+  RunDirectory run_files_;
   Communicator& comm_ = world();
   bool root_ = comm_.is_root();  // rank 0 alone writes files and prints progress
   std::optional<RunLock> lock_;
@@ -103,7 +97,8 @@ class TrainingSession {
 TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from)
     : config_(std::move(config)),
       run_dir_(std::move(run_dir)),
-      checkpoints_(run_dir_.string()),
+      run_files_(run_dir_.string()),
+      checkpoints_(run_files_.checkpoints()),
       style_(Progress::style(config_.run.progress)) {
   if (root_) lock_.emplace(run_dir_.string());
   if (config_.run.threads > 0) set_num_threads(static_cast<int>(config_.run.threads));
@@ -163,10 +158,10 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   synchronize_parameters(comm_, model_->parameters(), *optimizer_);
   gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options(config_.run), config_.run.seed,
                     config_.train.label_smoothing);
-  already_done_ = ckpt && finished() && summarized_steps((run_dir_ / "summary.json").string()) == state_.step;
+  already_done_ = ckpt && finished() && run_files_.summarized_steps() == state_.step;
   if (already_done_ || !root_) return;  // a finished run writes nothing; rank 0 alone writes
-  write_text(run_dir_ / "config.yaml", dump_config(config_));
-  log_.emplace((run_dir_ / "metrics.jsonl").string(), ckpt ? state_.step : -1);
+  run_files_.write_config(dump_config(config_));
+  log_.emplace(run_files_.metrics_path(), ckpt ? state_.step : -1);
 }
 
 void TrainingSession::load_data(const CheckpointHeader* header) {
@@ -205,7 +200,7 @@ bool TrainingSession::train_step() {
     if (!std::isfinite(loss_sum))
       throw TrainingError("step " + std::to_string(state_.step + 1) + ": the training loss is " +
                           std::to_string(loss_sum) + "; stopping (the last good checkpoint is kept in " +
-                          (run_dir_ / "checkpoints").string() + "). Try a lower train.lr or train.clip_norm.");
+                          checkpoints_.dir() + "). Try a lower train.lr or train.clip_norm.");
     state_.loss_sum += loss_sum;
   }
   state_.correct += totals.correct;
@@ -216,7 +211,7 @@ bool TrainingSession::train_step() {
                                                   : clip_grad_norm(params, std::numeric_limits<double>::max());
   if (!std::isfinite(norm))
     throw TrainingError("step " + std::to_string(state_.step + 1) + ": the gradient norm is " + std::to_string(norm) +
-                        "; stopping (the last good checkpoint is kept in " + (run_dir_ / "checkpoints").string() + ")");
+                        "; stopping (the last good checkpoint is kept in " + checkpoints_.dir() + ")");
   const double lr = schedule_->lr_at(state_.step + 1);
   optimizer_->step(lr);
   model_->constrain_parameters();
@@ -237,16 +232,7 @@ void TrainingSession::log_training(double lr, double grad_norm) {
   const double rate = dt > 0 ? static_cast<double>(tokens_since_log_) / dt : 0.0;
   const double loss = state_.seen ? state_.loss_sum / static_cast<double>(state_.seen) : 0.0;
   const double acc = state_.seen ? static_cast<double>(state_.correct) / static_cast<double>(state_.seen) : 0.0;
-  log({{"event", "train"},
-       {"step", state_.step},
-       {"epoch", state_.sampler.epoch},
-       {"lr", lr},
-       {"loss", loss},
-       {"accuracy", acc},
-       {"grad_norm", grad_norm},
-       {"tokens", state_.tokens},
-       {"tokens_per_s", rate},
-       {"elapsed_s", elapsed()}});
+  log(TrainEvent{state_.step, state_.sampler.epoch, lr, loss, acc, grad_norm, state_.tokens, rate, elapsed()});
   if (progress_)
     progress_->update(state_.step, fmt::format("loss {:.4f} acc {:.3f} lr {:.2e}", loss, acc, lr), rate, "tok/s");
   state_.loss_sum = 0;
@@ -342,11 +328,7 @@ int TrainingSession::run(int64_t stop_after) {
       } else {
         ++state_.stale_evals;
       }
-      JsonFields event = {{"event", "eval"}, {"split", "val"}, {"step", state_.step}, {"epoch", state_.sampler.epoch}};
-      add_metrics(event, "", m);
-      event["best"] = better;
-      event["elapsed_s"] = elapsed();
-      log(event);
+      log(EvalEvent{"val", state_.step, state_.sampler.epoch, scores_of(m), better, elapsed()});
       note(fmt::format("val step {}: loss {:.4f} accuracy {:.4f} macro-F1 {:.4f}{}", state_.step, m.loss, m.accuracy,
                        m.macro_f1, better ? " (best)" : ""));
     }
@@ -369,34 +351,33 @@ void TrainingSession::test_best() {
     const CheckpointContents best = read_checkpoint(checkpoints_.path_for_step(state_.best_step));
     load_parameters(best, checkpoints_.path_for_step(state_.best_step), *model_);
   }
-  JsonFields summary = {{"run", config_.run.name},
-                        {"steps", state_.step},
-                        {"epochs", state_.sampler.epoch},
-                        {"best_step", state_.best_step},
-                        {"best_metric", option_name(config_.train.best_metric)},
-                        {"best_value", state_.best_metric},
-                        {"parameters", model_->parameters().total_size()},
-                        {"position", config_.model.position.type},
-                        {"elapsed_s", elapsed()},
-                        {"tokens_per_s", elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0}};
+  RunSummary summary{config_.run.name,
+                     state_.step,
+                     state_.sampler.epoch,
+                     state_.best_step,
+                     option_name(config_.train.best_metric),
+                     state_.best_metric,
+                     model_->parameters().total_size(),
+                     config_.model.position.type,
+                     elapsed(),
+                     elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0,
+                     {}};
   std::string report = "best checkpoint: step " + std::to_string(state_.best_step) + "\n";
   for (const TokenizedSplit& split : data_.splits) {
     if (split.name == "train") continue;
     const ClassificationMetrics m = evaluate(split.name);
-    JsonFields event = {{"event", "final"}, {"split", split.name}, {"step", state_.best_step}};
-    add_metrics(event, "", m);
-    log(event);
-    add_metrics(summary, split.name + "_", m);
+    log(FinalEvent{split.name, state_.best_step, scores_of(m)});
+    summary.splits.emplace_back(split.name, scores_of(m));
     report += fmt::format("  {:<10} accuracy {:.4f}  macro-F1 {:.4f}  loss {:.4f}  ({} documents)\n", split.name,
                           m.accuracy, m.macro_f1, m.loss, m.count);
   }
   if (!root_) return;
-  write_text(run_dir_ / "summary.json", json_line(summary) + "\n");
-  fmt::print(stderr, "{}summary: {}\n", report, (run_dir_ / "summary.json").string());
+  run_files_.write_summary(summary);
+  fmt::print(stderr, "{}summary: {}\n", report, run_files_.summary_path());
 }
 
 std::optional<std::string> checkpoint_to_resume(const TrainRequest& request, const fs::path& run_dir) {
-  CheckpointDirectory dir(run_dir.string());
+  const CheckpointDirectory dir = RunDirectory(run_dir.string()).checkpoints();
   std::optional<std::string> resume_from;
   if (request.resume == "auto") {
     std::vector<std::string> warnings;

@@ -1,9 +1,6 @@
 #pragma once
-// `rotor train`: one training run, from a config to a run directory
-//   RUN/config.yaml       the resolved config
-//   RUN/metrics.jsonl     training-log and evaluation events
-//   RUN/checkpoints/      step-NNNNNNNN.h5 and `latest`
-//   RUN/summary.json      final metrics, best checkpoint and test results
+// `rotor train`: one training run, from a config to a run directory (its
+// config, metrics log, checkpoints and summary; run/run_directory.h).
 #include <cstdint>
 #include <string>
 #include <vector>

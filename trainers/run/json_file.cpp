@@ -1,22 +1,30 @@
-#include "trainers/study/study_files.h"
+#include "trainers/run/json_file.h"
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "trainers/config/config.h"
-
 namespace rotor {
+namespace {
 
-nlohmann::json read_json_file(const std::string& path) {
+template <typename Json>
+Json parse_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open");
+  if (!in) throw RunFileError(path + ": cannot open");
   try {
-    return nlohmann::json::parse(in);
+    return Json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(path + ": invalid JSON: " + e.what());
+    throw RunFileError(path + ": invalid JSON: " + e.what());
   }
+}
+
+}  // namespace
+
+nlohmann::json read_json_file(const std::string& path) { return parse_file<nlohmann::json>(path); }
+
+nlohmann::ordered_json read_ordered_json_file(const std::string& path) {
+  return parse_file<nlohmann::ordered_json>(path);
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
@@ -24,7 +32,7 @@ void write_text_file(const std::string& path, const std::string& text) {
   {
     std::ofstream out(tmp, std::ios::trunc);
     out << text;
-    if (!out.flush()) throw ConfigError(path + ": cannot write");
+    if (!out.flush()) throw RunFileError(path + ": cannot write");
   }
   std::filesystem::rename(tmp, path);
 }

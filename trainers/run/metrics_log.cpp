@@ -1,4 +1,4 @@
-#include "trainers/training/metrics_log.h"
+#include "trainers/run/metrics_log.h"
 
 #include <vector>
 
@@ -6,7 +6,7 @@
 
 #include "storage/checkpoint_fs.h"
 #include "trainers/config/config.h"
-#include "trainers/training/metrics_history.h"
+#include "trainers/run/metrics_history.h"
 
 namespace rotor {
 
@@ -22,8 +22,8 @@ MetricsLog::MetricsLog(const std::string& path, int64_t keep_through_step) : pat
   if (!out_) throw ConfigError(path + ": cannot write the metrics log");
 }
 
-void MetricsLog::write(const JsonFields& event) {
-  out_ << json_line(event) << '\n';
+void MetricsLog::write_line(const JsonFields& event) {
+  out_ << compact_json(event) << '\n';
   out_.flush();
   if (!out_) throw Error(path_ + ": cannot write the metrics log (disk full?)");
 }

@@ -1,8 +1,10 @@
 #pragma once
-// What a resumed run keeps of an existing metrics.jsonl: the events up to the
-// checkpoint's step, as the file would read had the run never stopped.
+// Reading an existing metrics.jsonl back: what a resumed run keeps of it (the
+// events up to the checkpoint's step, as the file would read had the run never
+// stopped), and the validation curve a study plots.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rotor {
@@ -13,5 +15,10 @@ namespace rotor {
 // other line that is not a metrics event throws Error naming file and line.
 std::vector<std::string> metrics_lines_to_keep(const std::string& path, int64_t step,
                                                std::vector<std::string>& warnings);
+
+// (step, accuracy) of every "eval" event on split "val" in `path` (missing:
+// none). A line that is not a metrics event throws RunFileError naming file
+// and line.
+std::vector<std::pair<int64_t, double>> read_validation_curve(const std::string& path);
 
 }  // namespace rotor

@@ -1,7 +1,9 @@
-#include "trainers/training/eval_result.h"
+#include "trainers/run/eval_record.h"
 
 #include <filesystem>
 #include <fstream>
+
+#include "trainers/run/output_file.h"
 
 namespace rotor {
 namespace {
@@ -18,15 +20,6 @@ std::string file_safe(const std::string& text) {
   return out;
 }
 
-JsonFields evaluation_fields(const EvalSetting& s) {
-  JsonFields e = {{"checkpoint", s.checkpoint}, {"split", s.split}};
-  if (!s.data.empty()) e["data"] = s.data;
-  e["eval_max_len"] = s.eval_max_len;
-  e["eval_windows"] = s.eval_windows;
-  e["overrides"] = s.overrides;
-  return e;
-}
-
 // Whether `path` is free to (re)write with the record of `s`: absent, or the
 // record of the same evaluation.
 bool free_for(const std::string& path, const EvalSetting& s) {
@@ -34,7 +27,7 @@ bool free_for(const std::string& path, const EvalSetting& s) {
   if (!fs::exists(path, ec)) return true;
   std::ifstream in(path);
   const JsonFields old = JsonFields::parse(in, nullptr, /*allow_exceptions=*/false);
-  return old.is_object() && old.contains("evaluation") && old["evaluation"] == evaluation_fields(s);
+  return old.is_object() && old.contains("evaluation") && old["evaluation"] == JsonFields(s);
 }
 
 }  // namespace
@@ -54,13 +47,35 @@ std::string eval_file_name(const EvalSetting& s, int64_t default_len) {
   return name + ".json";
 }
 
-JsonFields eval_record(const EvalSetting& s, int64_t step, const ClassificationMetrics& m) {
-  return {{"evaluation", evaluation_fields(s)},
-          {"step", step},
-          {"documents", m.count},
-          {"accuracy", m.accuracy},
-          {"macro_f1", m.macro_f1},
-          {"loss", m.loss}};
+void to_json(JsonFields& j, const EvalSetting& s) {
+  j = {{"checkpoint", s.checkpoint}, {"split", s.split}};
+  if (!s.data.empty()) j["data"] = s.data;
+  j["eval_max_len"] = s.eval_max_len;
+  j["eval_windows"] = s.eval_windows;
+  j["overrides"] = s.overrides;
+}
+
+void from_json(const JsonFields& j, EvalSetting& s) {
+  s.checkpoint = j.at("checkpoint").get<std::string>();
+  s.split = j.at("split").get<std::string>();
+  s.data = j.value("data", "");
+  s.eval_max_len = j.at("eval_max_len").get<int64_t>();
+  s.eval_windows = j.at("eval_windows").get<std::string>();
+  s.overrides = j.at("overrides").get<std::vector<std::string>>();
+}
+
+void to_json(JsonFields& j, const EvalRecord& r) {
+  j = {{"evaluation", r.evaluation}, {"step", r.step},         {"documents", r.documents},
+       {"accuracy", r.accuracy},     {"macro_f1", r.macro_f1}, {"loss", r.loss}};
+}
+
+void from_json(const JsonFields& j, EvalRecord& r) {
+  r.evaluation = j.at("evaluation").get<EvalSetting>();
+  r.step = j.at("step").get<int64_t>();
+  r.documents = j.at("documents").get<int64_t>();
+  r.accuracy = number_or_nan(j, "accuracy");
+  r.macro_f1 = number_or_nan(j, "macro_f1");
+  r.loss = number_or_nan(j, "loss");
 }
 
 std::string eval_output_path(const std::string& dir, const EvalSetting& s, int64_t default_len) {
@@ -69,6 +84,10 @@ std::string eval_output_path(const std::string& dir, const EvalSetting& s, int64
   std::string path = (fs::path(dir) / name).string();
   for (int n = 2; !free_for(path, s); ++n) path = (fs::path(dir) / (stem + "-" + std::to_string(n) + ".json")).string();
   return path;
+}
+
+void write_eval_record(const std::string& path, const EvalRecord& record) {
+  write_output_file(path, compact_json(record) + "\n");
 }
 
 }  // namespace rotor

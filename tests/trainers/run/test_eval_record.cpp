@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "tests/storage/checkpoint_test_support.h"
-#include "trainers/training/eval_result.h"
+#include "trainers/run/eval_record.h"
 
 using namespace rotor;
 using rotor::test::ScratchDir;
@@ -15,10 +15,8 @@ namespace {
 EvalSetting plain() { return EvalSetting{"runs/a/checkpoints/step-00000100.h5", "test", "", 512, "first", {}}; }
 
 void write(const std::string& path, const EvalSetting& s) {
-  ClassificationMetrics m;
-  m.accuracy = 0.5;
-  m.count = 10;
-  std::ofstream(path) << json_line(eval_record(s, 100, m)) << "\n";
+  EvalRecord r{s, 100, 10, 0.5, 0.0, 0.0};
+  std::ofstream(path) << compact_json(r) << "\n";
 }
 
 }  // namespace
@@ -40,16 +38,14 @@ TEST_CASE("eval file names say what was evaluated", "[eval]") {
 TEST_CASE("eval records carry the evaluation's setting", "[eval]") {
   EvalSetting s = plain();
   s.overrides = {"model.position.scaling=ntk"};
-  ClassificationMetrics m;
-  m.accuracy = 0.75;
-  m.count = 4;
-  const std::string line = json_line(eval_record(s, 100, m));
+  EvalRecord r{s, 100, 4, 0.75, 0.0, 0.0};
+  const std::string line = compact_json(r);
   CHECK(line ==
         "{\"evaluation\":{\"checkpoint\":\"runs/a/checkpoints/step-00000100.h5\",\"split\":\"test\",\"eval_max_len\":"
         "512,\"eval_windows\":\"first\",\"overrides\":[\"model.position.scaling=ntk\"]},\"step\":100,\"documents\":4,"
         "\"accuracy\":0.75,\"macro_f1\":0.0,\"loss\":0.0}");
-  s.data = "more/docs.jsonl";
-  CHECK_THAT(json_line(eval_record(s, 100, m)), Catch::Contains("\"split\":\"test\",\"data\":\"more/docs.jsonl\""));
+  r.evaluation.data = "more/docs.jsonl";
+  CHECK_THAT(compact_json(r), Catch::Contains("\"split\":\"test\",\"data\":\"more/docs.jsonl\""));
 }
 
 TEST_CASE("eval output paths never overwrite a different evaluation", "[eval]") {

@@ -1,4 +1,4 @@
-#include "trainers/training/output_file.h"
+#include "trainers/run/output_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

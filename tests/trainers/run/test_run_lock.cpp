@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "tests/storage/checkpoint_test_support.h"
-#include "trainers/training/run_lock.h"
+#include "trainers/run/run_lock.h"
 
 using namespace rotor;
 using rotor::test::ScratchDir;

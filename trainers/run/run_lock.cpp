@@ -1,4 +1,4 @@
-#include "trainers/training/run_lock.h"
+#include "trainers/run/run_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

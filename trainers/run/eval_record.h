@@ -1,14 +1,13 @@
 #pragma once
-// The file `rotor eval` writes for one evaluation. It records what produced
-// the numbers (checkpoint, split or data file, window length and mode, every
-// `--set` override) and is named after them, so that a sweep of lengths or
-// scalings leaves one file per evaluation instead of overwriting one.
+// The file `rotor eval` writes for one evaluation, RUN/eval-*.json. It records
+// what produced the numbers (checkpoint, split or data file, window length and
+// mode, every `--set` override) and is named after them, so that a sweep of
+// lengths or scalings leaves one file per evaluation instead of overwriting one.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "trainers/training/classification_metrics.h"
-#include "trainers/training/json_output.h"
+#include "trainers/run/json_text.h"
 
 namespace rotor {
 
@@ -21,6 +20,20 @@ struct EvalSetting {
   std::vector<std::string> overrides;  // --set key=value, as given
 };
 
+// One line: {"evaluation": {checkpoint, split, [data], eval_max_len,
+// eval_windows, overrides}, "step", "documents", "accuracy", "macro_f1", "loss"}.
+struct EvalRecord {
+  EvalSetting evaluation;
+  int64_t step = 0;
+  int64_t documents = 0;
+  double accuracy = 0.0, macro_f1 = 0.0, loss = 0.0;
+};
+
+void to_json(JsonFields& j, const EvalSetting& s);
+void from_json(const JsonFields& j, EvalSetting& s);
+void to_json(JsonFields& j, const EvalRecord& r);
+void from_json(const JsonFields& j, EvalRecord& r);
+
 // "eval-<split>[-L<length>][-<override values>].json". L<length> appears
 // when the length is not the checkpoint's own evaluation length
 // (`default_len`). Override values are joined by '-', except that a key
@@ -29,13 +42,13 @@ struct EvalSetting {
 // digits, '.' and '_' become '_'.
 std::string eval_file_name(const EvalSetting& setting, int64_t default_len);
 
-// {"evaluation": {checkpoint, split, [data], eval_max_len, eval_windows,
-// overrides}, "step", "documents", "accuracy", "macro_f1", "loss"}.
-JsonFields eval_record(const EvalSetting& setting, int64_t step, const ClassificationMetrics& metrics);
-
 // Where to write the setting's record in `dir`: eval_file_name(), or, if a
 // file of that name records a different evaluation (or is unreadable), the
 // first of its "-2", "-3", ... variants that is free or records this one.
 std::string eval_output_path(const std::string& dir, const EvalSetting& setting, int64_t default_len);
+
+// Writes the record as one line with write_output_file() (complete or not at
+// all; a device or pipe is written in place).
+void write_eval_record(const std::string& path, const EvalRecord& record);
 
 }  // namespace rotor

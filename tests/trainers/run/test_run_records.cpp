@@ -1,0 +1,157 @@
+// The records of a run directory: each reads what today's trainer and study
+// write and writes it back byte for byte (to_json(from_json(x)) == x), and a
+// file that is not the record is named in the error.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "tests/storage/checkpoint_test_support.h"
+#include "trainers/run/json_file.h"
+#include "trainers/run/metrics_history.h"
+#include "trainers/run/run_directory.h"
+
+using namespace rotor;
+using rotor::test::ScratchDir;
+
+namespace {
+
+// Lines written by `rotor train configs/quickstart.yaml` before the run room.
+const char* const kSummary =
+    R"({"run":"quickstart","steps":60,"epochs":0,"best_step":40,"best_metric":"accuracy","best_value":0.236,)"
+    R"("parameters":401546,"position":"rope","elapsed_s":4.655013048,"tokens_per_s":4842.949406370923,)"
+    R"("val_loss":2.1390870512705344,"val_accuracy":0.236,"val_macro_f1":0.16447617450480145,)"
+    R"("test_loss":2.0870466038230067,"test_accuracy":0.251,"test_macro_f1":0.17251155014387973})";
+const char* const kTrain =
+    R"({"event":"train","step":10,"epoch":0,"lr":0.0009865224352899118,"loss":2.293954920768738,)"
+    R"("accuracy":0.140625,"grad_norm":5.455271495232577,"tokens":3459,"tokens_per_s":6535.580827186075,)"
+    R"("elapsed_s":0.529266604})";
+const char* const kEval =
+    R"({"event":"eval","split":"val","step":20,"epoch":0,"loss":2.1971639487873635,"accuracy":0.199,)"
+    R"("macro_f1":0.16432938887781723,"best":true,"elapsed_s":1.346678472})";
+const char* const kFinal = R"({"event":"final","split":"test","step":40,"loss":2.0870466038230067,"accuracy":0.251,)"
+                           R"("macro_f1":0.17251155014387973})";
+
+template <typename Record>
+std::string round_trip(const std::string& line) {
+  return compact_json(JsonFields::parse(line).get<Record>());
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("run records: metrics events and the summary round-trip byte for byte", "[run]") {
+  CHECK(round_trip<TrainEvent>(kTrain) == kTrain);
+  CHECK(round_trip<EvalEvent>(kEval) == kEval);
+  CHECK(round_trip<FinalEvent>(kFinal) == kFinal);
+  CHECK(round_trip<RunSummary>(kSummary) == kSummary);
+  const RunSummary s = JsonFields::parse(kSummary).get<RunSummary>();
+  REQUIRE(s.splits.size() == 2);
+  CHECK(s.splits[0].first == "val");
+  CHECK(s.splits[1].second.accuracy == 0.251);
+}
+
+TEST_CASE("run records: NaN is written as null and read back as NaN", "[run]") {
+  RunSummary s = JsonFields::parse(kSummary).get<RunSummary>();
+  s.best_value = std::nan("");  // no evaluation ran
+  const std::string line = compact_json(s);
+  CHECK_THAT(line, Catch::Contains("\"best_value\":null,"));
+  CHECK(std::isnan(JsonFields::parse(line).get<RunSummary>().best_value));
+  CHECK(round_trip<RunSummary>(line) == line);
+}
+
+TEST_CASE("run records: the summary file, and what a resumed run reads of it", "[run]") {
+  ScratchDir dir("run-summary");
+  const RunDirectory run(dir.path());
+  CHECK_FALSE(run.finished());
+  CHECK_FALSE(run.summarized_steps());
+  CHECK_THROWS_WITH(run.read_summary(), Catch::StartsWith(run.summary_path() + ": cannot open"));
+  run.write_summary(JsonFields::parse(kSummary).get<RunSummary>());
+  CHECK(read_text(run.summary_path()) == std::string(kSummary) + "\n");
+  CHECK(run.finished());
+  CHECK(run.summarized_steps() == 60);
+  CHECK(run.best_checkpoint_path() == dir.path() + "/checkpoints/step-00000040.h5");
+  std::ofstream(run.summary_path()) << "{\"steps\":60,\"best_step\":4}\n";
+  CHECK(run.summarized_steps() == 60);
+  CHECK_THROWS_AS(run.read_summary(), RunFileError);
+  CHECK_THROWS_WITH(run.read_summary(), Catch::StartsWith(run.summary_path() + ": not a run summary ("));
+  std::ofstream(run.summary_path()) << "{\"steps\":6";  // cut short
+  CHECK_FALSE(run.summarized_steps());
+}
+
+TEST_CASE("run records: eval records round-trip", "[run]") {
+  const std::string line =
+      R"({"evaluation":{"checkpoint":"runs/a/checkpoints/step-00000100.h5","split":"test","data":"more/docs.jsonl",)"
+      R"("eval_max_len":512,"eval_windows":"first","overrides":["model.position.scaling=ntk"]},"step":100,)"
+      R"("documents":4,"accuracy":0.75,"macro_f1":0.0,"loss":0.0})";
+  CHECK(round_trip<EvalRecord>(line) == line);
+}
+
+TEST_CASE("run records: the length sweep and attention files round-trip", "[run]") {
+  ScratchDir dir("run-sweep");
+  const RunDirectory run(dir.path());
+  CHECK(run.read_length_sweep().cells.empty());  // none yet
+  const std::string sweep =
+      "{\n  \"cells\": [\n    {\n      \"accuracy\": 0.5,\n      \"available\": true,\n      \"documents\": 2,\n"
+      "      \"labels\": [\n        1,\n        0\n      ],\n      \"length\": 64,\n      \"loss\": 1.25,\n"
+      "      \"macro_f1\": 0.3333333333333333,\n      \"predictions\": [\n        1,\n        -1\n      ],\n"
+      "      \"scaling\": \"none\",\n      \"split\": \"test\"\n    },\n    {\n      \"available\": false,\n"
+      "      \"length\": 128,\n      \"reason\": \"too long\",\n      \"scaling\": \"ntk\",\n"
+      "      \"split\": \"test\"\n    }\n  ],\n  \"checkpoint\": \"r/checkpoints/step-00000040.h5\"\n}\n";
+  std::ofstream(run.length_sweep_path()) << sweep;
+  const LengthSweep read = run.read_length_sweep();
+  REQUIRE(read.cells.size() == 2);
+  CHECK(read.cells[0].predictions == std::vector<int32_t>{1, -1});
+  CHECK(read.cells[1].reason == "too long");
+  run.write_length_sweep(read);
+  CHECK(read_text(run.length_sweep_path()) == sweep);
+
+  CHECK(run.read_attention_usage().reason == "not measured");
+  const std::string attention =
+      "{\n  \"available\": true,\n  \"layer_entropy\": [\n    0.5,\n    0.99\n  ],\n  \"split\": \"val\",\n"
+      "  \"windows\": 256\n}\n";
+  std::ofstream(run.attention_path()) << attention;
+  const AttentionUsage usage = run.read_attention_usage();
+  CHECK(usage.windows == 256);
+  CHECK_FALSE(usage.near_uniform());
+  run.write_attention_usage(usage);
+  CHECK(read_text(run.attention_path()) == attention);
+
+  std::ofstream(run.length_sweep_path()) << "{\"cells\": [{\"split\": \"test\"}]}\n";
+  CHECK_THROWS_WITH(run.read_length_sweep(),
+                    Catch::StartsWith(run.length_sweep_path() + ": not a length sweep file (") &&
+                        Catch::EndsWith("; delete it to evaluate again"));
+}
+
+TEST_CASE("run records: the metrics log kept on resume and the validation curve", "[run]") {
+  ScratchDir dir("run-metrics");
+  const RunDirectory run(dir.path());
+  std::ofstream(run.metrics_path()) << kTrain << "\n" << kEval << "\n" << kFinal << "\n";
+  CHECK(run.validation_curve() == std::vector<std::pair<int64_t, double>>{{20, 0.199}});
+  std::ofstream(run.metrics_path(), std::ios::app) << "{\"event\": \"train\", \"step\": ";  // killed mid-line
+  std::vector<std::string> warnings;
+  CHECK(metrics_lines_to_keep(run.metrics_path(), 20, warnings) == std::vector<std::string>{kTrain, kEval});
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == run.metrics_path() + ":4: dropping the last line, cut short when the run was killed");
+  CHECK_THROWS_WITH(run.validation_curve(), Catch::StartsWith(run.metrics_path() + ":4: not a metrics event ("));
+
+  std::ofstream(run.metrics_path()) << "{\"event\":\"train\",\"step\":1.5}\n" << kTrain << "\n";
+  CHECK_THROWS_WITH(
+      metrics_lines_to_keep(run.metrics_path(), 20, warnings),
+      Catch::StartsWith(run.metrics_path() + ":1: expected a metrics event with \"event\" and an integer \"step\"") &&
+          Catch::EndsWith("(a damaged metrics log; repair or remove that line to resume)"));
+}
+
+TEST_CASE("run directory: a checkpoint's run", "[run]") {
+  CHECK(RunDirectory::of_checkpoint("runs/a/checkpoints/step-00000100.h5").root() == "runs/a");
+  CHECK(RunDirectory::of_checkpoint("elsewhere/model.h5").root() == "elsewhere");
+  CHECK(RunDirectory("runs/a").metrics_path() == "runs/a/metrics.jsonl");
+  CHECK(RunDirectory("runs/a").checkpoints().dir() == "runs/a/checkpoints");
+}

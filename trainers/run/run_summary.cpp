@@ -1,0 +1,74 @@
+#include "trainers/run/run_summary.h"
+
+#include "storage/checkpoint_fs.h"
+#include "trainers/run/json_file.h"
+
+namespace rotor {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The held-out splits named by "<split>_accuracy" keys, in the file's order.
+std::vector<std::string> summarized_splits(const JsonFields& j) {
+  const std::string suffix = "_accuracy";
+  std::vector<std::string> splits;
+  for (const auto& item : j.items())
+    if (ends_with(item.key(), suffix)) splits.push_back(item.key().substr(0, item.key().size() - suffix.size()));
+  return splits;
+}
+
+}  // namespace
+
+void to_json(JsonFields& j, const RunSummary& s) {
+  j = {{"run", s.run},
+       {"steps", s.steps},
+       {"epochs", s.epochs},
+       {"best_step", s.best_step},
+       {"best_metric", s.best_metric},
+       {"best_value", s.best_value},
+       {"parameters", s.parameters},
+       {"position", s.position},
+       {"elapsed_s", s.elapsed_s},
+       {"tokens_per_s", s.tokens_per_s}};
+  for (const auto& [split, scores] : s.splits) add_scores(j, split + "_", scores);
+}
+
+void from_json(const JsonFields& j, RunSummary& s) {
+  s.run = j.value("run", "");
+  s.steps = j.at("steps").get<int64_t>();
+  s.epochs = j.value("epochs", int64_t{0});
+  s.best_step = j.at("best_step").get<int64_t>();
+  s.best_metric = j.value("best_metric", "");
+  s.best_value = j.contains("best_value") ? number_or_nan(j, "best_value") : 0.0;
+  s.parameters = j.at("parameters").get<int64_t>();
+  s.position = j.value("position", "");
+  s.elapsed_s = j.at("elapsed_s").get<double>();
+  s.tokens_per_s = j.at("tokens_per_s").get<double>();
+  s.splits.clear();
+  for (const std::string& split : summarized_splits(j)) s.splits.emplace_back(split, scores_from(j, split + "_"));
+}
+
+RunSummary read_run_summary(const std::string& path) {
+  return read_record_file<RunSummary, JsonFields>(path, "a run summary");
+}
+
+void write_run_summary(const std::string& path, const RunSummary& summary) {
+  checkpoint_fs::write_file_atomically(path, compact_json(summary) + "\n");
+}
+
+std::optional<int64_t> summarized_steps(const std::string& path) {
+  try {
+    const JsonFields summary = read_ordered_json_file(path);
+    const JsonFields& steps = summary.at("steps");
+    if (!steps.is_number_integer()) return std::nullopt;
+    return steps.get<int64_t>();
+  } catch (const RunFileError&) {  // missing or not JSON
+    return std::nullopt;
+  } catch (const nlohmann::json::exception&) {  // no "steps"
+    return std::nullopt;
+  }
+}
+
+}  // namespace rotor

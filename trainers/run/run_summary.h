@@ -1,0 +1,44 @@
+#pragma once
+// RUN/summary.json, written last by a run that finished (so its presence marks
+// a finished run), one compact line:
+//   {"run","steps","epochs","best_step","best_metric","best_value",
+//    "parameters","position","elapsed_s","tokens_per_s",
+//    "<split>_loss","<split>_accuracy","<split>_macro_f1" for each held-out split}
+// best_value is null (NaN) when no evaluation ran.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trainers/run/metrics_events.h"
+
+namespace rotor {
+
+struct RunSummary {
+  std::string run;
+  int64_t steps = 0, epochs = 0, best_step = -1;
+  std::string best_metric;
+  double best_value = 0.0;
+  int64_t parameters = 0;
+  std::string position;
+  double elapsed_s = 0.0, tokens_per_s = 0.0;
+  // The best checkpoint's scores on each held-out split, in the data's order.
+  std::vector<std::pair<std::string, SplitScores>> splits;
+};
+
+// Reading requires steps, best_step, parameters, elapsed_s and tokens_per_s;
+// the other fields default when absent.
+void to_json(JsonFields& j, const RunSummary& s);
+void from_json(const JsonFields& j, RunSummary& s);
+
+// Throws RunFileError naming the file when it is missing or not a summary.
+RunSummary read_run_summary(const std::string& path);
+// Atomically, as one line.
+void write_run_summary(const std::string& path, const RunSummary& summary);
+
+// The "steps" of the summary at `path`; nullopt when there is none or it is
+// not a complete summary (an interrupted final evaluation).
+std::optional<int64_t> summarized_steps(const std::string& path);
+
+}  // namespace rotor
