@@ -8,7 +8,6 @@
 #include "datasets/dataset.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
-#include "trainers/cli/score_split.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/training/eval_result.h"
@@ -123,9 +122,9 @@ int eval_command(const EvalRequest& req) {
                               len,
                               config.data.eval_windows,
                               req.overrides};
-    const DocumentScores scores = score(r, data.split(), config.data);
-    require_finite_scores(scores, resolved.path);
-    const ClassificationMetrics m = metrics_of(scores, r.labels.size());
+    const Evaluation e = evaluate(*r.model, data.split(), config.data, {Progress::parse(config.run.progress)});
+    require_finite_scores(e.scores, resolved.path);
+    const ClassificationMetrics& m = e.metrics;
     if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
         req.output.empty() ? eval_output_path(run_dir_of(resolved.path).string(), setting, own_len) : req.output;

@@ -7,7 +7,6 @@
 #include "datasets/dataset.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
-#include "trainers/cli/score_split.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/json_output.h"
@@ -36,7 +35,7 @@ int predict_command(const PredictRequest& req) {
   }
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
-  const DocumentScores s = score(r, split, config.data);
+  const DocumentScores s = evaluate(*r.model, split, config.data, {Progress::parse(config.run.progress)}).scores;
   require_finite_scores(s, resolved.path);
   if (!world().is_root()) return 0;
   std::string out;

@@ -12,7 +12,6 @@
 #include <fmt/core.h>
 
 #include "datasets/dataset.h"
-#include "engine/optim/clip.h"
 #include "engine/parallel.h"
 #include "models/encoder_classifier.h"
 #include "trainers/checkpoint/checkpoint_directory.h"
@@ -20,7 +19,6 @@
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/distributed/communicator.h"
-#include "trainers/distributed/data_parallel_step.h"
 #include "trainers/distributed/run_agreement.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/memory_estimate.h"
@@ -30,15 +28,12 @@
 #include "trainers/training/run_lock.h"
 #include "trainers/training/run_summary.h"
 #include "trainers/training/signals.h"
+#include "trainers/training/train_step.h"
 #include "trainers/training/training_checkpoint.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
-
-struct TrainingError : Error {
-  using Error::Error;
-};
 
 void write_text(const fs::path& path, const std::string& text) {
   checkpoint_fs::write_file_atomically(path.string(), text);
@@ -88,7 +83,7 @@ class TrainingSession {
   std::optional<LrSchedule> schedule_;
   std::optional<Sampler> train_sampler_;
   std::optional<MetricsLog> log_;
-  std::optional<DataParallelStep> gradient_;  // this rank's share of each step's gradient (trainers/distributed/)
+  std::optional<TrainStep> step_;  // forward, backward, gradient sums and update (train_step.h)
   TrainingState state_;
   int64_t total_steps_ = 0;
   int64_t last_saved_step_ = -1;
@@ -161,8 +156,8 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
   }
   synchronize_parameters(comm_, model_->parameters(), *optimizer_);
-  gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options_from_environment(), config_.run.seed,
-                    config_.train.label_smoothing);
+  step_.emplace(*model_, *optimizer_, comm_, config_, reducer_options_from_environment(),
+                (run_dir_ / "checkpoints").string());
   already_done_ = ckpt && finished() && summarized_steps((run_dir_ / "summary.json").string()) == state_.step;
   if (already_done_ || !root_) return;  // a finished run writes nothing; rank 0 alone writes
   write_text(run_dir_ / "config.yaml", dump_config(config_));
@@ -189,45 +184,29 @@ double TrainingSession::elapsed() const {
 }
 
 bool TrainingSession::train_step() {
-  ParameterStore& params = model_->parameters();
-  const int64_t accumulation = config_.train.grad_accumulation;
   // An update never straddles epochs: the last one of an epoch may use fewer batches.
   const int64_t remaining = train_sampler_->batches_in_epoch() - state_.sampler.cursor;
-  const int64_t micro = std::min(accumulation, remaining);
-  gradient_->begin(micro);
-  Batch batch;
-  for (int64_t i = 0; i < micro; ++i) {
+  const int64_t micro = std::min(config_.train.grad_accumulation, remaining);
+  std::vector<Batch> micro_batches(static_cast<size_t>(micro));
+  for (Batch& batch : micro_batches)
     if (!train_sampler_->next(batch)) throw TrainingError("internal: the sampler ran out of batches mid-epoch");
-    gradient_->add(batch, i, static_cast<uint64_t>(state_.step * accumulation + i));
-  }
-  const StepTotals totals = gradient_->finish();
-  for (const double loss_sum : totals.loss_sums) {
-    if (!std::isfinite(loss_sum))
-      throw TrainingError("step " + std::to_string(state_.step + 1) + ": the training loss is " +
-                          std::to_string(loss_sum) + "; stopping (the last good checkpoint is kept in " +
-                          (run_dir_ / "checkpoints").string() + "). Try a lower train.lr or train.clip_norm.");
-    state_.loss_sum += loss_sum;
-  }
-  state_.correct += totals.correct;
-  state_.tokens += totals.tokens;
-  tokens_since_log_ += totals.tokens;
-  state_.seen += totals.examples;
-  const double norm = config_.train.clip_norm > 0 ? clip_grad_norm(params, config_.train.clip_norm)
-                                                  : clip_grad_norm(params, std::numeric_limits<double>::max());
-  if (!std::isfinite(norm))
-    throw TrainingError("step " + std::to_string(state_.step + 1) + ": the gradient norm is " + std::to_string(norm) +
-                        "; stopping (the last good checkpoint is kept in " + (run_dir_ / "checkpoints").string() + ")");
   const double lr = schedule_->lr_at(state_.step + 1);
-  optimizer_->step(lr);
-  model_->constrain_parameters();
+  const uint64_t first_draw = static_cast<uint64_t>(state_.step * config_.train.grad_accumulation);
+  const StepResult result = step_->run(micro_batches, first_draw, state_.step + 1, lr);
+  for (const double loss_sum : result.totals.loss_sums) state_.loss_sum += loss_sum;
+  state_.correct += result.totals.correct;
+  state_.tokens += result.totals.tokens;
+  tokens_since_log_ += result.totals.tokens;
+  state_.seen += result.totals.examples;
   ++state_.step;
   bool epoch_end = false;
   if (state_.sampler.cursor + micro == train_sampler_->batches_in_epoch()) {
-    train_sampler_->next(batch);  // returns false and moves to the next epoch
+    Batch none;
+    train_sampler_->next(none);  // returns false and moves to the next epoch
     epoch_end = true;
   }
   state_.sampler = train_sampler_->state();
-  if (state_.step % config_.run.log_every == 0) log_training(lr, norm);
+  if (state_.step % config_.run.log_every == 0) log_training(lr, result.grad_norm);
   return epoch_end;
 }
 
@@ -256,10 +235,7 @@ void TrainingSession::log_training(double lr, double grad_norm) {
 }
 
 ClassificationMetrics TrainingSession::evaluate(const std::string& split_name) {
-  Sampler sampler = make_sampler(data_, config_.data, split_name);
-  const TokenizedSplit& split = data_.split(split_name);
-  const DocumentScores scores = score_documents(*model_, sampler, split.num_docs());
-  return metrics_of(scores, data_.labels.size());
+  return rotor::evaluate(*model_, data_.split(split_name), config_.data).metrics;
 }
 
 std::optional<TrainingSession::SaveReason> TrainingSession::save_due(bool evaluated, bool better) const {
@@ -355,7 +331,7 @@ int TrainingSession::run(int64_t stop_after) {
   // A stop during the last step or its checkpoint counts like any other.
   if (const int sig = agree_on_stop(comm_, stop_requested())) return stop_for(sig);
   progress_->finish("done: " + std::to_string(state_.step) + " steps in " + format_duration(elapsed()));
-  if (root_ && comm_.size() > 1) fmt::print(stderr, "{}\n", gradient_->communication_report(state_.step - first_step));
+  if (root_ && comm_.size() > 1) fmt::print(stderr, "{}\n", step_->communication_report(state_.step - first_step));
   restore_default_handlers();
   test_best();
   return 0;
