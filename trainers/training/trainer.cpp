@@ -17,14 +17,15 @@
 #include "trainers/checkpoint/checkpoint_directory.h"
 #include "trainers/checkpoint/checkpoint_fs.h"
 #include "trainers/config/config_loader.h"
-#include "trainers/config/config_schema.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/run_agreement.h"
+#include "trainers/training/data_dimensions.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/memory_estimate.h"
 #include "trainers/training/metrics_log.h"
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/progress.h"
+#include "trainers/training/resume.h"
 #include "trainers/training/run_lock.h"
 #include "trainers/training/run_summary.h"
 #include "trainers/training/signals.h"
@@ -52,7 +53,8 @@ class TrainingSession {
 
  private:
   void load_data(const CheckpointHeader* header);
-  bool train_step();  // one optimizer update; returns true at the end of an epoch
+  int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
+  bool train_step();        // one optimizer update; returns true at the end of an epoch
   ClassificationMetrics evaluate(const std::string& split);
   void log_training(double lr, double grad_norm);
   // Why a checkpoint is written; every save goes through save_checkpoint().
@@ -113,18 +115,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       resolve_gradient_groups(config_.train.gradient_groups, header ? &header->config.train.gradient_groups : nullptr,
                               comm_.size(), resume_from);
   if (header) {
-    // Only run-length and logging keys may change on resume. Checked before
-    // the data is read, so another run's checkpoint is named as such.
-    std::vector<std::string> changed;
-    for (const std::string& key : differing_keys(header->config, config_))
-      if (!resumable_change(key)) changed.push_back(key);
-    if (!changed.empty()) {
-      std::string list;
-      for (const std::string& k : changed) list += "\n  " + k;
-      throw ConfigError("cannot resume " + *resume_from + " with a different config; these keys differ from the " +
-                        "checkpoint's:" + list + "\n(only run length, evaluation/checkpoint frequency, keep_last and " +
-                        "logging may change)");
-    }
+    require_resumable_config(header->config, config_, *resume_from);
     if (root_ && header->threads != num_threads())
       fmt::print(stderr, "note: checkpoint was written with {} threads, resuming with {}\n", header->threads,
                  num_threads());
@@ -139,12 +130,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   model_->initialize(config_.run.seed);
   optimizer_ = make_optimizer(config_.train, model_->parameters());
   train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
-  const int64_t per_epoch =
-      (train_sampler_->batches_in_epoch() + config_.train.grad_accumulation - 1) / config_.train.grad_accumulation;
-  total_steps_ = config_.train.max_steps > 0 ? config_.train.max_steps : per_epoch * config_.train.max_epochs;
-  if (config_.train.max_steps > 0 && config_.train.max_epochs > 0)
-    total_steps_ = std::min(total_steps_, per_epoch * config_.train.max_epochs);
-  check_warmup_fits(config_.train, total_steps_, per_epoch);  // with epochs, the run's length is known only now
+  total_steps_ = planned_steps();
   schedule_.emplace(make_schedule(config_.train, total_steps_));
   if (ckpt) {
     load_parameters(*ckpt, *resume_from, *model_);
@@ -175,8 +161,17 @@ void TrainingSession::load_data(const CheckpointHeader* header) {
   };
   data_ = load_dataset(config_.data, opt);
   if (root_) fmt::print(stderr, "{}", data_.stats.report());
-  config_.model.vocab_size = data_.tokenizer->vocab_size();
-  config_.model.num_classes = data_.labels.size();  // >= 2 and > 0 by the data layer; the rest was validated at load
+  // >= 2 classes and a non-empty vocabulary by the data layer; the rest was validated at load.
+  set_data_dimensions(config_.model, *data_.tokenizer, data_.labels.size());
+}
+
+int64_t TrainingSession::planned_steps() {
+  const TrainConfig& t = config_.train;
+  const int64_t per_epoch = (train_sampler_->batches_in_epoch() + t.grad_accumulation - 1) / t.grad_accumulation;
+  int64_t steps = t.max_steps > 0 ? t.max_steps : per_epoch * t.max_epochs;
+  if (t.max_steps > 0 && t.max_epochs > 0) steps = std::min(steps, per_epoch * t.max_epochs);
+  check_warmup_fits(t, steps, per_epoch);  // with epochs, the run's length is known only now
+  return steps;
 }
 
 double TrainingSession::elapsed() const {
@@ -371,29 +366,6 @@ void TrainingSession::test_best() {
   fmt::print(stderr, "{}summary: {}\n", report, (run_dir_ / "summary.json").string());
 }
 
-std::optional<std::string> checkpoint_to_resume(const TrainRequest& request, const fs::path& run_dir) {
-  CheckpointDirectory dir(run_dir.string());
-  std::optional<std::string> resume_from;
-  if (request.resume == "auto") {
-    std::vector<std::string> warnings;
-    resume_from = dir.newest_valid(&warnings);
-    for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
-    if (!resume_from && !dir.list().empty()) {
-      std::string list;
-      for (const std::string& w : warnings) list += "\n  " + w;
-      throw CheckpointError("every checkpoint in " + dir.dir() + " is damaged; nothing was changed:" + list +
-                            "\nremove the damaged files to start over, or resume from one with --resume PATH");
-    }
-    if (!resume_from) fmt::print(stderr, "no checkpoint in {}: starting a new run\n", run_dir.string());
-  } else if (!request.resume.empty()) {
-    resume_from = request.resume;
-  } else if (!dir.list().empty()) {
-    throw ConfigError("run directory " + run_dir.string() +
-                      " already has checkpoints: resume with --resume auto, or pick another run.name or --out");
-  }
-  return resume_from;
-}
-
 int train_this_rank(const TrainRequest& request, Communicator& comm) {
   Config config = load_config(request.config_path, request.overrides);
   const fs::path run_dir =
@@ -403,7 +375,7 @@ int train_this_rank(const TrainRequest& request, Communicator& comm) {
     std::error_code ec;
     fs::create_directories(run_dir, ec);
     if (ec) throw Error("run directory " + run_dir.string() + ": cannot create it: " + ec.message());
-    resume_from = checkpoint_to_resume(request, run_dir);
+    resume_from = checkpoint_to_resume(request.resume, run_dir.string());
   }
   // Every rank resumes rank 0's choice ("" for none): the run directory must be shared.
   if (comm.size() > 1) {
