@@ -8,7 +8,6 @@
 #include "datasets/dataset.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
-#include "trainers/cli/score_split.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/run/eval_record.h"
@@ -114,9 +113,9 @@ int eval_command(const EvalRequest& req) {
                               len,
                               option_name(config.data.eval_windows),
                               req.overrides};
-    const DocumentScores scores = score(r, data.split(), config.data);
-    require_finite_scores(scores, resolved.path);
-    const ClassificationMetrics m = metrics_of(scores, r.labels.size());
+    const Evaluation e = evaluate(*r.model, data.split(), config.data, {Progress::style(config.run.progress)});
+    require_finite_scores(e.scores, resolved.path);
+    const ClassificationMetrics& m = e.metrics;
     if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
         req.output.empty() ? RunDirectory::of_checkpoint(resolved.path).eval_record_path(setting, own_len) : req.output;

@@ -8,7 +8,6 @@
 #include "engine/argmax.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
-#include "trainers/cli/score_split.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/run/json_text.h"
 #include "trainers/run/output_file.h"
@@ -37,7 +36,7 @@ int predict_command(const PredictRequest& req) {
   }
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
-  const DocumentScores s = score(r, split, config.data);
+  const DocumentScores s = evaluate(*r.model, split, config.data, {Progress::style(config.run.progress)}).scores;
   require_finite_scores(s, resolved.path);
   if (!world().is_root()) return 0;
   std::string out;

@@ -239,14 +239,42 @@ void check_warmup_fits(const TrainConfig& t, int64_t run_steps, int64_t steps_pe
       t.warmup_steps, run_steps, length, std::max<int64_t>(1, run_steps / 10)));
 }
 
-Config parse_config_text(const std::string& yaml, const std::string& origin,
-                         const std::vector<std::string>& overrides) {
+namespace {
+
+FlatConfig flatten_text(const std::string& yaml, const std::string& origin) {
   YAML::Node root = parse_root([&] { return YAML::Load(yaml); }, origin);
   if (root["extends"]) throw ConfigError(origin + ": a resolved config cannot use `extends`");
   FlatConfig flat;
   flatten(root, "", origin, "", flat);
+  return flat;
+}
+
+}  // namespace
+
+Config parse_config_text(const std::string& yaml, const std::string& origin,
+                         const std::vector<std::string>& overrides) {
+  FlatConfig flat = flatten_text(yaml, origin);
   apply_overrides(flat, overrides);
   return build(flat, origin, /*for_this_machine=*/false);
+}
+
+StoredConfig parse_stored_config(const std::string& yaml, const std::string& origin,
+                                 const std::vector<std::string>& overrides) {
+  FlatConfig flat;
+  StoredConfig s;
+  try {
+    flat = flatten_text(yaml, origin);
+    s.trained = build(flat, origin, /*for_this_machine=*/false);
+  } catch (const ConfigError& e) {
+    throw StoredConfigError(e.what());
+  }
+  if (overrides.empty()) {
+    s.config = s.trained;
+    return s;
+  }
+  apply_overrides(flat, overrides);
+  s.config = build(flat, origin, /*for_this_machine=*/false);
+  return s;
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {

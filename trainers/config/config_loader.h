@@ -18,6 +18,21 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 Config parse_config_text(const std::string& yaml, const std::string& origin,
                          const std::vector<std::string>& overrides = {});
 
+// A checkpoint's stored config (a resolved config, as text), its YAML read
+// once and built twice: as the run was trained, and with `overrides` applied
+// (e.g. rope scaling for evaluation). Not held to this machine. Errors of the
+// stored text itself (a damaged or forged checkpoint) are thrown as
+// StoredConfigError, those of an override as ConfigError.
+struct StoredConfig {
+  Config trained;
+  Config config;  // with the overrides; the trained config when there are none
+};
+struct StoredConfigError : ConfigError {
+  using ConfigError::ConfigError;
+};
+StoredConfig parse_stored_config(const std::string& yaml, const std::string& origin,
+                                 const std::vector<std::string>& overrides);
+
 // The rules that tie several keys together (single keys are checked against
 // their schema row while loading). Throws ConfigError "<key>: <what was expected>".
 void validate(const Config& config);

@@ -33,11 +33,10 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     r.emplace(restore_model(checkpoint, scaling_overrides(cell.scaling, cell.length, trained)));
     DataConfig& dc = r->header.config.data;
     dc.eval_max_len = cell.length;
-    Sampler sampler = make_sampler(data, dc, cell.split);
-    const DocumentScores scores = score_documents(*r->model, sampler, data.split(cell.split).num_docs());
-    const ClassificationMetrics m = metrics_of(scores, data.labels.size());
-    cell.predictions = predicted_classes(scores);
-    cell.labels = scores.labels;
+    const Evaluation e = evaluate(*r->model, data.split(cell.split), dc);
+    const ClassificationMetrics& m = e.metrics;
+    cell.predictions = predicted_classes(e.scores);
+    cell.labels = e.scores.labels;
     cell.available = true;
     cell.accuracy = m.accuracy;
     cell.macro_f1 = m.macro_f1;

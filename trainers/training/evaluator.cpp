@@ -1,6 +1,7 @@
 #include "trainers/training/evaluator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "engine/argmax.h"
@@ -9,7 +10,9 @@
 #include "trainers/distributed/scored_batches.h"
 
 namespace rotor {
+namespace {
 
+// `on_batch(done, total)` reports progress.
 DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64_t num_docs,
                                const std::function<void(int64_t, int64_t)>& on_batch) {
   const int64_t C = model.config().num_classes;
@@ -30,7 +33,7 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
     if (!scores_batch(comm, index)) continue;
     const Tensor logits = model.logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx).value();
     scored.push_back({index, batch.doc_ids, batch.labels, logits.to_doubles()});
-    if (on_batch) on_batch(index + 1, total);
+    on_batch(index + 1, total);
   }
   for (const ScoredBatch& b : gather_in_order(comm, std::move(scored))) {
     for (size_t r = 0; r < b.doc_ids.size(); ++r) {
@@ -43,6 +46,25 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
   for (int64_t d = 0; d < num_docs; ++d)
     for (double& v : s.logits[d]) v /= static_cast<double>(std::max<int64_t>(1, windows[d]));
   return s;
+}
+
+}  // namespace
+
+Evaluation evaluate(EncoderClassifier& model, const TokenizedSplit& split, const DataConfig& data,
+                    const EvalOptions& options) {
+  Sampler sampler = make_eval_sampler(split, data);
+  // Under mpirun every rank scores a share of the batches; rank 0 reports.
+  Progress progress("eval " + split.name, sampler.batches_in_epoch(),
+                    world().is_root() ? options.progress : Progress::Style::none);
+  const auto start = std::chrono::steady_clock::now();
+  Evaluation e;
+  e.scores = score_documents(model, sampler, split.num_docs(), [&](int64_t done, int64_t) {
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.update(done, "", dt > 0 ? static_cast<double>(done) / dt : 0.0, "batches/s");
+  });
+  progress.finish("");
+  e.metrics = metrics_of(e.scores, model.config().num_classes);
+  return e;
 }
 
 std::vector<double> probabilities(const std::vector<double>& logits) {

@@ -1,8 +1,10 @@
 #pragma once
-// Runs a model over every batch of an evaluation sampler without gradients.
-// A document seen through several windows (eval_windows: all) is scored by
-// the mean of its windows' logits. Under mpirun the ranks share the batches
-// and gather the scores back in batch order (trainers/distributed/), so every
+// Scoring a split: what training's evaluations, `rotor eval`, `rotor predict`
+// and the study's length sweep all do. The model runs without gradients over
+// the split's evaluation windows (data.eval_max_len, data.eval_windows); a
+// document seen through several windows (eval_windows: all) is scored by the
+// mean of its windows' logits. Under mpirun the ranks share the batches and
+// gather the scores back in batch order (trainers/distributed/), so every
 // rank gets the single process's bits.
 #include <cstdint>
 #include <functional>
@@ -12,6 +14,7 @@
 #include "datasets/dataset.h"
 #include "models/encoder_classifier.h"
 #include "trainers/training/classification_metrics.h"
+#include "trainers/training/progress.h"
 
 namespace rotor {
 
@@ -20,9 +23,19 @@ struct DocumentScores {
   std::vector<int32_t> labels;
 };
 
-// `on_batch(done, total)` reports progress; it may be empty.
-DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64_t num_docs,
-                               const std::function<void(int64_t, int64_t)>& on_batch = {});
+struct EvalOptions {
+  // A progress line "eval <split>" in batches/s, on rank 0 only.
+  Progress::Style progress = Progress::Style::none;
+};
+
+struct Evaluation {
+  DocumentScores scores;          // per document of the split, in split order
+  ClassificationMetrics metrics;  // over the labelled documents
+};
+
+Evaluation evaluate(EncoderClassifier& model, const TokenizedSplit& split, const DataConfig& data,
+                    const EvalOptions& options = {});
+
 ClassificationMetrics metrics_of(const DocumentScores& scores, int32_t num_classes);
 // Throws CheckpointError naming `checkpoint` when any document's logits are
 // NaN or infinite: the weights are (NaN, infinite weights give no usable

@@ -3,28 +3,30 @@
 #include <fmt/format.h>
 
 #include "models/position_encoding.h"
-#include "trainers/config/config_loader.h"
-#include "trainers/config/stored_config_upgrade.h"
 
 namespace rotor {
+
+namespace {
+
+// A position table's rows were fixed when the model was trained, so an
+// override that changes them is refused with this explanation rather than
+// failing on the weights' shape.
+void require_trained_table(const ModelConfig& trained, const ModelConfig& model, const std::string& checkpoint) {
+  const int64_t rows = position_encoding(trained.position.type).max_positions(trained);
+  if (rows > 0 && position_encoding(trained.position.type).max_positions(model) != rows)
+    throw ConfigError(fmt::format(
+        "--set model.position.max_len: the {} position table of {} has {} rows, fixed when the model was trained "
+        "(it cannot grow after training); evaluate windows of at most {} tokens with --max-len instead",
+        trained.position.type, checkpoint, rows, rows - trained.positions_for(0)));
+}
+
+}  // namespace
 
 RestoredModel restore_model(const std::string& checkpoint, const std::vector<std::string>& overrides) {
   const CheckpointContents contents = read_checkpoint(checkpoint);
   RestoredModel r;
-  r.header = read_header(contents, checkpoint);
-  if (!overrides.empty()) {
-    const ModelConfig derived = r.header.config.model;
-    r.header.config = parse_config_text(upgrade_stored_config(contents.texts.at("config")),
-                                        checkpoint + " (stored config)", overrides);
-    const int64_t rows = position_encoding(derived.position.type).max_positions(derived);
-    if (rows > 0 && position_encoding(derived.position.type).max_positions(r.header.config.model) != rows)
-      throw ConfigError(fmt::format(
-          "--set model.position.max_len: the {} position table of {} has {} rows, fixed when the model was trained "
-          "(it cannot grow after training); evaluate windows of at most {} tokens with --max-len instead",
-          derived.position.type, checkpoint, rows, rows - derived.positions_for(0)));
-    r.header.config.model.vocab_size = derived.vocab_size;
-    r.header.config.model.num_classes = derived.num_classes;
-  }
+  r.header = read_header(contents, checkpoint, overrides);
+  require_trained_table(r.header.trained_model, r.header.config.model, checkpoint);
   r.tokenizer = load_tokenizer(r.header.tokenizer);
   r.labels = LabelVocab(r.header.labels);
   r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);

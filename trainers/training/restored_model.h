@@ -19,7 +19,8 @@ struct RestoredModel {
 };
 
 // overrides: `--set key=value` applied to the stored config (e.g. rope
-// scaling for evaluation beyond the training length).
+// scaling for evaluation beyond the training length), which is parsed once
+// (read_header).
 // A position table's length (learned) was fixed when the model was trained,
 // so an override of model.position.max_len is refused with this explanation
 // rather than failing on the weights' shape.

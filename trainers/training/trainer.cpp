@@ -12,33 +12,28 @@
 #include <fmt/core.h>
 
 #include "datasets/dataset.h"
-#include "engine/optim/clip.h"
 #include "engine/parallel.h"
 #include "models/encoder_classifier.h"
 #include "storage/checkpoint_directory.h"
-#include "storage/checkpoint_fs.h"
 #include "trainers/config/config_loader.h"
-#include "trainers/config/config_schema.h"
 #include "trainers/distributed/communicator.h"
-#include "trainers/distributed/data_parallel_step.h"
 #include "trainers/distributed/run_agreement.h"
 #include "trainers/run/metrics_log.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/run/run_lock.h"
+#include "trainers/training/data_dimensions.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/memory_estimate.h"
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/progress.h"
+#include "trainers/training/resume.h"
 #include "trainers/training/signals.h"
+#include "trainers/training/train_step.h"
 #include "trainers/training/training_checkpoint.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
-
-struct TrainingError : Error {
-  using Error::Error;
-};
 
 SplitScores scores_of(const ClassificationMetrics& m) { return {m.loss, m.accuracy, m.macro_f1}; }
 
@@ -49,7 +44,8 @@ class TrainingSession {
 
  private:
   void load_data(const CheckpointHeader* header);
-  bool train_step();  // one optimizer update; returns true at the end of an epoch
+  int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
+  bool train_step();        // one optimizer update; returns true at the end of an epoch
   ClassificationMetrics evaluate(const std::string& split);
   void log_training(double lr, double grad_norm);
   // Why a checkpoint is written; every save goes through save_checkpoint().
@@ -82,7 +78,7 @@ class TrainingSession {
   std::optional<LrSchedule> schedule_;
   std::optional<Sampler> train_sampler_;
   std::optional<MetricsLog> log_;
-  std::optional<DataParallelStep> gradient_;  // this rank's share of each step's gradient (trainers/distributed/)
+  std::optional<TrainStep> step_;  // forward, backward, gradient sums and update (train_step.h)
   TrainingState state_;
   int64_t total_steps_ = 0;
   int64_t last_saved_step_ = -1;
@@ -113,18 +109,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       resolve_gradient_groups(config_.train.gradient_groups, header ? &header->config.train.gradient_groups : nullptr,
                               comm_.size(), resume_from);
   if (header) {
-    // Only run-length and logging keys may change on resume. Checked before
-    // the data is read, so another run's checkpoint is named as such.
-    std::vector<std::string> changed;
-    for (const std::string& key : differing_keys(header->config, config_))
-      if (!resumable_change(key)) changed.push_back(key);
-    if (!changed.empty()) {
-      std::string list;
-      for (const std::string& k : changed) list += "\n  " + k;
-      throw ConfigError("cannot resume " + *resume_from + " with a different config; these keys differ from the " +
-                        "checkpoint's:" + list + "\n(only run length, evaluation/checkpoint frequency, keep_last and " +
-                        "logging may change)");
-    }
+    require_resumable_config(header->config, config_, *resume_from);
     if (root_ && header->threads != num_threads())
       fmt::print(stderr, "note: checkpoint was written with {} threads, resuming with {}\n", header->threads,
                  num_threads());
@@ -139,12 +124,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   model_->initialize(config_.run.seed);
   optimizer_ = make_optimizer(config_.train, model_->parameters());
   train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
-  const int64_t per_epoch =
-      (train_sampler_->batches_in_epoch() + config_.train.grad_accumulation - 1) / config_.train.grad_accumulation;
-  total_steps_ = config_.train.max_steps > 0 ? config_.train.max_steps : per_epoch * config_.train.max_epochs;
-  if (config_.train.max_steps > 0 && config_.train.max_epochs > 0)
-    total_steps_ = std::min(total_steps_, per_epoch * config_.train.max_epochs);
-  check_warmup_fits(config_.train, total_steps_, per_epoch);  // with epochs, the run's length is known only now
+  total_steps_ = planned_steps();
   schedule_.emplace(make_schedule(config_.train, total_steps_));
   if (ckpt) {
     load_parameters(*ckpt, *resume_from, *model_);
@@ -156,8 +136,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
   }
   synchronize_parameters(comm_, model_->parameters(), *optimizer_);
-  gradient_.emplace(*model_, comm_, config_.train.gradient_groups, reducer_options(config_.run), config_.run.seed,
-                    config_.train.label_smoothing);
+  step_.emplace(*model_, *optimizer_, comm_, config_, reducer_options(config_.run), checkpoints_.dir());
   already_done_ = ckpt && finished() && run_files_.summarized_steps() == state_.step;
   if (already_done_ || !root_) return;  // a finished run writes nothing; rank 0 alone writes
   run_files_.write_config(dump_config(config_));
@@ -175,8 +154,17 @@ void TrainingSession::load_data(const CheckpointHeader* header) {
   };
   data_ = load_dataset(config_.data, opt);
   if (root_) fmt::print(stderr, "{}", data_.stats.report());
-  config_.model.vocab_size = data_.tokenizer->vocab_size();
-  config_.model.num_classes = data_.labels.size();  // >= 2 and > 0 by the data layer; the rest was validated at load
+  // >= 2 classes and a non-empty vocabulary by the data layer; the rest was validated at load.
+  set_data_dimensions(config_.model, *data_.tokenizer, data_.labels.size());
+}
+
+int64_t TrainingSession::planned_steps() {
+  const TrainConfig& t = config_.train;
+  const int64_t per_epoch = (train_sampler_->batches_in_epoch() + t.grad_accumulation - 1) / t.grad_accumulation;
+  int64_t steps = t.max_steps > 0 ? t.max_steps : per_epoch * t.max_epochs;
+  if (t.max_steps > 0 && t.max_epochs > 0) steps = std::min(steps, per_epoch * t.max_epochs);
+  check_warmup_fits(t, steps, per_epoch);  // with epochs, the run's length is known only now
+  return steps;
 }
 
 double TrainingSession::elapsed() const {
@@ -184,45 +172,29 @@ double TrainingSession::elapsed() const {
 }
 
 bool TrainingSession::train_step() {
-  ParameterStore& params = model_->parameters();
-  const int64_t accumulation = config_.train.grad_accumulation;
   // An update never straddles epochs: the last one of an epoch may use fewer batches.
   const int64_t remaining = train_sampler_->batches_in_epoch() - state_.sampler.cursor;
-  const int64_t micro = std::min(accumulation, remaining);
-  gradient_->begin(micro);
-  Batch batch;
-  for (int64_t i = 0; i < micro; ++i) {
+  const int64_t micro = std::min(config_.train.grad_accumulation, remaining);
+  std::vector<Batch> micro_batches(static_cast<size_t>(micro));
+  for (Batch& batch : micro_batches)
     if (!train_sampler_->next(batch)) throw TrainingError("internal: the sampler ran out of batches mid-epoch");
-    gradient_->add(batch, i, static_cast<uint64_t>(state_.step * accumulation + i));
-  }
-  const StepTotals totals = gradient_->finish();
-  for (const double loss_sum : totals.loss_sums) {
-    if (!std::isfinite(loss_sum))
-      throw TrainingError("step " + std::to_string(state_.step + 1) + ": the training loss is " +
-                          std::to_string(loss_sum) + "; stopping (the last good checkpoint is kept in " +
-                          checkpoints_.dir() + "). Try a lower train.lr or train.clip_norm.");
-    state_.loss_sum += loss_sum;
-  }
-  state_.correct += totals.correct;
-  state_.tokens += totals.tokens;
-  tokens_since_log_ += totals.tokens;
-  state_.seen += totals.examples;
-  const double norm = config_.train.clip_norm > 0 ? clip_grad_norm(params, config_.train.clip_norm)
-                                                  : clip_grad_norm(params, std::numeric_limits<double>::max());
-  if (!std::isfinite(norm))
-    throw TrainingError("step " + std::to_string(state_.step + 1) + ": the gradient norm is " + std::to_string(norm) +
-                        "; stopping (the last good checkpoint is kept in " + checkpoints_.dir() + ")");
   const double lr = schedule_->lr_at(state_.step + 1);
-  optimizer_->step(lr);
-  model_->constrain_parameters();
+  const uint64_t first_draw = static_cast<uint64_t>(state_.step * config_.train.grad_accumulation);
+  const StepResult result = step_->run(micro_batches, first_draw, state_.step + 1, lr);
+  for (const double loss_sum : result.totals.loss_sums) state_.loss_sum += loss_sum;
+  state_.correct += result.totals.correct;
+  state_.tokens += result.totals.tokens;
+  tokens_since_log_ += result.totals.tokens;
+  state_.seen += result.totals.examples;
   ++state_.step;
   bool epoch_end = false;
   if (state_.sampler.cursor + micro == train_sampler_->batches_in_epoch()) {
-    train_sampler_->next(batch);  // returns false and moves to the next epoch
+    Batch none;
+    train_sampler_->next(none);  // returns false and moves to the next epoch
     epoch_end = true;
   }
   state_.sampler = train_sampler_->state();
-  if (state_.step % config_.run.log_every == 0) log_training(lr, norm);
+  if (state_.step % config_.run.log_every == 0) log_training(lr, result.grad_norm);
   return epoch_end;
 }
 
@@ -242,10 +214,7 @@ void TrainingSession::log_training(double lr, double grad_norm) {
 }
 
 ClassificationMetrics TrainingSession::evaluate(const std::string& split_name) {
-  Sampler sampler = make_sampler(data_, config_.data, split_name);
-  const TokenizedSplit& split = data_.split(split_name);
-  const DocumentScores scores = score_documents(*model_, sampler, split.num_docs());
-  return metrics_of(scores, data_.labels.size());
+  return rotor::evaluate(*model_, data_.split(split_name), config_.data).metrics;
 }
 
 std::optional<TrainingSession::SaveReason> TrainingSession::save_due(bool evaluated, bool better) const {
@@ -337,7 +306,7 @@ int TrainingSession::run(int64_t stop_after) {
   // A stop during the last step or its checkpoint counts like any other.
   if (const int sig = agree_on_stop(comm_, stop_requested())) return stop_for(sig);
   progress_->finish("done: " + std::to_string(state_.step) + " steps in " + format_duration(elapsed()));
-  if (root_ && comm_.size() > 1) fmt::print(stderr, "{}\n", gradient_->communication_report(state_.step - first_step));
+  if (root_ && comm_.size() > 1) fmt::print(stderr, "{}\n", step_->communication_report(state_.step - first_step));
   restore_default_handlers();
   test_best();
   return 0;
@@ -376,29 +345,6 @@ void TrainingSession::test_best() {
   fmt::print(stderr, "{}summary: {}\n", report, run_files_.summary_path());
 }
 
-std::optional<std::string> checkpoint_to_resume(const TrainRequest& request, const fs::path& run_dir) {
-  const CheckpointDirectory dir = RunDirectory(run_dir.string()).checkpoints();
-  std::optional<std::string> resume_from;
-  if (request.resume == "auto") {
-    std::vector<std::string> warnings;
-    resume_from = dir.newest_valid(&warnings);
-    for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
-    if (!resume_from && !dir.list().empty()) {
-      std::string list;
-      for (const std::string& w : warnings) list += "\n  " + w;
-      throw CheckpointError("every checkpoint in " + dir.dir() + " is damaged; nothing was changed:" + list +
-                            "\nremove the damaged files to start over, or resume from one with --resume PATH");
-    }
-    if (!resume_from) fmt::print(stderr, "no checkpoint in {}: starting a new run\n", run_dir.string());
-  } else if (!request.resume.empty()) {
-    resume_from = request.resume;
-  } else if (!dir.list().empty()) {
-    throw ConfigError("run directory " + run_dir.string() +
-                      " already has checkpoints: resume with --resume auto, or pick another run.name or --out");
-  }
-  return resume_from;
-}
-
 int train_this_rank(const TrainRequest& request, Communicator& comm) {
   Config config = load_config(request.config_path, request.overrides);
   const fs::path run_dir =
@@ -408,7 +354,7 @@ int train_this_rank(const TrainRequest& request, Communicator& comm) {
     std::error_code ec;
     fs::create_directories(run_dir, ec);
     if (ec) throw Error("run directory " + run_dir.string() + ": cannot create it: " + ec.message());
-    resume_from = checkpoint_to_resume(request, run_dir);
+    resume_from = checkpoint_to_resume(request.resume, run_dir.string());
   }
   // Every rank resumes rank 0's choice ("" for none): the run directory must be shared.
   if (comm.size() > 1) {

@@ -7,6 +7,7 @@
 #include "engine/parallel.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/stored_config_upgrade.h"
+#include "trainers/training/data_dimensions.h"
 
 namespace rotor {
 namespace {
@@ -79,11 +80,15 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Enc
   return c;
 }
 
-CheckpointHeader read_header(const CheckpointContents& c, const std::string& path) {
+CheckpointHeader read_header(const CheckpointContents& c, const std::string& path,
+                             const std::vector<std::string>& overrides) {
   CheckpointHeader h;
   try {
-    h.config = parse_config_text(upgrade_stored_config(need(c.texts, "config", path)), path + " (stored config)");
-  } catch (const ConfigError& e) {
+    StoredConfig stored =
+        parse_stored_config(upgrade_stored_config(need(c.texts, "config", path)), path + " (stored config)", overrides);
+    h.config = std::move(stored.config);
+    h.trained_model = std::move(stored.trained.model);
+  } catch (const StoredConfigError& e) {
     throw CheckpointError(std::string(e.what()));
   }
   const auto& tok = need(c.blobs, "tokenizer", path);
@@ -91,9 +96,9 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   std::istringstream labels(need(c.texts, "labels", path));
   for (std::string line; std::getline(labels, line);)
     if (!line.empty()) h.labels.push_back(line);
-  // Derived from the data, not config keys: the tokenizer's vocabulary and the classes.
-  h.config.model.vocab_size = load_tokenizer(h.tokenizer)->vocab_size();
-  h.config.model.num_classes = static_cast<int64_t>(h.labels.size());
+  const std::unique_ptr<Tokenizer> tokenizer = load_tokenizer(h.tokenizer);
+  set_data_dimensions(h.config.model, *tokenizer, static_cast<int64_t>(h.labels.size()));
+  set_data_dimensions(h.trained_model, *tokenizer, static_cast<int64_t>(h.labels.size()));
   for (const auto& f : kIntegerFields) read_field(c.integers, f, path, h.state);
   for (const auto& f : kRealFields) read_field(c.reals, f, path, h.state);
   h.threads = need(c.integers, "run/threads", path);

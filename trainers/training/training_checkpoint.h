@@ -19,13 +19,17 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Enc
 
 // The parts of a checkpoint needed before the model exists.
 struct CheckpointHeader {
-  Config config;
+  Config config;                    // the stored config with the overrides applied
+  ModelConfig trained_model;        // the model as it was trained (before the overrides)
   std::string tokenizer;            // Tokenizer::save() bytes
   std::vector<std::string> labels;  // class names by index
   TrainingState state;
   int64_t threads = 0;
 };
-CheckpointHeader read_header(const CheckpointContents& contents, const std::string& path);
+// The stored config is parsed once, with `overrides` (`--set key=value`)
+// applied; a stored config that does not parse is a CheckpointError.
+CheckpointHeader read_header(const CheckpointContents& contents, const std::string& path,
+                             const std::vector<std::string>& overrides = {});
 
 // Copies every parameter; throws CheckpointError naming a missing or
 // mis-shaped one.
