@@ -40,9 +40,8 @@ void ParameterStore::allocate(uint64_t seed) {
           using T = decltype(tag);
           T* data = v.data<T>();
           for (int64_t i = 0; i < v.numel(); ++i)
-            data[i] =
-                static_cast<T>(normal ? p.init.scale * key.normal(i)
-                                      : p.init.centre + p.init.scale * (2 * key.uniform_double(i) - 1));
+            data[i] = static_cast<T>(normal ? p.init.scale * key.normal(i)
+                                            : p.init.centre + p.init.scale * (2 * key.uniform_double(i) - 1));
         });
         break;
       }

@@ -96,7 +96,7 @@ Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& 
     nq = rotated(dq, PositionEncoding::Role::query);
     nk = rotated(dk, PositionEncoding::Role::key);
   }
-  const Var numerator = matmul(nq, matmul(nk, v, true, false));     // [B, H, N, dh] in O(N dh^2)
+  const Var numerator = matmul(nq, matmul(nk, v, true, false));      // [B, H, N, dh] in O(N dh^2)
   const Var denominator = sum(mul(dq, sum(dk, 2, true)), -1, true);  // [B, H, N, 1]
   return div(numerator, add_scalar(denominator, 1e-6));
 }

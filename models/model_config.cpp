@@ -31,7 +31,8 @@ void check_ranges(const PositionConfig& p, const PositionEncodingSpec& encoding)
   for (const PositionOption& o : encoding.options) {
     if (!o.range.bounded()) continue;
     const PositionValue v = p.value(o.key);
-    const double x = std::holds_alternative<double>(v) ? std::get<double>(v) : static_cast<double>(std::get<int64_t>(v));
+    const double x =
+        std::holds_alternative<double>(v) ? std::get<double>(v) : static_cast<double>(std::get<int64_t>(v));
     if (!std::isfinite(x) || !o.range.violation(x).empty())
       fail("position." + o.key, "must be a finite number " + o.range.text() + ", got " + position_value_text(v));
   }

@@ -36,7 +36,8 @@ std::vector<double> kept_frequencies(const ModelConfig& c) {
 
 class PRopeEncoding : public PositionEncoding {
  public:
-  explicit PRopeEncoding(const ModelConfig& c) : rope_(c.position.choice<RotaryLayout>("layout"), kept_frequencies(c)) {}
+  explicit PRopeEncoding(const ModelConfig& c)
+      : rope_(c.position.choice<RotaryLayout>("layout"), kept_frequencies(c)) {}
 
   bool rotates() const override { return true; }
   Var rotate(const Var& x, Role, const Positions& positions) const override { return rope_.apply(x, positions); }
@@ -62,11 +63,12 @@ PositionEncodingSpec p_rope_encoding_spec() {
   s.validate = validate;
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<PRopeEncoding>(c); };
   s.options = rotary_options({"layout", "base"});
-  s.options.push_back(PositionOption::number(kKeptShare, 0.75,
-                                             "p of p-RoPE: share of RoPE's frequency pairs (theta_i = base^(-2i/d) over "
-                                             "the whole head) that rotate, the highest; the rest stay unrotated")
-                          .at_least(0)
-                          .at_most(1));
+  s.options.push_back(
+      PositionOption::number(kKeptShare, 0.75,
+                             "p of p-RoPE: share of RoPE's frequency pairs (theta_i = base^(-2i/d) over "
+                             "the whole head) that rotate, the highest; the rest stay unrotated")
+          .at_least(0)
+          .at_most(1));
   s.options = with_randomized_positions(s.options);
   return s;
 }

@@ -36,9 +36,18 @@ struct PositionOption {
     return o;
   }
 
-  PositionOption& at_least(double bound) { range.at_least(bound); return *this; }
-  PositionOption& above(double bound) { range.above(bound); return *this; }
-  PositionOption& at_most(double bound) { range.at_most(bound); return *this; }
+  PositionOption& at_least(double bound) {
+    range.at_least(bound);
+    return *this;
+  }
+  PositionOption& above(double bound) {
+    range.above(bound);
+    return *this;
+  }
+  PositionOption& at_most(double bound) {
+    range.at_most(bound);
+    return *this;
+  }
   PositionOption& train_length_default();
 
   // boolean | integer | number | string

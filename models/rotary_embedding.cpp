@@ -16,7 +16,8 @@ std::vector<PositionOption> rotary_options() {
       O::flag("rotary_value", false, "also rotate the values"),
       O::choice("scaling", RopeScaling::none, "frequency scaling for lengths beyond training"),
       O::number("scaling_factor", 1.0, "with scaling: target / training length"),
-      O::integer("original_max_len", 512, "with scaling: training length (yarn's correction range; default data.max_len)")
+      O::integer("original_max_len", 512,
+                 "with scaling: training length (yarn's correction range; default data.max_len)")
           .train_length_default(),
   };
 }
@@ -61,7 +62,8 @@ std::vector<double> RotaryEmbedding::inverse_frequencies(int64_t r, const Positi
     // between the correction dims of beta_fast = 32 and beta_slow = 1 rotations.
     const double pi = 3.14159265358979323846;
     auto correction_dim = [&](double rotations) {
-      return static_cast<double>(r) * std::log(static_cast<double>(c.integer("original_max_len")) / (rotations * 2 * pi)) /
+      return static_cast<double>(r) *
+             std::log(static_cast<double>(c.integer("original_max_len")) / (rotations * 2 * pi)) /
              (2 * std::log(given_base));
     };
     const double low = std::max(0.0, std::floor(correction_dim(32.0)));

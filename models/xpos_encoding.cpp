@@ -97,8 +97,8 @@ class XposEncoding : public PositionEncoding {
     if (largest_log > limit)
       throw ModelConfigError("model.position.xpos_scale_base: positions " + std::to_string(farthest) +
                              " from the middle scale pairs by up to e^" + std::to_string(largest_log) + ", past " +
-                             dtype_name(dtype) + "'s range; raise xpos_scale_base (now " +
-                             std::to_string(scale_base_) + ")");
+                             dtype_name(dtype) + "'s range; raise xpos_scale_base (now " + std::to_string(scale_base_) +
+                             ")");
   }
 
   RotaryEmbedding rope_;
@@ -112,8 +112,9 @@ class XposEncoding : public PositionEncoding {
 void validate(const ModelConfig& c) {
   require_even_head_dim(c);
   if (c.attention == AttentionKind::linear)
-    throw ModelConfigError("model.attention: xpos scales softmax attention's queries and keys; it is not defined "
-                           "for linear attention");
+    throw ModelConfigError(
+        "model.attention: xpos scales softmax attention's queries and keys; it is not defined "
+        "for linear attention");
 }
 
 }  // namespace
@@ -128,8 +129,8 @@ PositionEncodingSpec xpos_encoding_spec() {
                                              "B: the query at m is scaled by zeta_i^(m/B), the key at n by "
                                              "zeta_i^(-n/B), m and n counted from the middle of the input")
                           .above(0));
-  s.options.push_back(PositionOption::number("xpos_gamma", 0.4, "gamma in zeta_i = (2i/d + gamma)/(1 + gamma)")
-                          .above(0));
+  s.options.push_back(
+      PositionOption::number("xpos_gamma", 0.4, "gamma in zeta_i = (2i/d + gamma)/(1 + gamma)").above(0));
   s.options = with_randomized_positions(s.options);
   return s;
 }

@@ -74,8 +74,8 @@ TEST_CASE("bias encodings: finite-difference gradients of their parameters throu
   EncoderClassifier model(c, DType::F64);
   model.initialize(8);
   const ToyBatch b = make_toy_batch(ToyTask::order, 4, 37, 12, 9, 1, /*min_len=*/2);
-  const std::vector<GradientEntry> entries = finite_difference_gradients(
-      model, b, [](const std::string& name) { return name.rfind("position.", 0) == 0; });
+  const std::vector<GradientEntry> entries =
+      finite_difference_gradients(model, b, [](const std::string& name) { return name.rfind("position.", 0) == 0; });
   for (const GradientEntry& g : entries) {
     CAPTURE(g.name, g.index, g.analytic, g.numeric);
     CHECK(std::abs(g.analytic - g.numeric) < 1e-8 + 1e-6 * std::abs(g.numeric));

@@ -16,9 +16,9 @@ std::vector<double> forward(EncoderClassifier& model, const ToyBatch& b, Forward
 }  // namespace
 
 TEST_CASE("determinism: the same seed gives bit-identical logits for every variant", "[determinism][model]") {
-  const std::string variant = GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned",
-                                       "t5_bias", "alibi", "alibi_directional", "kerple", "fire", "none", "linear+rope",
-                                       "linear+rope-code", "xpos", "p_rope");
+  const std::string variant =
+      GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
+               "alibi_directional", "kerple", "fire", "none", "linear+rope", "linear+rope-code", "xpos", "p_rope");
   const DType dtype = GENERATE(DType::F32, DType::F64);
   const bool linear = variant.rfind("linear+", 0) == 0;
   ModelConfig c = tiny_config(linear ? "rope-interleaved" : variant);

@@ -123,8 +123,8 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
   const auto variant =
       GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
-               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max", "kerple",
-               "alibi_directional", "fire", "xpos", "p_rope");
+               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max",
+               "kerple", "alibi_directional", "fire", "xpos", "p_rope");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);

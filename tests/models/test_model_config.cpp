@@ -278,8 +278,8 @@ TEST_CASE("model config: a key of another encoding set away from its default is 
       {"model.position.xpos_gamma", "xpos, not rope", [](ModelConfig& c) { c.position.set("xpos_gamma", 0.5); }},
   };
   check_rejected(cases);
-  for (const char* type :
-       {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional", "kerple", "fire", "none", "xpos", "p_rope"}) {
+  for (const char* type : {"rope", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional", "kerple", "fire",
+                           "none", "xpos", "p_rope"}) {
     ModelConfig c = good();
     c.position = PositionConfig{};  // every key at its default
     c.position.type = type;

@@ -17,7 +17,8 @@ namespace {
 class ToyEncoding : public PositionEncoding {
  public:
   ToyEncoding(ParameterStore& store, const ModelConfig& c)
-      : slope_(store.declare("position.toy.weight", {c.d_model}, ParameterInit::normal(c.position.number("toy_std")))) {}
+      : slope_(store.declare("position.toy.weight", {c.d_model}, ParameterInit::normal(c.position.number("toy_std")))) {
+  }
 
   Var add_to_embeddings(const ParameterStore& store, const Var& x, const Positions&) const override {
     const int64_t n = x.size(1), d = x.size(2);

@@ -65,7 +65,9 @@ std::vector<Shift> random_shifts(int64_t count, uint64_t seed) {
   const RandomKey key{seed, 7, 0};
   std::vector<Shift> shifts;
   for (int64_t t = 0; t < count; ++t) {
-    const auto draw = [&](int64_t j) { return static_cast<int64_t>(key.below(static_cast<uint64_t>(3 * t + j), 50001)); };
+    const auto draw = [&](int64_t j) {
+      return static_cast<int64_t>(key.below(static_cast<uint64_t>(3 * t + j), 50001));
+    };
     shifts.push_back({draw(0), draw(1), draw(2)});
   }
   return shifts;
@@ -108,8 +110,7 @@ TEST_CASE("xpos: q_m . k_n = q_{m+s} . k_{n+s} for positions up to 1e5, in float
   CHECK(worst < 1e-9);
 }
 
-TEST_CASE("xpos: pair i of a score is rope's times zeta_i^((m-n)/B), so keys after the query are amplified",
-          "[xpos]") {
+TEST_CASE("xpos: pair i of a score is rope's times zeta_i^((m-n)/B), so keys after the query are amplified", "[xpos]") {
   const std::string layout = GENERATE(std::string("interleaved"), std::string("half"));
   ModelConfig c = rotary_config("xpos", layout);
   const double scale_base = 3.0, gamma = 0.25;
@@ -182,8 +183,8 @@ TEST_CASE("p_rope: q_m . k_n = q_{m+s} . k_{n+s} for positions up to 1e5", "[p_r
   const std::vector<double> rk = rotate_everywhere(*e.encoding, k, kLongest, Role::key, dtype);
   double worst = 0;
   for (const Shift& t : random_shifts(64, 10))
-    worst = std::max(worst, std::abs(row_dot(rq, t.m, rk, t.n) - row_dot(rq, t.m + t.s, rk, t.n + t.s)) /
-                                (norm(q) * norm(k)));
+    worst = std::max(worst,
+                     std::abs(row_dot(rq, t.m, rk, t.n) - row_dot(rq, t.m + t.s, rk, t.n + t.s)) / (norm(q) * norm(k)));
   // As rope's test: angles in double, tables rounded once to the input's precision.
   CHECK(worst < (dtype == DType::F64 ? 1e-9 : 1e-5));
 }

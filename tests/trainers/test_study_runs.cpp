@@ -11,12 +11,12 @@
 
 #include "study_fixture.h"
 #include "tests/storage/checkpoint_test_support.h"
+#include "trainers/run/run_lock.h"
 #include "trainers/study/aggregation.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"
 #include "trainers/study/study_manifest.h"
 #include "trainers/study/study_runner.h"
-#include "trainers/run/run_lock.h"
 #include "trainers/training/trainer.h"
 
 using namespace rotor;
