@@ -7,7 +7,7 @@
 #include <set>
 
 #include "datasets/token_options.h"
-#include "run_fixture.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 

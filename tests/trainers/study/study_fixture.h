@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "run_fixture.h"
+#include "tests/trainers/training/run_fixture.h"
 
 namespace rotor::test {
 

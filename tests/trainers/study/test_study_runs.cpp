@@ -9,7 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "study_fixture.h"
+#include "tests/trainers/study/study_fixture.h"
 #include "tests/storage/checkpoint_test_support.h"
 #include "trainers/run/run_lock.h"
 #include "trainers/study/aggregation.h"

@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "run_fixture.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "storage/checkpoint.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/trainer.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <thread>
 
-#include "run_fixture.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/config/stored_config_upgrade.h"

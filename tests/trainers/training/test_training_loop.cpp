@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "run_fixture.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "trainers/training/trainer.h"
 
 using namespace rotor;

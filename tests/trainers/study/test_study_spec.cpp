@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "study_fixture.h"
+#include "tests/trainers/study/study_fixture.h"
 #include "trainers/study/study_spec.h"
 
 using namespace rotor;

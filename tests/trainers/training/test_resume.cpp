@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
-#include "run_fixture.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "storage/checkpoint.h"
 #include "trainers/config/config.h"
 #include "trainers/training/trainer.h"

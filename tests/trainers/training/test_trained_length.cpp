@@ -3,7 +3,7 @@
 // model.position.max_len, which then fails on the weights' shape.
 #include <catch2/catch.hpp>
 
-#include "run_fixture.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config.h"
 #include "trainers/training/restored_model.h"
 #include "trainers/training/trainer.h"
