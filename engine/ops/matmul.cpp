@@ -9,23 +9,39 @@
 
 namespace rotor {
 
-Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
+namespace {
+
+// The product's sizes: op(a) [batch.., M, K] times op(b) [batch.., K, N] (or a shared [K, N]).
+struct MatmulDims {
+  int64_t M, K, N, batch;
+  bool shared_b;
+  Shape out;
+};
+
+MatmulDims matmul_dims(const Var& a, const Var& b, bool ta, bool tb) {
   detail::check_rank_at_least(a, 2, "matmul", "a");
   detail::check_rank_at_least(b, 2, "matmul", "b");
   detail::check_same_dtype(a, b, "matmul");
-  const int rb = b.rank();
   const int64_t M = ta ? a.size(-1) : a.size(-2), K = ta ? a.size(-2) : a.size(-1);
   const int64_t Kb = tb ? b.size(-1) : b.size(-2), N = tb ? b.size(-2) : b.size(-1);
   const Shape batch_shape(a.shape().begin(), a.shape().end() - 2);
-  const bool shared_b = rb == 2;
+  const bool shared_b = b.rank() == 2;
   if (K != Kb || (!shared_b && Shape(b.shape().begin(), b.shape().end() - 2) != batch_shape))
     throw ShapeError("matmul: cannot multiply " + to_string(a.shape()) + (ta ? "^T" : "") + " by " +
                      to_string(b.shape()) + (tb ? "^T" : ""));
-  const int64_t batch = numel(batch_shape);
-  Shape os = batch_shape;
-  os.push_back(M);
-  os.push_back(N);
-  Tensor out = Tensor::empty(os, a.dtype());
+  Shape out = batch_shape;
+  out.push_back(M);
+  out.push_back(N);
+  return {M, K, N, numel(batch_shape), shared_b, out};
+}
+
+}  // namespace
+
+Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
+  const MatmulDims d = matmul_dims(a, b, ta, tb);
+  const int64_t M = d.M, K = d.K, N = d.N, batch = d.batch;
+  const bool shared_b = d.shared_b;
+  Tensor out = Tensor::empty(d.out, a.dtype());
   dispatch(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* A = a.value().data<T>();
@@ -54,17 +70,16 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
       }
       if (Tensor* gb = detail::input_grad(n, 1)) {
         T* dB = gb->data<T>();
-        const int64_t sc = shared_b ? 0 : K * N;
         if (!tb) {  // dB [K, N] = op(A)^T dC
           if (shared_b && !ta)
             kernels::gemm<T>(true, false, K, N, batch * M, T(1), A, dC, T(1), dB);
           else
-            kernels::gemm_batched<T>(!ta, false, batch, K, N, M, T(1), A, M * K, dC, M * N, T(1), dB, sc);
+            kernels::gemm_batched<T>(!ta, false, batch, K, N, M, T(1), A, M * K, dC, M * N, T(1), dB, sb);
         } else {  // dB [N, K] = dC^T op(A)
           if (shared_b && !ta)
             kernels::gemm<T>(true, false, N, K, batch * M, T(1), dC, A, T(1), dB);
           else
-            kernels::gemm_batched<T>(true, ta, batch, N, K, M, T(1), dC, M * N, A, M * K, T(1), dB, sc);
+            kernels::gemm_batched<T>(true, ta, batch, N, K, M, T(1), dC, M * N, A, M * K, T(1), dB, sb);
         }
       }
     });

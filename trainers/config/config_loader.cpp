@@ -143,47 +143,50 @@ void validate_for_this_machine(const Config& c) {
   }
 }
 
+// Sets one key of `config` from its YAML leaf: choices, type, finiteness, paths made absolute.
+void set_leaf(Config& config, const std::string& key, const Leaf& leaf, const std::vector<std::string>& keys) {
+  const ConfigOption* opt = find_option(key);
+  if (key == "model.vocab_size" || key == "model.num_classes") {
+    throw ConfigError(leaf.where + ": " + key + " is derived from the data (" +
+                      (key == "model.vocab_size" ? "the tokenizer's vocabulary" : "the training labels") +
+                      "), not a key to set");
+  }
+  if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + did_you_mean(key, keys));
+  // Choices first: an enum option can only be set to one of them.
+  if (!opt->choices.empty() && leaf.value.IsScalar()) {
+    const std::string v = leaf.value.Scalar();
+    if (std::find(opt->choices.begin(), opt->choices.end(), v) == opt->choices.end()) {
+      std::string list;
+      for (const std::string& c : opt->choices) list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
+      throw ConfigError(leaf.where + ": " + key + ": unknown value '" + v + "' (expected one of: " + list + ")" +
+                        did_you_mean(v, opt->choices));
+    }
+  }
+  const bool wants_list = opt->type.rfind("list of ", 0) == 0;
+  try {
+    if (!wants_list && !leaf.value.IsScalar()) throw YAML::BadConversion(leaf.value.Mark());
+    opt->set(config, leaf.value);
+  } catch (const YAML::Exception&) {
+    throw ConfigError(leaf.where + ": " + key + " expects " + (opt->type == "integer" ? "an " : "a ") + opt->type +
+                      ", got " + scalar_text(leaf.value));
+  }
+  if (opt->type == "number" && !std::isfinite(leaf.value.as<double>())) {
+    throw ConfigError(leaf.where + ": " + key + " expects a finite number, got " + scalar_text(leaf.value));
+  }
+  if (opt->is_path && !leaf.base_dir.empty() && leaf.value.IsScalar()) {
+    const std::string v = leaf.value.as<std::string>();
+    // Absolute, so that the dumped config (run/config.yaml, checkpoints) means the same from anywhere.
+    if (!v.empty() && fs::path(v).is_relative())
+      opt->set(config, YAML::Node(fs::absolute(fs::path(leaf.base_dir) / v).lexically_normal().string()));
+  }
+}
+
 // `for_this_machine`: also apply validate_for_this_machine().
 Config build(const FlatConfig& flat, const std::string& origin, bool for_this_machine) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) keys.push_back(o.key);
   Config config;
-  for (const auto& [key, leaf] : flat) {
-    const ConfigOption* opt = find_option(key);
-    if (key == "model.vocab_size" || key == "model.num_classes") {
-      throw ConfigError(leaf.where + ": " + key + " is derived from the data (" +
-                        (key == "model.vocab_size" ? "the tokenizer's vocabulary" : "the training labels") +
-                        "), not a key to set");
-    }
-    if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + did_you_mean(key, keys));
-    // Choices first: an enum option can only be set to one of them.
-    if (!opt->choices.empty() && leaf.value.IsScalar()) {
-      const std::string v = leaf.value.Scalar();
-      if (std::find(opt->choices.begin(), opt->choices.end(), v) == opt->choices.end()) {
-        std::string list;
-        for (const std::string& c : opt->choices) list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
-        throw ConfigError(leaf.where + ": " + key + ": unknown value '" + v + "' (expected one of: " + list + ")" +
-                          did_you_mean(v, opt->choices));
-      }
-    }
-    const bool wants_list = opt->type.rfind("list of ", 0) == 0;
-    try {
-      if (!wants_list && !leaf.value.IsScalar()) throw YAML::BadConversion(leaf.value.Mark());
-      opt->set(config, leaf.value);
-    } catch (const YAML::Exception&) {
-      throw ConfigError(leaf.where + ": " + key + " expects " + (opt->type == "integer" ? "an " : "a ") + opt->type +
-                        ", got " + scalar_text(leaf.value));
-    }
-    if (opt->type == "number" && !std::isfinite(leaf.value.as<double>())) {
-      throw ConfigError(leaf.where + ": " + key + " expects a finite number, got " + scalar_text(leaf.value));
-    }
-    if (opt->is_path && !leaf.base_dir.empty() && leaf.value.IsScalar()) {
-      const std::string v = leaf.value.as<std::string>();
-      // Absolute, so that the dumped config (run/config.yaml, checkpoints) means the same from anywhere.
-      if (!v.empty() && fs::path(v).is_relative())
-        opt->set(config, YAML::Node(fs::absolute(fs::path(leaf.base_dir) / v).lexically_normal().string()));
-    }
-  }
+  for (const auto& [key, leaf] : flat) set_leaf(config, key, leaf, keys);
   // Keys such as YaRN's training length are the run's unless given (a stored config always gives them).
   for (const PositionOption& p : position_encoding(config.model.position.type).options)
     if (p.defaults_to_train_length && !flat.count("model.position." + p.key))

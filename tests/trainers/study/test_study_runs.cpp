@@ -9,8 +9,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "tests/trainers/study/study_fixture.h"
 #include "tests/storage/checkpoint_test_support.h"
+#include "tests/trainers/study/study_fixture.h"
 #include "trainers/run/run_lock.h"
 #include "trainers/study/aggregation.h"
 #include "trainers/study/run_results.h"

@@ -5,8 +5,8 @@
 
 #include <limits>
 
-#include "tests/trainers/training/run_fixture.h"
 #include "storage/checkpoint.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/trainer.h"
 #include "trainers/training/training_checkpoint.h"

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
-#include "tests/trainers/training/run_fixture.h"
 #include "storage/checkpoint.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config.h"
 #include "trainers/training/trainer.h"
 
