@@ -134,8 +134,11 @@ TEST_CASE("model config: linear attention cannot take a logit bias", "[config]")
   }
 }
 
-TEST_CASE("model config: numeric ranges", "[config]") {
-  const std::vector<BadConfig> cases{
+namespace {
+
+// One out-of-range value per case, each naming its key.
+std::vector<BadConfig> numeric_range_cases() {
+  return {
       {"model.dropout", "", [](ModelConfig& c) { c.dropout = 1.0; }},
       {"model.attention_dropout", "", [](ModelConfig& c) { c.attention_dropout = -0.1; }},
       {"model.num_classes", "", [](ModelConfig& c) { c.num_classes = 1; }},
@@ -211,8 +214,11 @@ TEST_CASE("model config: numeric ranges", "[config]") {
          c.d_model = 18;
        }},
   };
-  check_rejected(cases);
 }
+
+}  // namespace
+
+TEST_CASE("model config: numeric ranges", "[config]") { check_rejected(numeric_range_cases()); }
 
 TEST_CASE("model config: a learned table shorter than the input is an error at forward, not a crash",
           "[config][model]") {

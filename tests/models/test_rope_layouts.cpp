@@ -30,6 +30,28 @@ ModelInput input_of(const std::vector<int32_t>& tokens, const std::vector<int32_
   return {tokens, lengths, static_cast<int64_t>(lengths.size()), static_cast<int64_t>(tokens.size() / lengths.size())};
 }
 
+// Sets the q and k weights and biases of every layer of `to` (interleaved
+// layout) to those of `from` (half layout, config `c`) with each head's rows
+// permuted into interleaved order.
+void copy_qk_in_interleaved_order(ParameterStore& from, ParameterStore& to, const ModelConfig& c) {
+  const int64_t dh = c.head_dim(), r = c.rotary_dims();
+  for (int64_t l = 0; l < c.layers; ++l)
+    for (const char* proj : {"q", "k"})
+      for (const char* part : {"weight", "bias"}) {
+        const std::string name = "layers." + std::to_string(l) + ".attn." + proj + "." + part;
+        const Tensor src = from.value(from.id(name));
+        Tensor dst = to.value(to.id(name));
+        const int64_t cols = src.rank() == 2 ? src.size(1) : 1;
+        const std::vector<double> s = src.to_doubles();
+        std::vector<double> out(s.size());
+        for (int64_t h = 0; h < c.heads; ++h)
+          for (int64_t j = 0; j < dh; ++j)
+            for (int64_t col = 0; col < cols; ++col)
+              out[(h * dh + interleaved_index(j, r)) * cols + col] = s[(h * dh + j) * cols + col];
+        dst.copy_from(Tensor::from_doubles(dst.shape(), DType::F64, out));
+      }
+}
+
 }  // namespace
 
 TEST_CASE("rope layouts: half and interleaved agree once features are permuted (op level)", "[rope][layout]") {
@@ -84,21 +106,7 @@ TEST_CASE("rope layouts: a rope-half model equals a rope-interleaved model with 
   for (const ParameterInfo& p : from.infos()) to.value(to.id(p.name)).copy_from(from.value(from.id(p.name)));
   ForwardContext ctx0;
   const std::vector<double> unpermuted = inter.logits(input_of(tokens, lengths), ctx0).value().to_doubles();
-  for (int64_t l = 0; l < c.layers; ++l)
-    for (const char* proj : {"q", "k"})
-      for (const char* part : {"weight", "bias"}) {
-        const std::string name = "layers." + std::to_string(l) + ".attn." + proj + "." + part;
-        const Tensor src = from.value(from.id(name));
-        Tensor dst = to.value(to.id(name));
-        const int64_t cols = src.rank() == 2 ? src.size(1) : 1;
-        const std::vector<double> s = src.to_doubles();
-        std::vector<double> out(s.size());
-        for (int64_t h = 0; h < c.heads; ++h)
-          for (int64_t j = 0; j < dh; ++j)
-            for (int64_t col = 0; col < cols; ++col)
-              out[(h * dh + interleaved_index(j, r)) * cols + col] = s[(h * dh + j) * cols + col];
-        dst.copy_from(Tensor::from_doubles(dst.shape(), DType::F64, out));
-      }
+  copy_qk_in_interleaved_order(from, to, c);
 
   ForwardContext ctx1, ctx2;
   const Var lh = half.logits(input_of(tokens, lengths), ctx1);

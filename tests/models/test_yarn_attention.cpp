@@ -50,38 +50,14 @@ std::vector<double> rotate(std::vector<double> v, const std::vector<double>& the
   return v;
 }
 
-}  // namespace
-
-TEST_CASE("yarn: the attention factor scales the logits by its square, with partial rotary and rotary_value",
-          "[rope][scaling][yarn]") {
-  const bool rotary_value = GENERATE(false, true);
-  const double fraction = GENERATE(0.5, 1.0);
-  ModelConfig c = tiny_config("rope-interleaved");  // d 16, 2 heads of 8
-  c.init_std = 0.5;
-  c.position.set("fraction", fraction);
-  c.position.set("rotary_value", rotary_value);
-  c.position.set("scaling", RopeScaling::yarn);
-  c.position.set("scaling_factor", 4.0);
-  c.position.set("original_max_len", 16);
-  c.position.set("base", 100.0);
-  REQUIRE_NOTHROW(c.validate());
-  const int64_t d = c.d_model, H = c.heads, dh = c.head_dim(), r = c.rotary_dims(), N = 6;
-
-  ParameterStore store(DType::F64);
-  const MultiHeadAttention attention(store, "attn", c);
-  const std::unique_ptr<PositionEncoding> rope = make_position_encoding(store, c);
-  store.allocate(11);
-  const std::vector<double> x = random_normal(N * d, 5);
-  AttentionInputs in;
-  in.position = rope.get();
-  in.logit_mask = Tensor::zeros({1, 1, 1, N}, DType::F64);
-  ForwardContext ctx;
-  const std::vector<double> got =
-      attention.forward(store, Var(Tensor::from_doubles({1, N, d}, DType::F64, x)), in, ctx).value().to_doubles();
-
+// The attention layer "attn" of `store` (config `c`) on N rows x, written out
+// in double: interleaved rotation by theta of q and k (and v if rotary_value),
+// softmax(af^2 q.k / sqrt(dh)), the output projection.
+std::vector<double> reference_attention(ParameterStore& store, const std::vector<double>& x, int64_t N,
+                                        const ModelConfig& c, const std::vector<double>& theta, double af,
+                                        bool rotary_value) {
+  const int64_t d = c.d_model, H = c.heads, dh = c.head_dim();
   auto param = [&](const std::string& name) { return store.var(name).value().to_doubles(); };
-  const std::vector<double> theta = yarn_theta(r, 100.0, 4.0, 16.0);
-  const double af = 0.1 * std::log(4.0) + 1.0;
   std::vector<std::vector<double>> q, k, v;  // [N][d]
   for (int64_t p = 0; p < N; ++p) {
     const std::vector<double> xp(x.begin() + p * d, x.begin() + (p + 1) * d);
@@ -113,6 +89,41 @@ TEST_CASE("yarn: the attention factor scales the logits by its square, with part
     const std::vector<double> out = affine(param("attn.out.weight"), param("attn.out.bias"), merged);
     want.insert(want.end(), out.begin(), out.end());
   }
+  return want;
+}
+
+}  // namespace
+
+TEST_CASE("yarn: the attention factor scales the logits by its square, with partial rotary and rotary_value",
+          "[rope][scaling][yarn]") {
+  const bool rotary_value = GENERATE(false, true);
+  const double fraction = GENERATE(0.5, 1.0);
+  ModelConfig c = tiny_config("rope-interleaved");  // d 16, 2 heads of 8
+  c.init_std = 0.5;
+  c.position.set("fraction", fraction);
+  c.position.set("rotary_value", rotary_value);
+  c.position.set("scaling", RopeScaling::yarn);
+  c.position.set("scaling_factor", 4.0);
+  c.position.set("original_max_len", 16);
+  c.position.set("base", 100.0);
+  REQUIRE_NOTHROW(c.validate());
+  const int64_t d = c.d_model, r = c.rotary_dims(), N = 6;
+
+  ParameterStore store(DType::F64);
+  const MultiHeadAttention attention(store, "attn", c);
+  const std::unique_ptr<PositionEncoding> rope = make_position_encoding(store, c);
+  store.allocate(11);
+  const std::vector<double> x = random_normal(N * d, 5);
+  AttentionInputs in;
+  in.position = rope.get();
+  in.logit_mask = Tensor::zeros({1, 1, 1, N}, DType::F64);
+  ForwardContext ctx;
+  const std::vector<double> got =
+      attention.forward(store, Var(Tensor::from_doubles({1, N, d}, DType::F64, x)), in, ctx).value().to_doubles();
+
+  const double af = 0.1 * std::log(4.0) + 1.0;
+  const std::vector<double> want =
+      reference_attention(store, x, N, c, yarn_theta(r, 100.0, 4.0, 16.0), af, rotary_value);
   REQUIRE(got.size() == want.size());
   for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-12));
   CHECK(rope->logit_scale() == Approx(af * af).epsilon(1e-15));

@@ -39,6 +39,50 @@ json read_json(const fs::path& p) {
 
 fs::file_time_type mtime(const fs::path& p) { return fs::last_write_time(p); }
 
+// report.json of the tiny study in dir/out: each variant's aggregate over
+// its seeds' summaries, its validation curve, and its length sweep.
+void check_report_json(const fs::path& dir) {
+  const json report = read_json(dir / "out/report.json");
+  REQUIRE(report["variants"].size() == 2);
+  for (const json& v : report["variants"]) {
+    // The aggregate equals mean and sample std of the seeds' summaries.
+    std::vector<double> acc;
+    for (uint64_t seed : {1, 2})
+      acc.push_back(read_json(dir / "out/runs" / (v["name"].get<std::string>() + "-seed" + std::to_string(seed)) /
+                              "summary.json")["test_accuracy"]
+                        .get<double>());
+    const json& agg = v["metrics"]["test_accuracy"];
+    CHECK(agg["n"] == 2);
+    CHECK(agg["mean"].get<double>() == Approx((acc[0] + acc[1]) / 2));
+    CHECK(agg["std"].get<double>() == Approx(std::abs(acc[0] - acc[1]) / std::sqrt(2.0)).margin(1e-12));
+    CHECK(v["val_curve"].size() == 2);  // evaluations at steps 6 and 12
+  }
+  // rope: 8/none, 32/none, 32/ntk; learned: 8/none and an n/a 32/none.
+  const json& rope_sweep = report["variants"][0]["sweep"];
+  REQUIRE(rope_sweep.size() == 3);
+  CHECK(rope_sweep[2]["scaling"] == "ntk");
+  CHECK(rope_sweep[2]["accuracy"]["n"] == 2);
+  const json& learned_sweep = report["variants"][1]["sweep"];
+  REQUIRE(learned_sweep.size() == 2);
+  CHECK(learned_sweep[0]["available"] == true);
+  CHECK(learned_sweep[1]["available"] == false);
+  CHECK_THAT(learned_sweep[1]["reason"].get<std::string>(), Catch::Contains("learned position table"));
+}
+
+// report.md and report.csv of the tiny study in dir/out.
+void check_report_md_and_csv(const fs::path& dir) {
+  std::ifstream md_in(dir / "out/report.md");
+  const std::string md((std::istreambuf_iterator<char>(md_in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(md, Catch::Contains("n/a [1]"));
+  CHECK_THAT(md, Catch::Contains("apt-get install python3-matplotlib"));
+  CHECK_THAT(md, Catch::Contains("rotor compare study.yaml"));
+  CHECK_THAT(md, Catch::Contains("as much about its load as about the encoding"));  // tokens/s is not a property of it
+  std::ifstream csv(dir / "out/report.csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header == "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note");
+}
+
 }  // namespace
 
 TEST_CASE("seed statistics: mean, sample std, min, max", "[study]") {
@@ -169,42 +213,8 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
     CHECK(fs::exists(dir / "out/runs" / run.id / "length_sweep.json"));
   }
 
-  const json report = read_json(dir / "out/report.json");
-  REQUIRE(report["variants"].size() == 2);
-  for (const json& v : report["variants"]) {
-    // The aggregate equals mean and sample std of the seeds' summaries.
-    std::vector<double> acc;
-    for (uint64_t seed : {1, 2})
-      acc.push_back(read_json(dir / "out/runs" / (v["name"].get<std::string>() + "-seed" + std::to_string(seed)) /
-                              "summary.json")["test_accuracy"]
-                        .get<double>());
-    const json& agg = v["metrics"]["test_accuracy"];
-    CHECK(agg["n"] == 2);
-    CHECK(agg["mean"].get<double>() == Approx((acc[0] + acc[1]) / 2));
-    CHECK(agg["std"].get<double>() == Approx(std::abs(acc[0] - acc[1]) / std::sqrt(2.0)).margin(1e-12));
-    CHECK(v["val_curve"].size() == 2);  // evaluations at steps 6 and 12
-  }
-  // rope: 8/none, 32/none, 32/ntk; learned: 8/none and an n/a 32/none.
-  const json& rope_sweep = report["variants"][0]["sweep"];
-  REQUIRE(rope_sweep.size() == 3);
-  CHECK(rope_sweep[2]["scaling"] == "ntk");
-  CHECK(rope_sweep[2]["accuracy"]["n"] == 2);
-  const json& learned_sweep = report["variants"][1]["sweep"];
-  REQUIRE(learned_sweep.size() == 2);
-  CHECK(learned_sweep[0]["available"] == true);
-  CHECK(learned_sweep[1]["available"] == false);
-  CHECK_THAT(learned_sweep[1]["reason"].get<std::string>(), Catch::Contains("learned position table"));
-
-  std::ifstream md_in(dir / "out/report.md");
-  const std::string md((std::istreambuf_iterator<char>(md_in)), std::istreambuf_iterator<char>());
-  CHECK_THAT(md, Catch::Contains("n/a [1]"));
-  CHECK_THAT(md, Catch::Contains("apt-get install python3-matplotlib"));
-  CHECK_THAT(md, Catch::Contains("rotor compare study.yaml"));
-  CHECK_THAT(md, Catch::Contains("as much about its load as about the encoding"));  // tokens/s is not a property of it
-  std::ifstream csv(dir / "out/report.csv");
-  std::string header;
-  std::getline(csv, header);
-  CHECK(header == "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note");
+  check_report_json(dir);
+  check_report_md_and_csv(dir);
 
   // A rerun trains nothing and sweeps only what is missing.
   const fs::path summary = dir / "out/runs/learned-seed1/summary.json";
