@@ -2,8 +2,12 @@
 // ops with a causal mask (forward and every gradient, with padding, dropout,
 // the offset bias and a pair bias), causality itself (changing position t
 // never changes an output before t), thread-count independence, and the key
-// tiles the kernel visits (those above the diagonal are skipped).
+// tiles the kernel visits (those above the diagonal are skipped), and that no
+// bias is read where j > i.
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "attention_cases.h"
@@ -52,6 +56,53 @@ std::pair<std::vector<double>, std::vector<double>> outputs_around_change(const 
       for (int64_t e = 0; e < c.dh; ++e) d[(row * c.N + t) * c.dh + e] += 1.5;
   }
   return {before, f(Var(qkv[0]), Var(qkv[1]), Var(qkv[2]), opt).value().to_doubles()};
+}
+
+// A WavePairBias that fills entries with j > i with NaN and counts every such
+// entry it is asked to fill or differentiate: a causal kernel never asks.
+class PastOnlyPairBias : public test::WavePairBias {
+ public:
+  using WavePairBias::WavePairBias;
+
+  void fill(const PairTile& t, double* out, int64_t ld) const override {
+    WavePairBias::fill(t, out, ld);
+    for (int64_t r = 0; r < t.rows; ++r)
+      for (int64_t c = 0; c < t.cols; ++c)
+        if (t.j0 + c > t.i0 + r) {
+          out[r * ld + c] = std::numeric_limits<double>::quiet_NaN();
+          ++future_entries;
+        }
+  }
+
+  void accumulate_gradients(const PairTile& t, const double* dbias, int64_t ld, double* grads) const override {
+    for (int64_t r = 0; r < t.rows; ++r) future_entries += std::max<int64_t>(0, t.j0 + t.cols - 1 - (t.i0 + r));
+    WavePairBias::accumulate_gradients(t, dbias, ld, grads);
+  }
+
+  mutable std::atomic<int64_t> future_entries{0};  // fill runs on several threads
+};
+
+// Causal fused attention's output and gradients (q, k, v, bias, the pair bias's w, a, b) with
+// `future` in the bias table's offsets i - j < 0 and in the pair bias where j > i (NaN or 0).
+std::vector<Tensor> past_only_run(double future, int64_t& future_pair_entries) {
+  const Case c{2, 2, 150, 8, {150, 100}, true, 0.2, true, true};
+  const Shape shape{c.B, c.H, c.N, c.dh};
+  std::vector<Var> in;
+  for (uint64_t s = 0; s < 3; ++s) in.emplace_back(test::randn(shape, 100 + s), true);
+  std::vector<double> table = test::randn({c.H, 2 * c.N - 1}, 200).to_doubles();
+  for (int64_t h = 0; h < c.H; ++h)
+    for (int64_t d = 0; d < c.N - 1; ++d) table[h * (2 * c.N - 1) + d] = future;  // offset d - (N - 1) < 0
+  in.emplace_back(Tensor::from_doubles({c.H, 2 * c.N - 1}, DType::F64, table), true);
+  in.emplace_back(test::randn({c.H}, 210), true);
+  in.emplace_back(Tensor::from_doubles({1}, DType::F64, {0.9}), true);
+  in.emplace_back(Tensor::from_doubles({1}, DType::F64, {0.4}), true);
+  const auto pair = std::make_shared<PastOnlyPairBias>(in[4], in[5], in[6]);
+  const Var out = attention(in[0], in[1], in[2], test::options_for(c, in[3], pair));
+  backward(sum_all(out * Var(test::randn(shape, 300))));
+  future_pair_entries = pair->future_entries;
+  std::vector<Tensor> result{out.value()};
+  for (const Var& x : in) result.push_back(x.grad());
+  return result;
 }
 
 // Tiles (query block, key block) the forward visits, and those the backward visits.
@@ -110,6 +161,20 @@ TEST_CASE("causal fused attention gives the same bits on one and two threads") {
   for (size_t i = 0; i < one.size(); ++i) {
     INFO("output " << i);
     CHECK(test::same_bits(one[i], two[i]));
+  }
+}
+
+TEST_CASE("causal fused attention never reads the bias table or the pair bias where j > i") {
+  int64_t nan_entries = -1, zero_entries = -1;
+  const std::vector<Tensor> with_nan = past_only_run(std::numeric_limits<double>::quiet_NaN(), nan_entries);
+  const std::vector<Tensor> with_zero = past_only_run(0.0, zero_entries);
+  CHECK(nan_entries == 0);
+  CHECK(zero_entries == 0);
+  REQUIRE(with_nan.size() == 8);
+  for (size_t t = 0; t < with_nan.size(); ++t) {
+    INFO("tensor " << t << " (output, dq, dk, dv, dbias, then the pair bias's dw, da, db)");
+    CHECK(test::same_bits(with_nan[t], with_zero[t]));
+    for (double x : with_nan[t].to_doubles()) REQUIRE(std::isfinite(x));
   }
 }
 
