@@ -75,6 +75,7 @@ struct AttentionOptions {
   std::shared_ptr<const PairBias> pair_bias;  // or null: b_h(i, j) joins logit (i, j), evaluated tile by tile
   double dropout = 0.0;                       // on the attention weights, in [0, 1); 0 in evaluation
   RandomKey dropout_key;                      // element ((b*H + h)*N + i)*N + j uses dropout()'s mask for this key
+  bool causal = false;                        // query i attends keys j <= i only (with the key lengths)
 };
 // q, k, v: [B, H, N, dh] -> softmax(logits) v, [B, H, N, dh], in O(N) memory:
 // equal to matmul(dropout(softmax(scale q k^T + bias + pair_bias, key mask)), v)

@@ -1,6 +1,8 @@
 #include "models/attention.h"
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include "models/offset_pair_bias.h"
 
@@ -9,6 +11,21 @@ namespace rotor {
 Var expand_relative_bias(const Var& per_offset, int64_t n) {
   return expand_offset_table(per_offset, Positions().list(n));
 }
+
+namespace {
+
+// `mask` (or none) plus -inf where key j comes after query i: [.., N, N].
+Tensor with_causal_mask(const Tensor& mask, int64_t n, DType dtype) {
+  std::vector<double> future(static_cast<size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) future[i * n + j] = -std::numeric_limits<double>::infinity();
+  const Tensor causal = Tensor::from_doubles({1, 1, n, n}, dtype, future);
+  if (!mask.defined()) return causal;
+  NoGradGuard constant;
+  return add(Var(mask), Var(causal)).value();
+}
+
+}  // namespace
 
 MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string& prefix, const ModelConfig& c)
     : q_(Linear::declare(store, prefix + ".q", c.d_model, c.d_model, c.init_std)),
@@ -34,6 +51,8 @@ Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const
                                 ForwardContext& ctx) const {
   Var q = split_heads(q_(store, x)), k = split_heads(k_(store, x)), v = split_heads(v_(store, x));
   if (in.position->rotates_values()) v = in.position->rotate(v, PositionEncoding::Role::value, in.positions);
+  if (in.causal && kind_ == AttentionKind::linear)
+    throw ModelConfigError("model.attention: linear attention has no causal form yet (softmax has)");
   Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
   return out_(store, merge_heads(o));
 }
@@ -50,6 +69,7 @@ Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var&
   opt.key_lengths = in.key_lengths;
   opt.bias = in.relative_bias;
   opt.pair_bias = in.pair_bias;
+  opt.causal = in.causal;
   opt.dropout_key = ctx.next_dropout_key();  // the key the composed path's dropout site would take
   opt.dropout = ctx.dropout_rate(attention_dropout_);
   return attention(qr, kr, v, opt);  // [B, H, N, dh]
@@ -70,6 +90,7 @@ Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& 
     }
   }
   if (in.pair_bias) logits = add(logits, in.pair_bias->compose(q.size(2)));
+  if (in.causal) mask = with_causal_mask(mask, q.size(2), q.dtype());
   Var p = softmax(logits, mask);
   if (ctx.attention_observer != nullptr) ctx.attention_observer->observe(ctx.layer, p.value(), in.key_lengths);
   return matmul(ctx.dropout(p, attention_dropout_), v);  // [B, H, N, dh]

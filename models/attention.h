@@ -7,7 +7,9 @@
 // attention(), which takes the [H, 2N-1] table, the pair bias and the key
 // lengths as they are) or, with `attention_kernel: composed`, from matmul/
 // softmax/dropout ops: the reference, which expands the table and composes
-// the pair bias to [H, N, N] here.
+// the pair bias to [H, N, N] here. Causal (AttentionInputs::causal) restricts
+// query i to keys j <= i on both kernels: the encodings keep their bidirectional
+// form, evaluated only where j <= i.
 // `attention: linear` replaces softmax by the elu(x)+1 feature map; with RoPE
 // it follows the RoFormer paper's eq. 19 (rotation in the numerator only).
 #include <string>
@@ -28,6 +30,7 @@ struct AttentionInputs {
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding
   Var relative_bias;  // softmax: [H, 2N-1] per-offset bias of this layer, or undefined
   std::shared_ptr<const PairBias> pair_bias;  // softmax: b_h(i, j) of this layer, or null
+  bool causal = false;                        // softmax: query i attends keys j <= i only; linear: not yet
 };
 
 // [H, 2N-1] per-offset bias -> [H, N, N] with out[h][i][j] = bias[h][(i - j) + (N - 1)].

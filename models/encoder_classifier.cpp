@@ -83,17 +83,29 @@ Var EncoderClassifier::logits(const ModelInput& in, ForwardContext& ctx) const {
 }
 
 Var EncoderClassifier::logits(const ModelInput& in, ForwardContext& ctx, const Positions& positions) const {
+  std::vector<int32_t> lengths = in.lengths;
+  const Var x = encode(in, ctx, positions, lengths);
+  return head_(params_, ctx.dropout(pool(x, lengths), config_.dropout));
+}
+
+Var EncoderClassifier::hidden_states(const ModelInput& in, ForwardContext& ctx) const {
+  std::vector<int32_t> lengths = in.lengths;
+  return encode(in, ctx, window_positions(in.seq_len + (cls_ >= 0 ? 1 : 0), ctx), lengths);
+}
+
+Var EncoderClassifier::encode(const ModelInput& in, ForwardContext& ctx, const Positions& positions,
+                              std::vector<int32_t>& lengths) const {
   if (static_cast<int64_t>(in.tokens.size()) != in.batch * in.seq_len ||
       static_cast<int64_t>(in.lengths.size()) != in.batch)
     throw ShapeError("EncoderClassifier: tokens/lengths do not match batch " + std::to_string(in.batch) + " x " +
                      std::to_string(in.seq_len));
-  std::vector<int32_t> lengths = in.lengths;
   Var x = embed(in, lengths, positions, ctx);
   const int64_t n = x.size(1);
   if (!positions.contiguous() && static_cast<int64_t>(positions.values.size()) != n)
     throw ShapeError("EncoderClassifier: " + std::to_string(positions.values.size()) + " positions for " +
                      std::to_string(n) + " slots");
   AttentionInputs att = attention_inputs(lengths, n, positions);
+  att.causal = ctx.causal;
   for (size_t i = 0; i < blocks_.size(); ++i) {
     if (config_.attention == AttentionKind::softmax) {
       LayerBias bias = layer_bias(*position_, params_, static_cast<int64_t>(i), n, positions);
@@ -104,7 +116,7 @@ Var EncoderClassifier::logits(const ModelInput& in, ForwardContext& ctx, const P
     x = blocks_[i].forward(params_, x, att, ctx);
   }
   if (final_norm_) x = (*final_norm_)(params_, x);
-  return head_(params_, ctx.dropout(pool(x, lengths), config_.dropout));
+  return x;
 }
 
 Var EncoderClassifier::loss(const Var& logits, const std::vector<int32_t>& labels, double label_smoothing) const {

@@ -4,7 +4,8 @@
 //   -> dropout -> N blocks (position hooks rotate / logit_scale / relative_bias
 //   / pair_bias act inside attention; every hook gets the window's positions) -> final layer norm (pre-LN only: post-LN
 //   blocks end normalised, as in BERT and RoFormer) -> pooling (mean | cls | max over valid tokens) -> dropout ->
-//   linear classifier.
+//   linear classifier. ForwardContext::causal makes softmax attention causal
+//   (query i reads keys j <= i), for a causal LM built on the same encoder.
 // Initialisation (BERT): weights and embeddings N(0, init_std = 0.02), biases
 // 0, layer-norm gains 1; token embeddings as model.embedding_scale says (1:
 // BERT's; sqrt_d: Vaswani's N(0, d^-1/2) times sqrt(d)), absolute positions at
@@ -52,11 +53,19 @@ class EncoderClassifier {
   Var logits(const ModelInput& input, ForwardContext& ctx) const;  // [batch, num_classes]
   // The same at explicit positions of the N slots (CLS included; empty: 0..N-1).
   Var logits(const ModelInput& input, ForwardContext& ctx, const Positions& positions) const;
+  // The final hidden states, [batch, N, d_model] (N: seq_len, and the CLS slot
+  // first with cls pooling), at the window's positions as logits() draws them.
+  // With ctx.causal every state reads only the tokens at or before its slot.
+  Var hidden_states(const ModelInput& input, ForwardContext& ctx) const;
   Var loss(const Var& logits, const std::vector<int32_t>& labels, double label_smoothing = 0.0) const;
 
  private:
   Var embed(const ModelInput& input, std::vector<int32_t>& lengths, const Positions& positions,
             ForwardContext& ctx) const;
+  // Embedding and blocks (and the final norm): [batch, N, d_model]; `lengths` (in: the
+  // input's) gain the CLS slot.
+  Var encode(const ModelInput& input, ForwardContext& ctx, const Positions& positions,
+             std::vector<int32_t>& lengths) const;
   Positions window_positions(int64_t slots, const ForwardContext& ctx) const;
   AttentionInputs attention_inputs(const std::vector<int32_t>& lengths, int64_t seq_len,
                                    const Positions& positions) const;

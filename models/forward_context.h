@@ -27,6 +27,7 @@ struct ForwardContext {
   uint64_t next_site = 0;
   int64_t layer = 0;                                // the block being run, set by the model
   AttentionObserver* attention_observer = nullptr;  // not owned; null: nobody watches
+  bool causal = false;  // softmax attention: query i attends keys j <= i only (a causal LM's forward)
 
   // The key of the next dropout site; every site takes a number, dropping or not.
   RandomKey next_dropout_key() { return RandomKey{seed, stream_id("dropout") + next_site++, step}; }

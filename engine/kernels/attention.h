@@ -2,6 +2,7 @@
 // Fused softmax attention (FlashAttention-2 style) over raw [B, H, N, dh]
 // buffers. Per head and query row i:
 //   s_ij = scale * q_i . k_j + bias[h][i - j + N - 1] + b_h(i, j)   for keys j < key_length[b]
+//                                                                    (and j <= i when causal)
 //   p_ij = softmax_j(s_ij),  out_i = sum_j drop_ij(p_ij) v_j
 // The forward streams key tiles with an online softmax and keeps only the
 // row's log-sum-exp; the backward recomputes the score tiles. Nothing of size
@@ -13,6 +14,10 @@
 // and softmax -> dropout on a [B, H, N, N] tensor give the same mask for the
 // same key. A row with no valid key (key_length 0) outputs zeros and gets no
 // gradient, as softmax of an all -inf row does (zeros).
+//
+// Causal: key tiles entirely above the diagonal are never visited (forward
+// and backward: about half the tiles), the diagonal tile is cut row by row,
+// and the biases are evaluated only where j <= i.
 //
 // Work is partitioned statically by shape only (forward: batch x head x query
 // block; backward: batch x head, bias and pair-bias gradients reduced over
@@ -34,6 +39,7 @@ struct AttentionConfig {
   double dropout = 0.0;                  // probability of dropping an attention weight, in [0, 1)
   RandomKey dropout_key;
   const PairBias* pair_bias = nullptr;  // b_h(i, j) added to the scores, or none
+  bool causal = false;                  // query i attends keys j <= i only
 };
 
 // q, k, v, out: [B, H, N, dh]; bias: [H, 2N - 1] or nullptr; lse: [B, H, N]

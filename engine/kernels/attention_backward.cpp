@@ -58,10 +58,11 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     const int64_t i = at.i0 + r;
     T* s = w.s.data() + r * kBlock;
     const T* dp = w.dp.data() + r * kBlock;
-    score_row(s, at.n, scale, bias_h, i, at.j0, N);
+    const int64_t cols = attended_keys(c, i, at.j0, at.n);
+    score_row(s, cols, scale, bias_h, i, at.j0, N);
     double* dpair = c.pair_bias ? w.dpair.data() + r * kBlock : nullptr;
-    if (dpair) add_pair_bias_row(s, at.n, w.pair.data() + r * kBlock);
-    if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), at.n, w.f.data());
+    if (dpair) add_pair_bias_row(s, cols, w.pair.data() + r * kBlock);
+    if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), cols, w.f.data());
     const T row_lse = lse[at.head * N + i], Di = w.D[i];
     T* pt = w.pt.data() + r * kBlock;
     T* part = dbias_part ? dbias_part + (i - at.j0 + N - 1) : nullptr;  // column c adds to part[-c]
@@ -71,8 +72,11 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
       if (dpair) std::fill(dpair, dpair + at.n, 0.0);
       continue;
     }
-    exp_shifted(s, at.n, row_lse);  // s = P
-    for (int64_t col = 0; col < at.n; ++col) {
+    exp_shifted(s, cols, row_lse);        // s = P
+    std::fill(s + cols, s + at.n, T(0));  // keys after a causal row's diagonal: P = 0, dS = 0
+    std::fill(pt + cols, pt + at.n, T(0));
+    if (dpair) std::fill(dpair + cols, dpair + at.n, 0.0);
+    for (int64_t col = 0; col < cols; ++col) {
       const T p = s[col];
       const T f = dropout ? w.f[col] : T(1);
       const T ds = p * (dp[col] * f - Di);
@@ -104,14 +108,14 @@ void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* 
     transpose(V + j0 * dh, n, dh, dh, w.vt.data(), kBlock);
     std::fill(w.dk.begin(), w.dk.end(), T(0));
     std::fill(w.dv.begin(), w.dv.end(), T(0));
-    for (int64_t i0 = 0; i0 < N; i0 += kBlock) {
+    for (int64_t i0 = first_query_block(c, j0); i0 < N; i0 += kBlock) {
       const int64_t m = std::min(kBlock, N - i0);
       tile_matmul<T>(m, n, dh, Q + i0 * dh, dh, w.kt.data(), kBlock, w.s.data(), kBlock, false);
       tile_matmul<T>(m, n, dh, dO + i0 * dh, dh, w.vt.data(), kBlock, w.dp.data(), kBlock, false);
       const PairTile pair_tile{head % c.H, i0, m, j0, n};
-      if (c.pair_bias) c.pair_bias->fill(pair_tile, w.pair.data(), kBlock);
+      if (c.pair_bias) fill_pair_bias(c, pair_tile, w.pair.data(), kBlock);
       gradient_tile(c, TilePosition{head, i0, m, j0, n}, bias_h, lse, w, dbias_part);
-      if (dpair_part) c.pair_bias->accumulate_gradients(pair_tile, w.dpair.data(), kBlock, dpair_part);
+      if (dpair_part) accumulate_pair_gradients(c, pair_tile, w.dpair.data(), kBlock, dpair_part);
       tile_matmul_at<T>(n, dh, m, w.pt.data(), kBlock, dO + i0 * dh, dh, w.dv.data(), dh, true);
       tile_matmul_at<T>(n, dh, m, w.s.data(), kBlock, Q + i0 * dh, dh, w.dk.data(), dh, true);
       if (dq) tile_matmul<T>(m, dh, n, w.s.data(), kBlock, K + j0 * dh, dh, dq + base + i0 * dh, dh, true);

@@ -49,7 +49,7 @@ template <class T>
 void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* q, const T* kt, const T* v,
                    const T* bias, T* out, T* lse, ForwardScratch<T>& w) {
   const int64_t N = c.N, dh = c.dh, b = head / c.H, h = head % c.H;
-  const int64_t m = std::min(kBlock, N - i0), len = valid_keys(c, b);
+  const int64_t m = std::min(kBlock, N - i0), keys = key_end(c, b, i0, m);
   const T* Q = q + (head * N + i0) * dh;
   T* O = out + (head * N + i0) * dh;
   T* L = lse + head * N + i0;
@@ -60,18 +60,20 @@ void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* 
   std::fill(w.row_max.begin(), w.row_max.end(), -std::numeric_limits<T>::infinity());
   std::fill(w.row_sum.begin(), w.row_sum.end(), T(0));
   std::fill(w.o.begin(), w.o.end(), T(0));
-  for (int64_t j0 = 0; j0 < len; j0 += kBlock) {
-    const int64_t n = std::min(kBlock, len - j0);
+  for (int64_t j0 = 0; j0 < keys; j0 += kBlock) {
+    const int64_t n = std::min(kBlock, keys - j0);
     tile_matmul<T>(m, n, dh, Q, dh, kt + head * dh * N + j0, N, w.s.data(), kBlock, false);
-    if (c.pair_bias) c.pair_bias->fill(PairTile{h, i0, m, j0, n}, w.pair.data(), kBlock);
+    if (c.pair_bias) fill_pair_bias(c, PairTile{h, i0, m, j0, n}, w.pair.data(), kBlock);
     for (int64_t r = 0; r < m; ++r) {
       T* s = w.s.data() + r * kBlock;
-      score_row(s, n, scale, bias_h, i0 + r, j0, N);
-      if (c.pair_bias) add_pair_bias_row(s, n, w.pair.data() + r * kBlock);
-      online_softmax_row(s, n, w.row_max[r], w.row_sum[r], w.o.data() + r * dh, dh);
+      const int64_t cols = attended_keys(c, i0 + r, j0, n);
+      score_row(s, cols, scale, bias_h, i0 + r, j0, N);
+      if (c.pair_bias) add_pair_bias_row(s, cols, w.pair.data() + r * kBlock);
+      online_softmax_row(s, cols, w.row_max[r], w.row_sum[r], w.o.data() + r * dh, dh);
+      std::fill(s + cols, s + n, T(0));  // keys after a causal row's diagonal: no weight
       if (!dropout) continue;
-      drop.row(static_cast<uint64_t>((head * N + i0 + r) * N + j0), n, w.f.data());
-      for (int64_t col = 0; col < n; ++col) s[col] *= w.f[col];
+      drop.row(static_cast<uint64_t>((head * N + i0 + r) * N + j0), cols, w.f.data());
+      for (int64_t col = 0; col < cols; ++col) s[col] *= w.f[col];
     }
     tile_matmul<T>(m, dh, n, w.s.data(), kBlock, v + (head * N + j0) * dh, dh, w.o.data(), dh, true);
   }

@@ -74,6 +74,7 @@ Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& 
   config.scale = opt.scale;
   config.dropout = opt.dropout;
   config.dropout_key = opt.dropout_key;
+  config.causal = opt.causal;
   const std::vector<int32_t> lengths = opt.key_lengths;
   config.key_lengths = lengths.empty() ? nullptr : lengths.data();
   const std::shared_ptr<const PairBias> pair = opt.pair_bias;  // the backward's closure keeps it alive

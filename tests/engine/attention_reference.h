@@ -1,6 +1,6 @@
 #pragma once
 // The composed attention the fused op must reproduce, built from engine ops:
-// matmul -> + bias expanded to [H, N, N] (+ the pair bias composed) -> softmax with the key mask ->
+// matmul -> + bias expanded to [H, N, N] (+ the pair bias composed) -> softmax with the key (and causal) mask ->
 // dropout -> matmul. Holds B x H x N x N tensors; tests and bench/ only.
 #include <limits>
 #include <vector>
@@ -9,6 +9,21 @@
 #include "engine/pair_bias.h"
 
 namespace rotor::test {
+
+// The logit mask: -inf for padding keys (j >= key_lengths[b]) and, causal,
+// for keys after the query (j > i): [B, 1, 1, N], [B, 1, N, N] or none.
+inline Tensor attention_mask(const AttentionOptions& opt, int64_t B, int64_t N, DType dtype) {
+  if (opt.key_lengths.empty() && !opt.causal) return Tensor();
+  const int64_t rows = opt.causal ? N : 1;
+  std::vector<double> m(static_cast<size_t>(B * rows * N));
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        const bool attended = (opt.key_lengths.empty() || j < opt.key_lengths[b]) && (!opt.causal || j <= i);
+        m[(b * rows + i) * N + j] = attended ? 0.0 : -std::numeric_limits<double>::infinity();
+      }
+  return Tensor::from_doubles({B, 1, rows, N}, dtype, m);
+}
 
 inline Var composed_attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& opt) {
   const int64_t B = q.size(0), N = q.size(2);
@@ -22,15 +37,7 @@ inline Var composed_attention(const Var& q, const Var& k, const Var& v, const At
     logits = add(logits, expanded);
   }
   if (opt.pair_bias) logits = add(logits, opt.pair_bias->compose(N));
-  Tensor mask;
-  if (!opt.key_lengths.empty()) {
-    std::vector<double> m(static_cast<size_t>(B * N));
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t j = 0; j < N; ++j)
-        m[b * N + j] = j < opt.key_lengths[b] ? 0.0 : -std::numeric_limits<double>::infinity();
-    mask = Tensor::from_doubles({B, 1, 1, N}, q.dtype(), m);
-  }
-  Var p = softmax(logits, mask);
+  Var p = softmax(logits, attention_mask(opt, B, N, q.dtype()));
   if (opt.dropout > 0.0) p = dropout(p, opt.dropout, opt.dropout_key, true);
   return matmul(p, v);
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "attention_reference.h"
+#include "attention_cases.h"
 #include "engine/ops.h"
 #include "gradcheck.h"
 #include "optim_fixtures.h"
@@ -16,80 +16,11 @@
 
 using namespace rotor;
 using Vars = std::vector<Var>;
+using test::AttentionFn;
+using test::Case;
+using test::value_and_grads;
 
 namespace {
-
-struct Case {
-  int64_t B, H, N, dh;
-  std::vector<int32_t> lengths;  // empty: no padding
-  bool bias;
-  double dropout;
-  bool pair = false;  // a position-pair bias (WavePairBias)
-};
-
-std::string describe(const Case& c) {
-  std::string s = "B" + std::to_string(c.B) + " H" + std::to_string(c.H) + " N" + std::to_string(c.N) + " dh" +
-                  std::to_string(c.dh) + " lengths";
-  for (int32_t l : c.lengths) s += " " + std::to_string(l);
-  return s + (c.bias ? " bias" : "") + (c.pair ? " pair" : "") + " dropout " + std::to_string(c.dropout);
-}
-
-AttentionOptions options_for(const Case& c, const Var& bias, const std::shared_ptr<const PairBias>& pair) {
-  AttentionOptions opt;
-  opt.scale = 1.0 / std::sqrt(static_cast<double>(c.dh));
-  opt.key_lengths = c.lengths;
-  opt.bias = bias;
-  opt.pair_bias = pair;
-  opt.dropout = c.dropout;
-  opt.dropout_key = RandomKey{11, stream_id("attention-test"), 3};
-  return opt;
-}
-
-using AttentionFn = std::function<Var(const Var&, const Var&, const Var&, const AttentionOptions&)>;
-
-// Output, then gradients of q, k, v (and bias, and the pair bias's w, a, b) of loss = sum(out * R).
-std::vector<Tensor> value_and_grads(const AttentionFn& f, const Case& c, DType dtype) {
-  const Shape shape{c.B, c.H, c.N, c.dh};
-  Vars in;
-  for (uint64_t s = 0; s < 3; ++s) in.emplace_back(test::randn(shape, 100 + s).to(dtype), true);
-  if (c.bias) in.emplace_back(test::randn({c.H, 2 * c.N - 1}, 200).to(dtype), true);
-  std::shared_ptr<const PairBias> pair;
-  if (c.pair) {
-    const size_t first = in.size();
-    in.emplace_back(test::randn({c.H}, 210).to(dtype), true);
-    in.emplace_back(Tensor::from_doubles({1}, dtype, {0.9}), true);
-    in.emplace_back(Tensor::from_doubles({1}, dtype, {0.4}), true);
-    pair = std::make_shared<test::WavePairBias>(in[first], in[first + 1], in[first + 2]);
-  }
-  const Var out = f(in[0], in[1], in[2], options_for(c, c.bias ? in[3] : Var(), pair));
-  backward(sum_all(out * Var(test::randn(shape, 300).to(dtype))));
-  std::vector<Tensor> result{out.value()};
-  for (const Var& x : in) result.push_back(x.grad());
-  return result;
-}
-
-// max over elements of |a - b| / max(1, |b|)
-double max_relative_error(const Tensor& a, const Tensor& b) {
-  const std::vector<double> x = a.to_doubles(), y = b.to_doubles();
-  double worst = 0.0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double e = std::abs(x[i] - y[i]) / std::max(1.0, std::abs(y[i]));
-    worst = std::isnan(e) ? INFINITY : std::max(worst, e);
-  }
-  return worst;
-}
-
-void require_fused_matches_composed(const Case& c, DType dtype, double tolerance) {
-  INFO(describe(c) << " " << dtype_name(dtype));
-  const auto fused = value_and_grads(attention, c, dtype);
-  const auto composed = value_and_grads(test::composed_attention, c, dtype);
-  REQUIRE(fused.size() == composed.size());
-  for (size_t i = 0; i < fused.size(); ++i) {
-    INFO("tensor " << i << " (output, dq, dk, dv, then dbias and the pair bias's dw, da, db where present)");
-    REQUIRE(fused[i].shape() == composed[i].shape());
-    CHECK(max_relative_error(fused[i], composed[i]) < tolerance);
-  }
-}
 
 std::vector<Case> comparison_cases() {
   std::vector<Case> cases;
@@ -114,11 +45,11 @@ std::vector<Case> comparison_cases() {
 }  // namespace
 
 TEST_CASE("fused attention equals the composed ops in float64 (forward and every gradient)") {
-  for (const Case& c : comparison_cases()) require_fused_matches_composed(c, DType::F64, 1e-10);
+  for (const Case& c : comparison_cases()) test::require_fused_matches_composed(c, DType::F64, 1e-10);
 }
 
 TEST_CASE("fused attention equals the composed ops in float32 (forward and every gradient)") {
-  for (const Case& c : comparison_cases()) require_fused_matches_composed(c, DType::F32, 1e-5);
+  for (const Case& c : comparison_cases()) test::require_fused_matches_composed(c, DType::F32, 1e-5);
 }
 
 TEST_CASE("fused attention gives the same bits on one and two threads") {
