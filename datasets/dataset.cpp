@@ -46,8 +46,9 @@ std::vector<Document> read_source(const std::string& path, const DataConfig& c, 
       return read_folder(path, repairs);
     case DataFormat::jsonl:
     case DataFormat::automatic:  // resolved by source_format
-      return read_jsonl(path, fields, repairs);
+      break;
   }
+  return read_jsonl(path, fields, repairs);
 }
 
 std::vector<DocumentSplit> read_file_splits(const DataConfig& c, Utf8Repairs& repairs) {
