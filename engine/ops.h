@@ -83,6 +83,13 @@ struct AttentionOptions {
 // pair bias's parameters get their gradients like q, k, v and bias.
 Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& opt = {});
 
+// --- causal linear attention (ops/causal_linear.cpp)
+// q, k: [..., N, d], v: [..., N, e] -> [..., N, e] with
+// out_i = sum_{j <= i} (q_i . k_j) v_j, by running sums: O(N d e) time, O(d e)
+// state per leading index, nothing N x N. Linear attention's causal numerator
+// (and, with v = ones [..., N, 1], its denominator).
+Var causal_linear_attention(const Var& q, const Var& k, const Var& v);
+
 // --- shape (ops/shape.cpp)
 Var reshape(const Var& x, const Shape& shape);
 Var permute(const Var& x, const std::vector<int>& dims);
