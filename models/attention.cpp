@@ -51,8 +51,6 @@ Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const
                                 ForwardContext& ctx) const {
   Var q = split_heads(q_(store, x)), k = split_heads(k_(store, x)), v = split_heads(v_(store, x));
   if (in.position->rotates_values()) v = in.position->rotate(v, PositionEncoding::Role::value, in.positions);
-  if (in.causal && kind_ == AttentionKind::linear)
-    throw ModelConfigError("model.attention: linear attention has no causal form yet (softmax has)");
   Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
   return out_(store, merge_heads(o));
 }
@@ -116,6 +114,10 @@ Var MultiHeadAttention::linear_attention(const Var& q, const Var& k, const Var& 
     dk = mul(phi(k), keep);
     nq = rotated(dq, PositionEncoding::Role::query);
     nk = rotated(dk, PositionEncoding::Role::key);
+  }
+  if (in.causal) {  // the same sums over j <= i only, as running sums: O(N dh^2), O(dh^2) state per head
+    const Var ones(Tensor::full({v.size(0), v.size(1), v.size(2), 1}, v.dtype(), 1.0));
+    return div(causal_linear_attention(nq, nk, v), add_scalar(causal_linear_attention(dq, dk, ones), 1e-6));
   }
   const Var numerator = matmul(nq, matmul(nk, v, true, false));      // [B, H, N, dh] in O(N dh^2)
   const Var denominator = sum(mul(dq, sum(dk, 2, true)), -1, true);  // [B, H, N, 1]

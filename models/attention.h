@@ -11,7 +11,10 @@
 // query i to keys j <= i on both kernels: the encodings keep their bidirectional
 // form, evaluated only where j <= i.
 // `attention: linear` replaces softmax by the elu(x)+1 feature map; with RoPE
-// it follows the RoFormer paper's eq. 19 (rotation in the numerator only).
+// it follows the RoFormer paper's eq. 19 (rotation in the numerator only) or
+// rotates before the feature map (model.linear_rotation). Causal linear
+// attention keeps the same numerator and denominator summed over j <= i only,
+// as running sums (engine causal_linear_attention): O(dh^2) state per head.
 #include <string>
 
 #include "models/forward_context.h"
@@ -30,7 +33,7 @@ struct AttentionInputs {
   Tensor key_keep;    // linear: [B, 1, N, 1], 1 for valid keys and 0 for padding
   Var relative_bias;  // softmax: [H, 2N-1] per-offset bias of this layer, or undefined
   std::shared_ptr<const PairBias> pair_bias;  // softmax: b_h(i, j) of this layer, or null
-  bool causal = false;                        // softmax: query i attends keys j <= i only; linear: not yet
+  bool causal = false;                        // query i attends keys j <= i only (softmax and linear)
 };
 
 // [H, 2N-1] per-offset bias -> [H, N, N] with out[h][i][j] = bias[h][(i - j) + (N - 1)].

@@ -4,11 +4,13 @@
 // dropouts on), and causality itself: changing token t never changes a hidden
 // state before t, on either kernel. The encodings keep their bidirectional
 // form, evaluated where j <= i (their causal forms come with the LM objective).
+// Causal linear attention: test_causal_linear_attention.cpp.
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
 
+#include "tests/models/causality_check.h"
 #include "tests/models/kernel_comparison.h"
 #include "tests/models/model_test_support.h"
 
@@ -23,14 +25,6 @@ std::vector<std::string> causal_variants() {
   variants.push_back("rope-half");
   variants.push_back("alibi_directional-learned");
   return variants;
-}
-
-// Hidden states [B, N, d] of a causal forward in training mode (dropout on).
-std::vector<double> causal_states(const EncoderClassifier& model, const ToyBatch& b) {
-  NoGradGuard no_grad;
-  ForwardContext ctx{true, 5, 3};
-  ctx.causal = true;
-  return model.hidden_states(b.input(), ctx).value().to_doubles();
 }
 
 }  // namespace
@@ -54,36 +48,5 @@ TEST_CASE("causal attention: changing token t never changes a hidden state befor
   CAPTURE(variant, option_name(kernel));
   EncoderClassifier model(kernel_config(variant, kernel), DType::F64);
   model.initialize(21);
-  const int64_t n = 70, d = model.config().d_model;
-  ToyBatch b = make_toy_batch(ToyTask::order, 3, n, 12, 9, 1, /*min_len=*/n);  // unpadded: every t is a token
-  const std::vector<double> before = causal_states(model, b);
-  for (int64_t t : {0, 5, 63, 64, 69}) {
-    CAPTURE(t);
-    ToyBatch changed = b;
-    for (int64_t row = 0; row < b.batch; ++row) {
-      int32_t& token = changed.tokens[static_cast<size_t>(row * n + t)];
-      token = token == 11 ? 10 : 11;
-    }
-    const std::vector<double> after = causal_states(model, changed);
-    bool changed_at_t = false;
-    for (int64_t row = 0; row < b.batch; ++row)
-      for (int64_t i = 0; i <= t; ++i)
-        for (int64_t e = 0; e < d; ++e) {
-          const size_t at = static_cast<size_t>((row * n + i) * d + e);
-          if (i < t) REQUIRE(before[at] == after[at]);
-          if (i == t) changed_at_t = changed_at_t || before[at] != after[at];
-        }
-    CHECK(changed_at_t);
-  }
-}
-
-TEST_CASE("causal attention is refused for linear attention, which has no causal form yet", "[model][causal]") {
-  ModelConfig c = tiny_config("none");
-  c.attention = AttentionKind::linear;
-  EncoderClassifier model(c, DType::F64);
-  model.initialize(1);
-  const ToyBatch b = make_toy_batch(ToyTask::order, 2, 6, 12, 1, 0);
-  ForwardContext ctx;
-  ctx.causal = true;
-  CHECK_THROWS_AS(model.hidden_states(b.input(), ctx), ModelConfigError);
+  require_causal(model, 70, {0, 5, 63, 64, 69});
 }
