@@ -20,7 +20,7 @@
 // Causal attention (ForwardContext::causal) reads only keys j <= i, so the
 // after slopes play no part. With fixed slopes the bias is then the ALiBi
 // paper's causal -m_h (i - j) with its H-head schedule: the before split equals
-// that schedule for a power-of-two H, and for other H (where the split's
+// that schedule (to rounding) for a power-of-two H, and for other H (where the split's
 // interleaving differs from ALiBi's fill-in rule) the schedule is used itself.
 // Learned slopes keep the learned before slopes (no paper form to follow).
 #include <algorithm>
