@@ -40,7 +40,8 @@ namespace {
 class AlibiEncoding : public PositionEncoding {
  public:
   explicit AlibiEncoding(int64_t heads) : heads_(heads) {}
-  Var relative_bias(const ParameterStore& store, int64_t, int64_t length) const override {
+  // Causal: keys j <= i get -m_h (i - j), the ALiBi paper's own (decoder) form, so the table is the same.
+  Var relative_bias(const ParameterStore& store, int64_t, int64_t length, bool /*causal*/) const override {
     return Var(alibi_bias(heads_, length, store.dtype()));  // O(H N): cheap enough to rebuild per call
   }
 

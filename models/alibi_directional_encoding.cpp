@@ -16,6 +16,13 @@
 // without weight decay, and projected onto m >= 0 after every optimizer step:
 // a slope of 0 lets a head ignore distance on that side; a negative one would
 // reward distance, which no ALiBi variant does.
+//
+// Causal attention (ForwardContext::causal) reads only keys j <= i, so the
+// after slopes play no part. With fixed slopes the bias is then the ALiBi
+// paper's causal -m_h (i - j) with its H-head schedule: the before split equals
+// that schedule (to rounding) for a power-of-two H, and for other H (where the split's
+// interleaving differs from ALiBi's fill-in rule) the schedule is used itself.
+// Learned slopes keep the learned before slopes (no paper form to follow).
 #include <algorithm>
 #include <cstdlib>
 
@@ -67,8 +74,9 @@ class DirectionalAlibiEncoding : public PositionEncoding {
     after_ = store.declare("position.alibi_directional.slopes_after", {heads}, ParameterInit::ones(), false);
   }
 
-  Var relative_bias(const ParameterStore& store, int64_t, int64_t length) const override {
+  Var relative_bias(const ParameterStore& store, int64_t, int64_t length, bool causal) const override {
     if (before_ >= 0) return directional_bias(store.var(before_), store.var(after_), length, store.dtype());
+    if (causal) return Var(alibi_bias(heads_, length, store.dtype()));  // the paper's causal ALiBi (header)
     const SlopeSplit s = schedule_split(heads_);  // O(H N): cheap enough to rebuild per call, as `alibi`
     const Var before(Tensor::from_doubles({heads_}, store.dtype(), s.before));
     const Var after(Tensor::from_doubles({heads_}, store.dtype(), s.after));

@@ -8,8 +8,8 @@
 // lengths as they are) or, with `attention_kernel: composed`, from matmul/
 // softmax/dropout ops: the reference, which expands the table and composes
 // the pair bias to [H, N, N] here. Causal (AttentionInputs::causal) restricts
-// query i to keys j <= i on both kernels: the encodings keep their bidirectional
-// form, evaluated only where j <= i.
+// query i to keys j <= i on both kernels: the encodings give their causal
+// forms (PositionEncoding::relative_bias), evaluated only where j <= i.
 // `attention: linear` replaces softmax by the elu(x)+1 feature map; with RoPE
 // it follows the RoFormer paper's eq. 19 (rotation in the numerator only) or
 // rotates before the feature map (model.linear_rotation). Causal linear

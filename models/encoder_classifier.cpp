@@ -108,7 +108,7 @@ Var EncoderClassifier::encode(const ModelInput& in, ForwardContext& ctx, const P
   att.causal = ctx.causal;
   for (size_t i = 0; i < blocks_.size(); ++i) {
     if (config_.attention == AttentionKind::softmax) {
-      LayerBias bias = layer_bias(*position_, params_, static_cast<int64_t>(i), n, positions);
+      LayerBias bias = layer_bias(*position_, params_, static_cast<int64_t>(i), n, positions, ctx.causal);
       att.relative_bias = bias.relative;
       att.pair_bias = std::move(bias.pair);
     }

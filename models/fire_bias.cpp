@@ -16,7 +16,9 @@
 // Keys before the query get exactly the paper's bias; for a key after it the
 // later of the two positions plays the query's role, so the MLP input stays in
 // [-1, 1] and its sign says which side the key is on. While max(i, j) <= L the
-// bias depends on i - j only; past L the distances are interpolated.
+// bias depends on i - j only; past L the distances are interpolated. Causal
+// attention (ForwardContext::causal) reads only keys j <= i, where this is the
+// paper's decoder bias itself: FIRE needs no separate causal form.
 //
 // The bias depends on i and j themselves, so it is a PairBias
 // (engine/pair_bias.h): the fused attention evaluates it one tile at a time,

@@ -10,7 +10,9 @@
 //
 // Encoder adaptation: the paper is causal and only ever sees keys at or
 // before the query; here the kernel acts on |i - j|, symmetric in the two
-// directions, so the bias alone cannot tell left from right.
+// directions, so the bias alone cannot tell left from right. With causal
+// attention (ForwardContext::causal) only keys j <= i are read, where |i - j| =
+// i - j: exactly the paper's decoder bias, with no separate causal form.
 #include <cstdlib>
 
 #include "models/position_encoding.h"
@@ -35,8 +37,9 @@ class KerpleEncoding : public PositionEncoding {
         r1_(store.declare("position.kerple.r1", {heads}, ParameterInit::uniform(0, 2), /*weight_decay=*/false)),
         r2_(store.declare("position.kerple.r2", {heads}, ParameterInit::uniform(0, 1), /*weight_decay=*/false)) {}
 
-  // Autograd ops all the way, so r1 and r2 get gradients through either attention path.
-  Var relative_bias(const ParameterStore& store, int64_t, int64_t length) const override {
+  // Autograd ops all the way, so r1 and r2 get gradients through either attention path. Causal: keys
+  // j <= i get -r1 log(1 + r2 (i - j)), the paper's own form, so the table is the same.
+  Var relative_bias(const ParameterStore& store, int64_t, int64_t length, bool /*causal*/) const override {
     const Var r1 = reshape(store.var(r1_), {heads_, 1});
     const Var r2 = reshape(store.var(r2_), {heads_, 1});
     return neg(mul(r1, log(add_scalar(mul(r2, distances(length, store.dtype())), 1.0))));  // [H, 2N-1]

@@ -45,11 +45,11 @@ Var OffsetPairBias::compose(int64_t length) const {
 }
 
 LayerBias layer_bias(const PositionEncoding& encoding, const ParameterStore& store, int64_t layer, int64_t n,
-                     const Positions& positions) {
+                     const Positions& positions, bool causal) {
   if (positions.contiguous())
-    return {encoding.relative_bias(store, layer, n), encoding.pair_bias(store, layer, positions)};
+    return {encoding.relative_bias(store, layer, n, causal), encoding.pair_bias(store, layer, positions)};
   const int64_t span = positions.values.back() - positions.values.front() + 1;
-  const Var table = encoding.relative_bias(store, layer, span);
+  const Var table = encoding.relative_bias(store, layer, span, causal);
   std::shared_ptr<const PairBias> own = encoding.pair_bias(store, layer, positions);
   if (!table.defined()) return {Var(), std::move(own)};
   if (own) throw std::logic_error("a position encoding gives an offset table or a pair bias, not both");

@@ -56,8 +56,9 @@ struct LayerBias {
 // The bias of `layer` for a window of n slots at `positions`: contiguous, the
 // encoding's [H, 2N-1] table and its pair bias as they are; explicit, its
 // offset table over the positions' span as an OffsetPairBias, or its own pair
-// bias at those positions (an encoding gives one or the other).
+// bias at those positions (an encoding gives one or the other). `causal`: for
+// causal attention (PositionEncoding::relative_bias).
 LayerBias layer_bias(const PositionEncoding& encoding, const ParameterStore& store, int64_t layer, int64_t n,
-                     const Positions& positions);
+                     const Positions& positions, bool causal);
 
 }  // namespace rotor

@@ -48,7 +48,13 @@ class PositionEncoding {
   // [h][(i - j) + (N - 1)] added to the logit of query i and key j. With
   // explicit positions attention asks for the table over their span and
   // evaluates it at p_i - p_j (models/offset_pair_bias.h). Undefined: no bias.
-  virtual Var relative_bias(const ParameterStore& /*store*/, int64_t /*layer*/, int64_t /*length*/) const {
+  // `causal`: attention reads only keys j <= i (a decoder), and an encoding whose
+  // paper defines a decoder form different from its encoder form there (T5's
+  // unidirectional buckets) returns that one. The other hooks need no flag: the
+  // pair bias (FIRE) and the rotations (RoPE, xPos) are their papers' causal forms
+  // already where j <= i, and attention never reads j > i then.
+  virtual Var relative_bias(const ParameterStore& /*store*/, int64_t /*layer*/, int64_t /*length*/,
+                            bool /*causal*/) const {
     return Var();
   }
   // Additive logit bias b_h(p_i, p_j) that depends on the query and key positions

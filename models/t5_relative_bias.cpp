@@ -8,22 +8,37 @@
 
 namespace rotor {
 
-int64_t t5_bucket(int64_t rel, int64_t num_buckets, int64_t max_distance) {
-  const int64_t half = num_buckets / 2;
-  int64_t bucket = rel > 0 ? half : 0;
-  const int64_t n = std::llabs(rel);
-  const int64_t max_exact = half / 2;
-  if (n < max_exact) return bucket + n;
+namespace {
+
+// A distance n >= 0 in `range` buckets: below range/2 exact, then log-spaced up to max_distance.
+int64_t distance_bucket(int64_t n, int64_t range, int64_t max_distance) {
+  const int64_t max_exact = range / 2;
+  if (n < max_exact) return n;
   const double scaled = std::log(static_cast<double>(n) / max_exact) /
-                        std::log(static_cast<double>(max_distance) / max_exact) * static_cast<double>(half - max_exact);
-  return bucket + std::min(half - 1, max_exact + static_cast<int64_t>(scaled));
+                        std::log(static_cast<double>(max_distance) / max_exact) *
+                        static_cast<double>(range - max_exact);
+  return std::min(range - 1, max_exact + static_cast<int64_t>(scaled));
 }
 
-Var t5_relative_bias(const Var& table, int64_t length, int64_t num_buckets, int64_t max_distance) {
+}  // namespace
+
+int64_t t5_bucket(int64_t rel, int64_t num_buckets, int64_t max_distance) {
+  const int64_t half = num_buckets / 2;
+  return (rel > 0 ? half : 0) + distance_bucket(std::llabs(rel), half, max_distance);
+}
+
+int64_t t5_causal_bucket(int64_t rel, int64_t num_buckets, int64_t max_distance) {
+  return distance_bucket(std::max<int64_t>(-rel, 0), num_buckets, max_distance);
+}
+
+Var t5_relative_bias(const Var& table, int64_t length, int64_t num_buckets, int64_t max_distance, bool causal) {
   const int64_t offsets = 2 * length - 1;
   std::vector<int32_t> ids(static_cast<size_t>(offsets));
-  for (int64_t k = 0; k < offsets; ++k)  // k = (i - j) + (N - 1), so key - query = (N - 1) - k
-    ids[k] = static_cast<int32_t>(t5_bucket(length - 1 - k, num_buckets, max_distance));
+  for (int64_t k = 0; k < offsets; ++k) {  // k = (i - j) + (N - 1), so key - query = (N - 1) - k
+    const int64_t rel = length - 1 - k;
+    ids[k] = static_cast<int32_t>(causal ? t5_causal_bucket(rel, num_buckets, max_distance)
+                                         : t5_bucket(rel, num_buckets, max_distance));
+  }
   return permute(embedding(table, ids, {offsets}), {1, 0});  // [2N-1, H] -> [H, 2N-1]
 }
 
@@ -45,9 +60,13 @@ class T5BiasEncoding : public PositionEncoding {
           store.declare("layers." + std::to_string(i) + ".attn.t5_bias.weight", {num_buckets_, c.heads}, init));
   }
 
-  Var relative_bias(const ParameterStore& store, int64_t layer, int64_t length) const override {
+  Var relative_bias(const ParameterStore& store, int64_t layer, int64_t length, bool causal) const override {
+    // The causal buckets' log range starts at num_buckets/2 (validate() checks only the encoder's num_buckets/4).
+    if (causal && max_distance_ <= num_buckets_ / 2)
+      throw ModelConfigError("model.position.max_distance: causal T5 buckets need it above num_buckets/2 = " +
+                             std::to_string(num_buckets_ / 2) + ", got " + std::to_string(max_distance_));
     const ParameterId table = tables_[tables_.size() == 1 ? 0 : static_cast<size_t>(layer)];
-    return t5_relative_bias(store.var(table), length, num_buckets_, max_distance_);
+    return t5_relative_bias(store.var(table), length, num_buckets_, max_distance_, causal);
   }
 
  private:

@@ -16,6 +16,9 @@
 // zeta_i^((m-n)/B) exceeds 1, so they are amplified rather than decayed. Values
 // are not scaled or rotated (rotary_value is not part of xPos). The tables for
 // the last length seen are cached; they depend on N through the centre.
+// Causal attention (ForwardContext::causal) reads only keys n <= m: there the
+// scores are the paper's decoder scores (the centre cancels; the amplified
+// keys are never read), so xPos needs no separate causal form.
 #include <algorithm>
 #include <cmath>
 #include <limits>

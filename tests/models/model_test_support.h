@@ -222,12 +222,15 @@ struct GradientEntry {
 // of the context's key, so every evaluation draws the same ones) against
 // central differences of step h, for every parameter whose name `selects`
 // accepts: every element, or about `samples` spread over each tensor. float64 models.
+// `causal`: the forwards are causal (ForwardContext::causal).
 inline std::vector<GradientEntry> finite_difference_gradients(EncoderClassifier& model, const ToyBatch& b,
                                                               const std::function<bool(const std::string&)>& selects,
-                                                              int64_t samples = 0, double h = 1e-6) {
+                                                              int64_t samples = 0, double h = 1e-6,
+                                                              bool causal = false) {
   ParameterStore& params = model.parameters();
   auto loss = [&] {
     ForwardContext ctx{true, 5, 3};
+    ctx.causal = causal;
     return model.loss(model.logits(b.input(), ctx), b.labels);
   };
   params.zero_grad();

@@ -37,7 +37,7 @@ struct Built {
     encoding->initialize(store, seed);
   }
   std::vector<double> table(int64_t length) const {
-    return encoding->relative_bias(store, 0, length).value().to_doubles();
+    return encoding->relative_bias(store, 0, length, false).value().to_doubles();
   }
   std::vector<double> values(const std::string& name) const { return store.value(store.id(name)).to_doubles(); }
   void set(const std::string& name, const std::vector<double>& v) {
@@ -112,7 +112,7 @@ TEST_CASE("kerple: -r1 log(1 + r2 |i - j|) per head, finite, of i - j only, symm
   // expanded to [H, N, N]: element (i, j) is the offset i - j's value
   const std::vector<double> near = k.table(9);
   const std::vector<double> full =
-      expand_relative_bias(k.encoding->relative_bias(k.store, 0, 9), 9).value().to_doubles();
+      expand_relative_bias(k.encoding->relative_bias(k.store, 0, 9, false), 9).value().to_doubles();
   for (int64_t h = 0; h < H; ++h)
     for (int64_t i = 0; i < 9; ++i)
       for (int64_t j = 0; j < 9; ++j) CHECK(full[(h * 9 + i) * 9 + j] == at(near, 9, h, i - j));

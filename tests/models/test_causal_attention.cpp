@@ -2,8 +2,8 @@
 // every position encoding of the table: the fused kernel against the composed
 // reference (logits, loss and every parameter gradient, padding and both
 // dropouts on), and causality itself: changing token t never changes a hidden
-// state before t, on either kernel. The encodings keep their bidirectional
-// form, evaluated where j <= i (their causal forms come with the LM objective).
+// state before t, on either kernel. Each encoding takes its causal form
+// (models/position_encoding.h, relative_bias), evaluated where j <= i.
 // Causal linear attention: test_causal_linear_attention.cpp.
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,8 @@
 // The C++ models against an independent PyTorch implementation
 // (tools/golden/make_golden.py): same weights and batch, so logits, loss and
 // every parameter gradient must agree (float64: 1e-9 relative; float32: 1e-4).
+// The *_causal files run with ForwardContext::causal (each encoding's decoder
+// form) and also hold every position's hidden state.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -73,13 +75,26 @@ double relative_error(const std::vector<double>& a, const std::vector<double>& b
 }
 
 struct GoldenRun {
-  double logits_error = 0, loss_error = 0, grad_error = 0;
+  double logits_error = 0, loss_error = 0, grad_error = 0, hidden_error = 0;
   std::string worst_grad;
 };
 
-GoldenRun run_against(const std::string& variant, DType dtype) {
+bool causal_file(const test::GoldenFile& f) { return f.has_attr("causal") && f.attr_int("causal") != 0; }
+
+// The causal files' [B, N, d_model] hidden states (after the final norm) against the model's.
+double hidden_error(const EncoderClassifier& model, const test::GoldenFile& f, const ModelInput& input) {
+  ForwardContext ctx;
+  ctx.causal = true;
+  const Var hidden = model.hidden_states(input, ctx);
+  REQUIRE(hidden.shape() == f.shape("/output/hidden"));
+  return relative_error(hidden.value().to_doubles(), f.doubles("/output/hidden"));
+}
+
+GoldenRun run_against(const std::string& variant, DType dtype, AttentionKernel kernel = AttentionKernel::fused) {
   test::GoldenFile f(golden_path(variant));
-  EncoderClassifier model(config_from(f), dtype);
+  ModelConfig config = config_from(f);
+  config.attention_kernel = kernel;
+  EncoderClassifier model(config, dtype);
   model.initialize(0);
   ParameterStore& params = model.parameters();
   const auto names = f.names("/params");
@@ -96,8 +111,10 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
   const std::vector<int32_t> tokens(tokens64.begin(), tokens64.end()), lengths(lengths64.begin(), lengths64.end()),
       labels(labels64.begin(), labels64.end());
   const Shape tshape = f.shape("/input/tokens");
+  const ModelInput input{tokens, lengths, tshape[0], tshape[1]};
   ForwardContext ctx;
-  Var logits = model.logits({tokens, lengths, tshape[0], tshape[1]}, ctx);
+  ctx.causal = causal_file(f);
+  Var logits = model.logits(input, ctx);
   Var loss = model.loss(logits, labels);
   params.zero_grad();
   backward(loss);
@@ -105,6 +122,7 @@ GoldenRun run_against(const std::string& variant, DType dtype) {
   GoldenRun r;
   r.logits_error = relative_error(logits.value().to_doubles(), f.doubles("/output/logits"));
   r.loss_error = relative_error(loss.value().to_doubles(), f.doubles("/output/loss"));
+  if (ctx.causal) r.hidden_error = hidden_error(model, f, input);
   double largest_grad = 0;
   for (const std::string& name : names) largest_grad = std::max(largest_grad, max_abs(f.doubles("/grads/" + name)));
   for (const std::string& name : names) {
@@ -133,6 +151,33 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
     CHECK(r.logits_error <= tolerance);
     CHECK(r.loss_error <= tolerance);
     CHECK(r.grad_error <= tolerance);
+  }
+}
+
+TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder form)", "[golden][causal]") {
+  const auto variant =
+      GENERATE(as<std::string>{}, "t5_bias_causal", "fire_causal", "kerple_causal", "alibi_causal", "xpos_causal");
+  for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
+    for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
+      const GoldenRun r = run_against(variant, dtype, kernel);
+      INFO(variant << " " << dtype_name(dtype) << (kernel == AttentionKernel::fused ? " fused" : " composed")
+                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", hidden " << r.hidden_error
+                   << ", worst gradient " << r.worst_grad << " " << r.grad_error);
+      CHECK(r.logits_error <= tolerance);
+      CHECK(r.loss_error <= tolerance);
+      CHECK(r.hidden_error <= tolerance);
+      CHECK(r.grad_error <= tolerance);
+    }
+}
+
+TEST_CASE("T5 decoder buckets match PyTorch for every relative position in -300..300", "[golden][causal]") {
+  test::GoldenFile f(golden_path("t5_bias_causal"));
+  const auto rel = f.ints("/aux/t5_rel");
+  const auto bucket = f.ints("/aux/t5_bucket");
+  REQUIRE(rel.size() == 601);
+  for (size_t i = 0; i < rel.size(); ++i) {
+    INFO("relative position " << rel[i]);
+    CHECK(t5_causal_bucket(rel[i], 32, 128) == bucket[i]);
   }
 }
 

@@ -83,7 +83,7 @@ TEST_CASE("t5 bias: per-offset [H, 2N-1], expanded bias[h, i, j] = table[bucket(
   for (int64_t b = 0; b < buckets; ++b)
     for (int64_t h = 0; h < heads; ++h) table[b * heads + h] = 10.0 * b + h;
   Var t(Tensor::from_doubles({buckets, heads}, DType::F64, table), true);
-  const Var per_offset = t5_relative_bias(t, N, buckets, 128);
+  const Var per_offset = t5_relative_bias(t, N, buckets, 128, false);
   REQUIRE(per_offset.shape() == Shape{heads, 2 * N - 1});
   const std::vector<double> po = per_offset.value().to_doubles();
   for (int64_t h = 0; h < heads; ++h)
@@ -105,7 +105,7 @@ TEST_CASE("t5 bias: per-offset [H, 2N-1], expanded bias[h, i, j] = table[bucket(
     for (int64_t h = 0; h < heads; ++h) CHECK(g[b * heads + h] == static_cast<double>(count));
   }
   // the prefix property dynamic padding relies on: a shorter length is the centre of a longer table
-  const std::vector<double> shorter = t5_relative_bias(t, 5, buckets, 128).value().to_doubles();
+  const std::vector<double> shorter = t5_relative_bias(t, 5, buckets, 128, false).value().to_doubles();
   for (int64_t h = 0; h < heads; ++h)
     for (int64_t k = 0; k < 9; ++k) CHECK(shorter[h * 9 + k] == po[h * (2 * N - 1) + k + (N - 5)]);
 }

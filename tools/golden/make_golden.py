@@ -55,6 +55,13 @@ VARIANTS = {
                                 xpos_scale_base=4.0, xpos_gamma=0.4),
     # p-RoPE: 2 of the 4 frequency pairs of each 8-dim head rotate
     "p_rope":              dict(position_type="p_rope", rope_layout="half", kept_frequency_fraction=0.5),
+    # causal attention (query i sees keys j <= i) with each encoding's decoder form from its paper
+    "t5_bias_causal":      dict(position_type="t5_bias", causal=1),
+    "fire_causal":         dict(position_type="fire", causal=1),
+    "kerple_causal":       dict(position_type="kerple", causal=1),
+    "alibi_causal":        dict(position_type="alibi", causal=1),
+    "xpos_causal":         dict(position_type="xpos", rope_layout="interleaved",
+                                xpos_scale_base=4.0, xpos_gamma=0.4, causal=1),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -283,11 +290,30 @@ def t5_bucket(rel, num_buckets=32, max_distance=128):
     return ret + torch.where(n < max_exact, n, large)
 
 
-def t5_bias(n, table, num_buckets, max_distance):
-    # bias[h, i, j] = T[bucket(j - i), h]
+def t5_decoder_bucket(rel, num_buckets=32, max_distance=128):
+    """T5's decoder (unidirectional) bucket of rel = j - i: only keys j <= i exist,
+    at distance n = i - j (keys j > i are masked: n taken as 0), and all the buckets
+    serve that one side:
+        max_exact = num_buckets // 2
+        bucket = n                                                      if n < max_exact
+               = min(num_buckets-1, max_exact + floor(log(n/max_exact)/log(max_distance/max_exact)
+                                                      * (num_buckets - max_exact)))  otherwise
+    """
+    n = (-rel).clamp(min=0)
+    max_exact = num_buckets // 2
+    nf = n.to(torch.float64).clamp(min=1.0)  # clamp only avoids log(0); unused branch
+    large = max_exact + torch.floor(torch.log(nf / max_exact)
+                                    / math.log(max_distance / max_exact)
+                                    * (num_buckets - max_exact)).to(torch.int64)
+    return torch.where(n < max_exact, n, torch.clamp(large, max=num_buckets - 1))
+
+
+def t5_bias(n, table, num_buckets, max_distance, causal=False):
+    # bias[h, i, j] = T[bucket(j - i), h], the decoder's buckets when causal
     pos = torch.arange(n)
     rel = pos[None, :] - pos[:, None]                        # [i, j] -> j - i
-    b = t5_bucket(rel, num_buckets, max_distance)            # [n, n]
+    bucket = t5_decoder_bucket if causal else t5_bucket
+    b = bucket(rel, num_buckets, max_distance)               # [n, n]
     return table[b].permute(2, 0, 1)                         # [H, n, n]
 
 
@@ -331,7 +357,10 @@ def position_bias(n, P, cfg, pre):
     """[H, n, n] additive logit bias of the variant's position encoding in layer `pre`, or None."""
     pt = cfg["position_type"]
     if pt == "t5_bias":
-        return t5_bias(n, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"])
+        return t5_bias(n, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"],
+                       cfg.get("causal", 0))
+    if cfg.get("causal", 0) and pt in ("alibi", "kerple", "fire"):
+        return causal_bias(n, P, cfg, pre)
     if pt == "alibi":
         return alibi_bias(n, cfg["heads"])
     if pt == "kerple":
@@ -342,6 +371,29 @@ def position_bias(n, P, cfg, pre):
     if pt == "fire":
         return fire_bias(n, P, pre + "fire.", cfg)
     return None
+
+
+def causal_bias(n, P, cfg, pre):
+    """The decoder biases as their papers write them, for keys j <= i (d = i - j >= 0;
+    keys j > i are masked, d is taken as 0 there):
+        ALiBi (Press et al. 2022):  -m_h d
+        KERPLE log (Chi et al. 2022):  -r1_h log(1 + r2_h d)
+        FIRE (Li et al. 2023):  f_theta( psi(d) / (psi(max(L, i)) + eps) ),  psi(x) = log(|c| x + 1)
+    Returns [H, n, n]."""
+    pos = torch.arange(n, dtype=torch.float64)
+    d = (pos[:, None] - pos[None, :]).clamp(min=0)          # [i, j] -> i - j on and below the diagonal
+    pt = cfg["position_type"]
+    if pt == "alibi":
+        return -torch.tensor(alibi_slopes(cfg["heads"]))[:, None, None] * d[None]
+    if pt == "kerple":
+        r1, r2 = P["position.kerple.r1"], P["position.kerple.r2"]
+        return -r1[:, None, None] * torch.log(1.0 + r2[:, None, None] * d[None])
+    f = pre + "fire."
+    c, L = P[f + "c"], torch.abs(P[f + "threshold_scale"] * cfg["fire_init_L"])
+    psi = lambda x: torch.log(torch.abs(c) * x + 1.0)
+    u = psi(d) / (psi(torch.maximum(pos, L))[:, None] + FIRE_EPS)  # the query's position i in the normaliser
+    hidden = torch.relu(linear(u[..., None], P[f + "mlp.fc1.weight"], P[f + "mlp.fc1.bias"]))
+    return linear(hidden, P[f + "mlp.fc2.weight"], P[f + "mlp.fc2.bias"]).permute(2, 0, 1)
 
 
 def alibi_bias(n, n_heads):
@@ -380,14 +432,17 @@ def fire_bias_at(qpos, kpos, P, pre, cfg):
     return linear(hidden, P[pre + "mlp.fc2.weight"], P[pre + "mlp.fc2.bias"]).permute(2, 0, 1)
 
 
-def softmax_attention(q, k, v, key_valid, bias=None):
+def softmax_attention(q, k, v, key_valid, bias=None, causal=False):
     """q,k,v [B,H,N,dh]; key_valid [B,N] bool; bias [H,N,N] or None.
-    s = q k^T / sqrt(dh) + bias + mask (mask = -inf at invalid keys); o = softmax_j(s) v"""
-    dh = q.shape[-1]
+    s = q k^T / sqrt(dh) + bias + mask (mask = -inf at invalid keys, and at keys
+    j > i when causal); o = softmax_j(s) v"""
+    dh, n = q.shape[-1], q.shape[-2]
     s = q @ k.transpose(-1, -2) / math.sqrt(dh)
     if bias is not None:
         s = s + bias[None]
     s = s.masked_fill(~key_valid[:, None, None, :], float("-inf"))
+    if causal:
+        s = s.masked_fill(torch.ones(n, n, dtype=torch.bool).triu(1), float("-inf"))
     p = torch.softmax(s, dim=-1)
     return p @ v
 
@@ -460,7 +515,7 @@ def attention(u, P, pre, cfg, key_valid):
         elif pt == "p_rope":
             q = p_rope(q, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
             k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
-        o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre))
+        o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre), cfg.get("causal", 0))
     return linear(merge_heads(o), P[pre + "out.weight"], P[pre + "out.bias"])
 
 
@@ -488,6 +543,11 @@ def block(x, P, i, cfg, key_valid):
 
 def model(P, cfg, tokens, lengths, labels):
     """Returns (logits [B,C], loss scalar)."""
+    return model_with_hidden(P, cfg, tokens, lengths, labels)[:2]
+
+
+def model_with_hidden(P, cfg, tokens, lengths, labels):
+    """Returns (logits [B,C], loss scalar, hidden states [B,N,D] after the last block and final norm)."""
     d = cfg["d_model"]
     x = P["embed.tokens.weight"][tokens]                     # [B,N,D]
     if cfg["position_type"] == "sinusoidal":
@@ -519,16 +579,16 @@ def model(P, cfg, tokens, lengths, labels):
     logits = linear(pooled, P["head.weight"], P["head.bias"])
     # cross-entropy: mean_b [ logsumexp(logits_b) - logits_b[label_b] ]
     loss = (torch.logsumexp(logits, dim=-1) - logits.gather(1, labels[:, None])[:, 0]).mean()
-    return logits, loss
+    return logits, loss, x
 
 
 def forward_backward(params, cfg):
-    """Returns (logits, loss, grads) with grads = d loss / d param."""
+    """Returns (logits, loss, grads, hidden) with grads = d loss / d param."""
     tokens, lengths, labels = make_batch()
     P = {k: v.detach().clone().requires_grad_(True) for k, v in params.items()}
-    logits, loss = model(P, cfg, tokens, lengths, labels)
+    logits, loss, hidden = model_with_hidden(P, cfg, tokens, lengths, labels)
     loss.backward()
-    return logits.detach(), loss.detach(), {k: P[k].grad.detach() for k in P}
+    return logits.detach(), loss.detach(), {k: P[k].grad.detach() for k in P}, hidden.detach()
 
 
 # --------------------------------------------------------------------------
@@ -542,9 +602,10 @@ FLOAT_ATTRS = ("rope_fraction", "rope_base", "ln_eps")
 FIRE_INT_ATTRS, FIRE_FLOAT_ATTRS = ("fire_width",), ("fire_init_L",)  # fire.h5 only
 # written only by the variants that have them
 OPTIONAL_FLOAT_ATTRS = ("xpos_scale_base", "xpos_gamma", "kept_frequency_fraction")
+OPTIONAL_INT_ATTRS = ("causal",)  # 1: query i attends keys j <= i (the *_causal variants)
 
 
-def write_h5(path, cfg, params, logits, loss, grads):
+def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
     import h5py
     tokens, lengths, labels = make_batch()
     with h5py.File(path, "w", track_order=False) as f:
@@ -566,6 +627,9 @@ def write_h5(path, cfg, params, logits, loss, grads):
         for k in OPTIONAL_FLOAT_ATTRS:
             if k in cfg:
                 f.attrs.create(k, np.float64(cfg[k]))
+        for k in OPTIONAL_INT_ATTRS:
+            if k in cfg:
+                f.attrs.create(k, np.int64(cfg[k]))
         kw = dict(track_times=False)
         f.create_dataset("input/tokens", data=tokens.numpy(), **kw)
         f.create_dataset("input/lengths", data=lengths.numpy(), **kw)
@@ -575,6 +639,8 @@ def write_h5(path, cfg, params, logits, loss, grads):
             f.create_dataset("grads/" + name, data=grads[name].numpy(), **kw)
         f.create_dataset("output/logits", data=logits.numpy(), **kw)
         f.create_dataset("output/loss", data=np.float64(loss.item()), **kw)
+        if hidden is not None:  # causal variants: every position's output, not only the pooled one
+            f.create_dataset("output/hidden", data=hidden.numpy(), **kw)
         if cfg["position_type"] == "alibi_directional":
             # extra: the fixed split at 2, 3, 8 and 12 heads, for the C++ schedule (the batch has 2 heads)
             for h in (2, 3, 8, 12):
@@ -585,7 +651,8 @@ def write_h5(path, cfg, params, logits, loss, grads):
             # extra: bucket table over a wide range (the batch itself only hits |rel| < 8)
             rel = torch.arange(-300, 301)
             f.create_dataset("aux/t5_rel", data=rel.numpy(), **kw)
-            f.create_dataset("aux/t5_bucket", data=t5_bucket(
+            bucket = t5_decoder_bucket if cfg.get("causal", 0) else t5_bucket
+            f.create_dataset("aux/t5_bucket", data=bucket(
                 rel, cfg["t5_num_buckets"], cfg["t5_max_distance"]).numpy(), **kw)
 
 
@@ -597,7 +664,7 @@ def read_h5(path):
         for k, v in f.attrs.items():
             if isinstance(v, (bytes, np.bytes_)):
                 cfg[k] = v.decode("ascii").rstrip("\0")
-            elif k in INT_ATTRS + FIRE_INT_ATTRS:
+            elif k in INT_ATTRS + FIRE_INT_ATTRS + OPTIONAL_INT_ATTRS:
                 cfg[k] = int(v)
             else:
                 cfg[k] = float(v)
@@ -623,6 +690,17 @@ def t5_bucket_literal(rel, num_buckets=32, max_distance=128):
     val = max_exact + int(math.log(n / max_exact) / math.log(max_distance / max_exact)
                           * (num_buckets - max_exact))
     return ret + min(val, num_buckets - 1)
+
+
+def t5_decoder_bucket_literal(rel, num_buckets=32, max_distance=128):
+    # Scalar re-statement of HF T5 _relative_position_bucket(bidirectional=False).
+    n = max(-rel, 0)
+    max_exact = num_buckets // 2
+    if n < max_exact:
+        return n
+    val = max_exact + int(math.log(n / max_exact) / math.log(max_distance / max_exact)
+                          * (num_buckets - max_exact))
+    return min(val, num_buckets - 1)
 
 
 def self_test(verbose=True):
@@ -721,6 +799,19 @@ def self_test(verbose=True):
     lit = torch.tensor([t5_bucket_literal(int(r)) for r in rel])
     ok("t5 buckets rel -300..300 == literal", torch.equal(vec, lit))
     ok("t5 bucket ranges", int(vec.min()) == 0 and int(vec.max()) == 31)
+    dec = t5_decoder_bucket(rel)
+    lit = torch.tensor([t5_decoder_bucket_literal(int(r)) for r in rel])
+    ok("t5 decoder buckets rel -300..300 == literal, all 32 used by keys j <= i",
+       torch.equal(dec, lit) and sorted(set(dec[rel <= 0].tolist())) == list(range(32)))
+
+    # ALiBi, KERPLE and FIRE: the papers' decoder biases equal the encoder forms on keys j <= i
+    below = torch.ones(9, 9, dtype=torch.bool).tril()
+    for variant in ("alibi_causal", "kerple_causal", "fire_causal"):
+        cfg = make_config(variant)
+        P = init_params(cfg, variant_seed(variant))
+        enc = dict(cfg, causal=0)
+        diff = (causal_bias(9, P, cfg, "layers.1.attn.") - position_bias(9, P, enc, "layers.1.attn."))[:, below]
+        ok("%s == encoder form restricted to j <= i" % variant, diff.abs().max().item() < 1e-14)
 
     # FIRE: gradcheck in every parameter; keys j <= i get the paper's causal
     # formula; offset-only while max(i, j) <= L, at positions near 1e5
@@ -860,6 +951,9 @@ def nn_reference(P, cfg, tokens, lengths, labels):
             p = "layers.%d." % i
             bias = position_bias(N, P, cfg, p + "attn.")  # per layer: FIRE has one module each
             # nn adds attn_mask after the 1/sqrt(dh) scaling; [B*H, N, N], batch-major
+            if cfg.get("causal", 0):  # -inf above the diagonal, added to the bias
+                future = torch.full((N, N), -math.inf).triu(1)
+                bias = future.expand(H, N, N) if bias is None else bias + future
             attn_mask = None if bias is None else bias.repeat(B, 1, 1)
             layer = nn.TransformerEncoderLayer(d, H, cfg["d_ff"], dropout=0.0, activation="gelu",
                                                layer_norm_eps=cfg["ln_eps"], batch_first=True,
@@ -917,9 +1011,9 @@ def main():
     for variant in args.variants:
         cfg = make_config(variant)
         params = init_params(cfg, variant_seed(variant))
-        logits, loss, grads = forward_backward(params, cfg)
+        logits, loss, grads, hidden = forward_backward(params, cfg)
         path = os.path.join(args.out, variant + ".h5")
-        write_h5(path, cfg, params, logits, loss, grads)
+        write_h5(path, cfg, params, logits, loss, grads, hidden if cfg.get("causal", 0) else None)
         print("%-22s loss=%.12f  logits=%s" % (variant, loss.item(),
                                              np.array2string(logits.numpy().ravel(), precision=6)))
 
