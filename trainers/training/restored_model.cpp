@@ -27,7 +27,7 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   RestoredModel r;
   r.header = read_header(contents, checkpoint, overrides);
   require_trained_table(r.header.trained_model, r.header.config.model, checkpoint);
-  r.tokenizer = load_tokenizer(r.header.tokenizer);
+  r.tokenizer = r.header.loaded_tokenizer;
   r.labels = LabelVocab(r.header.labels);
   r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);
   r.model->initialize(r.header.config.run.seed);

@@ -12,8 +12,8 @@
 namespace rotor {
 
 struct RestoredModel {
-  CheckpointHeader header;  // header.config has the overrides applied
-  std::unique_ptr<Tokenizer> tokenizer;
+  CheckpointHeader header;                     // header.config has the overrides applied
+  std::shared_ptr<const Tokenizer> tokenizer;  // header.loaded_tokenizer
   LabelVocab labels;
   std::unique_ptr<EncoderClassifier> model;
 };

@@ -96,9 +96,9 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   std::istringstream labels(need(c.texts, "labels", path));
   for (std::string line; std::getline(labels, line);)
     if (!line.empty()) h.labels.push_back(line);
-  const std::unique_ptr<Tokenizer> tokenizer = load_tokenizer(h.tokenizer);
-  set_data_dimensions(h.config.model, *tokenizer, static_cast<int64_t>(h.labels.size()));
-  set_data_dimensions(h.trained_model, *tokenizer, static_cast<int64_t>(h.labels.size()));
+  h.loaded_tokenizer = load_tokenizer(h.tokenizer);
+  set_data_dimensions(h.config.model, *h.loaded_tokenizer, static_cast<int64_t>(h.labels.size()));
+  set_data_dimensions(h.trained_model, *h.loaded_tokenizer, static_cast<int64_t>(h.labels.size()));
   for (const auto& f : kIntegerFields) read_field(c.integers, f, path, h.state);
   for (const auto& f : kRealFields) read_field(c.reals, f, path, h.state);
   h.threads = need(c.integers, "run/threads", path);

@@ -2,6 +2,7 @@
 // What a training checkpoint holds and under which keys (see README,
 // "Checkpoint layout"): the resolved config, tokenizer and labels, every
 // parameter, the optimizer state, and the TrainingState.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,11 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Enc
 
 // The parts of a checkpoint needed before the model exists.
 struct CheckpointHeader {
-  Config config;                    // the stored config with the overrides applied
-  ModelConfig trained_model;        // the model as it was trained (before the overrides)
-  std::string tokenizer;            // Tokenizer::save() bytes
-  std::vector<std::string> labels;  // class names by index
+  Config config;                                      // the stored config with the overrides applied
+  ModelConfig trained_model;                          // the model as it was trained (before the overrides)
+  std::string tokenizer;                              // Tokenizer::save() bytes
+  std::shared_ptr<const Tokenizer> loaded_tokenizer;  // those bytes loaded (once: the dimensions need it)
+  std::vector<std::string> labels;                    // class names by index
   TrainingState state;
   int64_t threads = 0;
 };
