@@ -218,21 +218,12 @@ struct GradientEntry {
   double analytic = 0, numeric = 0;
 };
 
-// The training-mode loss's gradient (dropout on: its masks are a pure function
-// of the context's key, so every evaluation draws the same ones) against
-// central differences of step h, for every parameter whose name `selects`
-// accepts: every element, or about `samples` spread over each tensor. float64 models.
-// `causal`: the forwards are causal (ForwardContext::causal).
-inline std::vector<GradientEntry> finite_difference_gradients(EncoderClassifier& model, const ToyBatch& b,
+// The gradient of `loss` (a forward of the model owning `params`) against central
+// differences of step h, for every parameter whose name `selects` accepts: every
+// element, or about `samples` spread over each tensor. float64 models.
+inline std::vector<GradientEntry> finite_difference_gradients(ParameterStore& params, const std::function<Var()>& loss,
                                                               const std::function<bool(const std::string&)>& selects,
-                                                              int64_t samples = 0, double h = 1e-6,
-                                                              bool causal = false) {
-  ParameterStore& params = model.parameters();
-  auto loss = [&] {
-    ForwardContext ctx{true, 5, 3};
-    ctx.causal = causal;
-    return model.loss(model.logits(b.input(), ctx), b.labels);
-  };
+                                                              int64_t samples = 0, double h = 1e-6) {
   params.zero_grad();
   backward(loss());
   NoGradGuard no_grad;
@@ -256,6 +247,21 @@ inline std::vector<GradientEntry> finite_difference_gradients(EncoderClassifier&
     }
   }
   return entries;
+}
+
+// The training-mode loss's gradient (dropout on: its masks are a pure function
+// of the context's key, so every evaluation draws the same ones) as above.
+// `causal`: the forwards are causal (ForwardContext::causal).
+inline std::vector<GradientEntry> finite_difference_gradients(EncoderClassifier& model, const ToyBatch& b,
+                                                              const std::function<bool(const std::string&)>& selects,
+                                                              int64_t samples = 0, double h = 1e-6,
+                                                              bool causal = false) {
+  auto loss = [&] {
+    ForwardContext ctx{true, 5, 3};
+    ctx.causal = causal;
+    return model.loss(model.logits(b.input(), ctx), b.labels);
+  };
+  return finite_difference_gradients(model.parameters(), loss, selects, samples, h);
 }
 
 // max |analytic - numeric| / max(1, |numeric|) over the entries.

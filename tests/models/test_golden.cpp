@@ -9,6 +9,7 @@
 
 #include "golden_file.h"
 #include "model_test_support.h"
+#include "models/language_model.h"
 #include "models/t5_relative_bias.h"
 
 using namespace rotor;
@@ -90,13 +91,8 @@ double hidden_error(const EncoderClassifier& model, const test::GoldenFile& f, c
   return relative_error(hidden.value().to_doubles(), f.doubles("/output/hidden"));
 }
 
-GoldenRun run_against(const std::string& variant, DType dtype, AttentionKernel kernel = AttentionKernel::fused) {
-  test::GoldenFile f(golden_path(variant));
-  ModelConfig config = config_from(f);
-  config.attention_kernel = kernel;
-  EncoderClassifier model(config, dtype);
-  model.initialize(0);
-  ParameterStore& params = model.parameters();
+// The file's parameters into the model's (the same names, no more, no fewer).
+void load_parameters(const test::GoldenFile& f, ParameterStore& params) {
   const auto names = f.names("/params");
   REQUIRE(names.size() == params.infos().size());
   for (const std::string& name : names) {
@@ -105,24 +101,28 @@ GoldenRun run_against(const std::string& variant, DType dtype, AttentionKernel k
     Tensor target = v;  // view into the flat buffer
     target.copy_from(Tensor::from_doubles(v.shape(), DType::F64, f.doubles("/params/" + name)));
   }
-  const auto tokens64 = f.ints("/input/tokens");
-  const auto lengths64 = f.ints("/input/lengths");
-  const auto labels64 = f.ints("/input/labels");
-  const std::vector<int32_t> tokens(tokens64.begin(), tokens64.end()), lengths(lengths64.begin(), lengths64.end()),
-      labels(labels64.begin(), labels64.end());
-  const Shape tshape = f.shape("/input/tokens");
-  const ModelInput input{tokens, lengths, tshape[0], tshape[1]};
-  ForwardContext ctx;
-  ctx.causal = causal_file(f);
-  Var logits = model.logits(input, ctx);
-  Var loss = model.loss(logits, labels);
-  params.zero_grad();
-  backward(loss);
+}
 
-  GoldenRun r;
+std::vector<int32_t> int32s(const test::GoldenFile& f, const std::string& dataset) {
+  const auto v = f.ints(dataset);
+  return {v.begin(), v.end()};
+}
+
+// The file's batch; input() views it.
+struct GoldenBatch {
+  std::vector<int32_t> tokens, lengths;
+  Shape shape;
+  explicit GoldenBatch(const test::GoldenFile& f)
+      : tokens(int32s(f, "/input/tokens")), lengths(int32s(f, "/input/lengths")), shape(f.shape("/input/tokens")) {}
+  ModelInput input() const { return {tokens, lengths, shape[0], shape[1]}; }
+};
+
+// Logits and loss against the file's, then every gradient of the loss (already backpropagated).
+void compare_outputs(const test::GoldenFile& f, const ParameterStore& params, const Var& logits, const Var& loss,
+                     GoldenRun& r) {
   r.logits_error = relative_error(logits.value().to_doubles(), f.doubles("/output/logits"));
   r.loss_error = relative_error(loss.value().to_doubles(), f.doubles("/output/loss"));
-  if (ctx.causal) r.hidden_error = hidden_error(model, f, input);
+  const auto names = f.names("/params");
   double largest_grad = 0;
   for (const std::string& name : names) largest_grad = std::max(largest_grad, max_abs(f.doubles("/grads/" + name)));
   for (const std::string& name : names) {
@@ -133,6 +133,51 @@ GoldenRun run_against(const std::string& variant, DType dtype, AttentionKernel k
       r.worst_grad = name;
     }
   }
+}
+
+GoldenRun run_against(const std::string& variant, DType dtype, AttentionKernel kernel = AttentionKernel::fused) {
+  test::GoldenFile f(golden_path(variant));
+  ModelConfig config = config_from(f);
+  config.attention_kernel = kernel;
+  EncoderClassifier model(config, dtype);
+  model.initialize(0);
+  ParameterStore& params = model.parameters();
+  load_parameters(f, params);
+  const GoldenBatch batch(f);
+  ForwardContext ctx;
+  ctx.causal = causal_file(f);
+  Var logits = model.logits(batch.input(), ctx);
+  Var loss = model.loss(logits, int32s(f, "/input/labels"));
+  params.zero_grad();
+  backward(loss);
+  GoldenRun r;
+  compare_outputs(f, params, logits, loss, r);
+  if (ctx.causal) r.hidden_error = hidden_error(model, f, batch.input());
+  return r;
+}
+
+// The lm_* files: a LanguageModel of the file's kind (attribute lm) run with a default context
+// (the causal kind must make itself causal), scored on /input/targets.
+GoldenRun run_lm_against(const std::string& variant, DType dtype, AttentionKernel kernel) {
+  test::GoldenFile f(golden_path(variant));
+  ModelConfig config = config_from(f);
+  config.attention_kernel = kernel;
+  const LanguageModelKind kind =
+      f.attr_string("lm") == "causal" ? LanguageModelKind::causal : LanguageModelKind::masked;
+  REQUIRE(causal_file(f) == (kind == LanguageModelKind::causal));
+  LanguageModel model(config, kind, dtype);
+  model.initialize(0);
+  ParameterStore& params = model.parameters();
+  load_parameters(f, params);
+  const GoldenBatch batch(f);
+  ForwardContext ctx;
+  Var logits = model.logits(batch.input(), ctx);
+  REQUIRE(logits.shape() == f.shape("/output/logits"));
+  Var loss = model.loss(logits, int32s(f, "/input/targets"));
+  params.zero_grad();
+  backward(loss);
+  GoldenRun r;
+  compare_outputs(f, params, logits, loss, r);
   return r;
 }
 
@@ -166,6 +211,21 @@ TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder
       CHECK(r.logits_error <= tolerance);
       CHECK(r.loss_error <= tolerance);
       CHECK(r.hidden_error <= tolerance);
+      CHECK(r.grad_error <= tolerance);
+    }
+}
+
+TEST_CASE("language models match the PyTorch golden files (tied output, BERT's transform, -100 targets)",
+          "[golden][language_model]") {
+  const auto variant = GENERATE(as<std::string>{}, "lm_causal_rope", "lm_causal_alibi", "lm_masked_rope");
+  for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
+    for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
+      const GoldenRun r = run_lm_against(variant, dtype, kernel);
+      INFO(variant << " " << dtype_name(dtype) << (kernel == AttentionKernel::fused ? " fused" : " composed")
+                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", worst gradient " << r.worst_grad
+                   << " " << r.grad_error);
+      CHECK(r.logits_error <= tolerance);
+      CHECK(r.loss_error <= tolerance);
       CHECK(r.grad_error <= tolerance);
     }
 }
