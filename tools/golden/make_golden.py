@@ -62,11 +62,23 @@ VARIANTS = {
     "alibi_causal":        dict(position_type="alibi", causal=1),
     "xpos_causal":         dict(position_type="xpos", rope_layout="interleaved",
                                 xpos_scale_base=4.0, xpos_gamma=0.4, causal=1),
+    # language models: the encoder without pooling, output tied to the token embedding (lm_model)
+    "lm_causal_rope":      dict(position_type="rope", rope_layout="interleaved", causal=1, lm="causal"),
+    "lm_causal_alibi":     dict(position_type="alibi", causal=1, lm="causal"),
+    "lm_masked_rope":      dict(position_type="rope", rope_layout="half", lm="masked"),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
 LENGTHS = [7, 5]
 LABELS = [1, 0]
+# The language models' targets, one per slot of TOKENS, -100 where unscored. causal: slot i
+# predicts token i + 1 (slot 2 of row 0 is left unscored, as are padding and each row's last
+# token); masked: the original tokens of the slots BERT's masking selected.
+LM_TARGETS = {
+    "causal": [[7, 1, -100, 19, 5, 8, -100], [4, 9, 2, 11, -100, -100, -100]],
+    "masked": [[-100, 9, -100, -100, 13, -100, -100], [6, -100, -100, 2, -100, -100, -100]],
+}
+IGNORE = -100
 
 
 def make_config(variant):
@@ -124,7 +136,13 @@ def param_specs(cfg):
                   ("position.alibi_directional.slopes_after", (cfg["heads"],), "slopes_after")]
     if cfg["norm"] == "pre":  # post-LN blocks end normalised: no final norm (BERT, RoFormer)
         specs += [("final_norm.weight", (d,), "ln_w"), ("final_norm.bias", (d,), "ln_b")]
-    specs += [("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
+    if cfg.get("lm") == "masked":  # BERT's transform before the tied output
+        specs += [("lm_head.transform.weight", (d, d), "w"), ("lm_head.transform.bias", (d,), "b"),
+                  ("lm_head.norm.weight", (d,), "ln_w"), ("lm_head.norm.bias", (d,), "ln_b")]
+    if cfg.get("lm"):
+        specs.append(("lm_head.bias", (V,), "b"))
+    else:
+        specs += [("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
     return specs
 
 
@@ -547,7 +565,29 @@ def model(P, cfg, tokens, lengths, labels):
 
 
 def model_with_hidden(P, cfg, tokens, lengths, labels):
-    """Returns (logits [B,C], loss scalar, hidden states [B,N,D] after the last block and final norm)."""
+    """Returns (logits [B,C], loss scalar, hidden states [B,N,D] after the last block and final norm);
+    for the language models (logits [B,N,V], loss, hidden) from lm_model, their labels LM_TARGETS."""
+    if cfg.get("lm"):
+        return lm_model(P, cfg, tokens, lengths)
+    x, key_valid, lengths = encoder_hidden(P, cfg, tokens, lengths)
+    if cfg["pooling"] == "mean":
+        m = key_valid.to(x.dtype)[..., None]
+        pooled = (x * m).sum(dim=1) / lengths.to(x.dtype)[:, None]
+    elif cfg["pooling"] == "cls":
+        pooled = x[:, 0]
+    elif cfg["pooling"] == "max":
+        pooled = x.masked_fill(~key_valid[..., None], float("-inf")).max(dim=1).values
+    else:
+        raise ValueError(cfg["pooling"])
+    logits = linear(pooled, P["head.weight"], P["head.bias"])
+    # cross-entropy: mean_b [ logsumexp(logits_b) - logits_b[label_b] ]
+    loss = (torch.logsumexp(logits, dim=-1) - logits.gather(1, labels[:, None])[:, 0]).mean()
+    return logits, loss, x
+
+
+def encoder_hidden(P, cfg, tokens, lengths):
+    """The encoder: (hidden [B,N,D] after the last block and final norm, key_valid [B,N], lengths
+    with the CLS slot)."""
     d = cfg["d_model"]
     x = P["embed.tokens.weight"][tokens]                     # [B,N,D]
     if cfg["position_type"] == "sinusoidal":
@@ -567,18 +607,27 @@ def model_with_hidden(P, cfg, tokens, lengths, labels):
         x = block(x, P, i, cfg, key_valid)
     if cfg["norm"] == "pre":
         x = layer_norm(x, P["final_norm.weight"], P["final_norm.bias"], cfg["ln_eps"])
-    if cfg["pooling"] == "mean":
-        m = key_valid.to(x.dtype)[..., None]
-        pooled = (x * m).sum(dim=1) / lengths.to(x.dtype)[:, None]
-    elif cfg["pooling"] == "cls":
-        pooled = x[:, 0]
-    elif cfg["pooling"] == "max":
-        pooled = x.masked_fill(~key_valid[..., None], float("-inf")).max(dim=1).values
-    else:
-        raise ValueError(cfg["pooling"])
-    logits = linear(pooled, P["head.weight"], P["head.bias"])
-    # cross-entropy: mean_b [ logsumexp(logits_b) - logits_b[label_b] ]
-    loss = (torch.logsumexp(logits, dim=-1) - logits.gather(1, labels[:, None])[:, 0]).mean()
+    return x, key_valid, lengths
+
+
+def lm_model(P, cfg, tokens, lengths):
+    """Language-model heads on the encoder (no CLS, no pooling). Returns (logits [B,N,V], loss, hidden).
+    E = embed.tokens.weight is also the output layer (tied, as GPT-2 and BERT), b = lm_head.bias:
+      causal (GPT-2, Radford et al. 2019): causal attention (cfg causal = 1); logits = h E^T + b
+      masked (BERT, Devlin et al. 2019, its pre-training head): h' = LN(gelu(h W_t^T + b_t)),
+              W_t, b_t = lm_head.transform, LN = lm_head.norm; logits = h' E^T + b
+    loss = mean over slots with target != -100 of [logsumexp(logits_slot) - logits_slot[target]]."""
+    x, _, _ = encoder_hidden(P, cfg, tokens, lengths)
+    h = x
+    if cfg["lm"] == "masked":
+        h = gelu(linear(h, P["lm_head.transform.weight"], P["lm_head.transform.bias"]))
+        h = layer_norm(h, P["lm_head.norm.weight"], P["lm_head.norm.bias"], cfg["ln_eps"])
+    logits = h @ P["embed.tokens.weight"].t() + P["lm_head.bias"]
+    flat = logits.reshape(-1, logits.shape[-1])
+    targets = torch.tensor(LM_TARGETS[cfg["lm"]], dtype=torch.int64).reshape(-1)
+    scored = targets != IGNORE
+    rows, wanted = flat[scored], targets[scored]
+    loss = (torch.logsumexp(rows, dim=-1) - rows.gather(1, wanted[:, None])[:, 0]).mean()
     return logits, loss, x
 
 
@@ -595,7 +644,7 @@ def forward_backward(params, cfg):
 # HDF5 output
 # --------------------------------------------------------------------------
 STR_ATTRS = ("variant", "position_type", "rope_layout", "attention", "norm", "pooling")
-OPTIONAL_STR_ATTRS = ("linear_rotation",)
+OPTIONAL_STR_ATTRS = ("linear_rotation", "lm")  # lm: causal | masked (the lm_* variants)
 INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes", "max_len",
              "t5_num_buckets", "t5_max_distance")
 FLOAT_ATTRS = ("rope_fraction", "rope_base", "ln_eps")
@@ -634,6 +683,8 @@ def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
         f.create_dataset("input/tokens", data=tokens.numpy(), **kw)
         f.create_dataset("input/lengths", data=lengths.numpy(), **kw)
         f.create_dataset("input/labels", data=labels.numpy(), **kw)
+        if cfg.get("lm"):
+            f.create_dataset("input/targets", data=np.array(LM_TARGETS[cfg["lm"]], dtype=np.int64), **kw)
         for name, _, _ in param_specs(cfg):
             f.create_dataset("params/" + name, data=params[name].numpy(), **kw)
             f.create_dataset("grads/" + name, data=grads[name].numpy(), **kw)
@@ -912,6 +963,30 @@ def self_test(verbose=True):
         lo2, _ = model(P, cfg, t2, l, y)
         ok("pad-invariance %s" % variant, torch.allclose(lo1, lo2, atol=1e-13, rtol=0))
 
+    # language models: the causal LM never reads ahead (changing token t leaves slots < t);
+    # the masked LM's head (rope: not in the torch.nn cross-check) against torch.nn.functional
+    for variant in ("lm_causal_rope", "lm_causal_alibi"):
+        cfg = make_config(variant)
+        P = init_params(cfg, variant_seed(variant))
+        t, l, y = make_batch()
+        lo1, _ = model(P, cfg, t, l, y)
+        t2 = t.clone()
+        t2[:, 3] = torch.tensor([17, 13])
+        lo2, _ = model(P, cfg, t2, l, y)
+        ok("causal LM %s: slots < 3 unchanged, slot 3 changed" % variant,
+           torch.equal(lo1[:, :3], lo2[:, :3]) and not torch.equal(lo1[:, 3], lo2[:, 3]))
+    cfg = make_config("lm_masked_rope")
+    P = init_params(cfg, variant_seed("lm_masked_rope"))
+    t, l, y = make_batch()
+    lo1, ls1, x = model_with_hidden(P, cfg, t, l, y)
+    import torch.nn.functional as F
+    h = F.layer_norm(F.gelu(F.linear(x, P["lm_head.transform.weight"], P["lm_head.transform.bias"])), (16,),
+                     P["lm_head.norm.weight"], P["lm_head.norm.bias"], cfg["ln_eps"])
+    lo2 = F.linear(h, P["embed.tokens.weight"], P["lm_head.bias"])
+    ls2 = F.cross_entropy(lo2.reshape(-1, 20), torch.tensor(LM_TARGETS["masked"]).reshape(-1), ignore_index=IGNORE)
+    ok("masked LM head == torch.nn.functional", torch.allclose(lo1, lo2, atol=1e-12, rtol=0)
+       and abs(ls1 - ls2) < 1e-12)
+
     # cross-check the manual model against torch.nn building blocks for every
     # variant without RoPE (additive biases go in via a float attn_mask)
     for variant, vcfg in VARIANTS.items():
@@ -921,7 +996,7 @@ def self_test(verbose=True):
         P = init_params(cfg, variant_seed(variant))
         t, l, y = make_batch()
         lo1, ls1 = model(P, cfg, t, l, y)
-        lo2, ls2 = nn_reference(P, cfg, t, l, y)
+        lo2, ls2 = (nn_lm_reference if cfg.get("lm") else nn_reference)(P, cfg, t, l, y)
         ok("torch.nn cross-check %s" % variant,
            torch.allclose(lo1, lo2, atol=1e-12, rtol=0) and abs(ls1 - ls2) < 1e-12,
            "(max dev %.1e)" % (lo1 - lo2).abs().max().item())
@@ -931,6 +1006,36 @@ def self_test(verbose=True):
 
 def nn_reference(P, cfg, tokens, lengths, labels):
     """Same model built from torch.nn.TransformerEncoderLayer (test only; no RoPE)."""
+    import torch.nn.functional as F
+    x, pad, lengths = nn_hidden(P, cfg, tokens, lengths)
+    with torch.no_grad():
+        valid = (~pad)[..., None]
+        if cfg["pooling"] == "mean":
+            pooled = (x * valid).sum(1) / lengths[:, None]
+        elif cfg["pooling"] == "cls":
+            pooled = x[:, 0]
+        else:
+            pooled = torch.where(valid, x, torch.full_like(x, -math.inf)).amax(1)
+        logits = F.linear(pooled, P["head.weight"], P["head.bias"])
+        return logits, F.cross_entropy(logits, labels)
+
+
+def nn_lm_reference(P, cfg, tokens, lengths, labels):
+    """The language models' heads from torch.nn.functional on nn_hidden (test only; no RoPE):
+    F.linear with the embedding as weight (tied), F.cross_entropy's ignore_index."""
+    import torch.nn.functional as F
+    x, _, _ = nn_hidden(P, cfg, tokens, lengths)
+    with torch.no_grad():
+        if cfg["lm"] == "masked":
+            x = F.gelu(F.linear(x, P["lm_head.transform.weight"], P["lm_head.transform.bias"]))
+            x = F.layer_norm(x, (cfg["d_model"],), P["lm_head.norm.weight"], P["lm_head.norm.bias"], cfg["ln_eps"])
+        logits = F.linear(x, P["embed.tokens.weight"], P["lm_head.bias"])
+        targets = torch.tensor(LM_TARGETS[cfg["lm"]]).reshape(-1)
+        return logits, F.cross_entropy(logits.reshape(-1, cfg["vocab_size"]), targets, ignore_index=IGNORE)
+
+
+def nn_hidden(P, cfg, tokens, lengths):
+    """The encoder from torch.nn.TransformerEncoderLayer: (hidden [B,N,D], pad [B,N], lengths)."""
     import torch.nn as nn
     import torch.nn.functional as F
     d, H = cfg["d_model"], cfg["heads"]
@@ -969,15 +1074,7 @@ def nn_reference(P, cfg, tokens, lengths, labels):
             x = layer(x, src_mask=attn_mask, src_key_padding_mask=pad)
         if cfg["norm"] == "pre":
             x = F.layer_norm(x, (d,), P["final_norm.weight"], P["final_norm.bias"], cfg["ln_eps"])
-        valid = (~pad)[..., None]
-        if cfg["pooling"] == "mean":
-            pooled = (x * valid).sum(1) / lengths[:, None]
-        elif cfg["pooling"] == "cls":
-            pooled = x[:, 0]
-        else:
-            pooled = torch.where(valid, x, torch.full_like(x, -math.inf)).amax(1)
-        logits = F.linear(pooled, P["head.weight"], P["head.bias"])
-        return logits, F.cross_entropy(logits, labels)
+        return x, pad, lengths
 
 
 def rope_vec(x, ang):
