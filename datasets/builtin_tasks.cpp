@@ -39,10 +39,11 @@ ListOpsConfig listops_preset(std::string_view task) {
 
 struct CorpusTask {
   const char* name;
-  const char* label_field;
+  const char* label_field;  // nullptr: unlabelled text, for language models only
 };
 
-constexpr CorpusTask kCorpusTasks[] = {{"brown", "genre"}, {"brown-4", "genre4"}, {"sotu", "period"}};
+constexpr CorpusTask kCorpusTasks[] = {
+    {"brown", "genre"}, {"brown-4", "genre4"}, {"sotu", "period"}, {"austen", nullptr}};
 constexpr const char* kListOpsTasks[] = {"listops-easy", "listops-short",  "listops-512",
                                          "listops-2k",   "listops-extrap", "listops"};
 
@@ -129,10 +130,14 @@ std::vector<DocumentSplit> listops_documents(const ListOpsConfig& config, uint64
 DataConfig corpus_task_config(const DataConfig& config, const std::string& data_dir) {
   for (const CorpusTask& t : kCorpusTasks) {
     if (config.task != t.name) continue;
+    if (t.label_field == nullptr && config.labelled) {
+      throw DataError("task: '" + config.task + "' is unlabelled text for language models; a classifier needs " +
+                      "a labelled task (brown, brown-4, sotu, ...)");
+    }
     DataConfig c = config;
     c.format = DataFormat::jsonl;
     c.text_field = "text";
-    c.label_field = t.label_field;
+    c.label_field = t.label_field != nullptr ? t.label_field : "";
     c.train_path = c.val_path = c.test_path = c.source_path = "";
     if (config.task == "sotu") {
       // Windows of a speech inherit its split, so the key is the speech.
@@ -140,10 +145,11 @@ DataConfig corpus_task_config(const DataConfig& config, const std::string& data_
       c.key_field = "stem";
       c.val_fraction = c.test_fraction = 0.1;
     } else {
-      // Brown's split is by file number, made by the fetch script.
-      c.train_path = fetched_file(data_dir, "brown", "train.jsonl");
-      c.val_path = fetched_file(data_dir, "brown", "val.jsonl");
-      c.test_path = fetched_file(data_dir, "brown", "test.jsonl");
+      // Brown's split is by file number, Austen's by chapter number, made by the fetch script.
+      const std::string corpus = config.task == "austen" ? "austen" : "brown";
+      c.train_path = fetched_file(data_dir, corpus, "train.jsonl");
+      c.val_path = fetched_file(data_dir, corpus, "val.jsonl");
+      c.test_path = fetched_file(data_dir, corpus, "test.jsonl");
       c.key_field = "id";
     }
     return c;

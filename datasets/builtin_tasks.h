@@ -17,6 +17,9 @@
 //                   learned, fiction}; split by file number (302/105/93)
 //   sotu            State of the Union: 25-year period of a speech (9 classes),
 //                   split 80/10/10 by hash of the speech's file stem
+//   austen          Jane Austen's six novels, unlabelled (language models
+//                   only): one document per chapter, in book order; split by
+//                   chapter number within its novel (n % 10: 9 val, 0 test)
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,9 +54,10 @@ ListOpsConfig listops_task_config(const DataConfig& config);
 // number of trees drawn to `attempts`.
 std::vector<DocumentSplit> listops_documents(const ListOpsConfig& config, uint64_t seed, int64_t& attempts);
 
-// `config` with the source settings of a corpus task (brown, brown-4, sotu)
+// `config` with the source settings of a corpus task (brown, brown-4, sotu, austen)
 // pointing at the fetched JSONL under `data_dir`. Throws DataError for an
-// unknown task, or naming the fetch script when the corpus is missing.
+// unknown task, for the unlabelled austen in a labelled run, or naming the
+// fetch script when the corpus is missing.
 DataConfig corpus_task_config(const DataConfig& config, const std::string& data_dir);
 
 }  // namespace rotor

@@ -1,5 +1,7 @@
 #include "datasets/data_config.h"
 
+#include <filesystem>
+
 #include "datasets/builtin_tasks.h"
 #include "datasets/data_error.h"
 
@@ -20,6 +22,8 @@ void DataConfig::validate() const {
   require(vocab_size >= 0, "vocab_size", "expected 0 (vocab: no limit) or a positive size");
   require(min_freq >= 1, "min_freq", "expected at least 1");
   require(val_fraction + test_fraction < 1, "val_fraction", "val_fraction + test_fraction must be in [0, 1)");
+  require(labelled || include_labels.empty(), "include_labels",
+          "applies to labelled data only (this run reads unlabelled text)");
   const TokenizerKind kind = resolved_tokenizer(*this);
   if (kind != TokenizerKind::vocab && (lowercase || split_punctuation)) {
     require(false, lowercase ? "lowercase" : "split_punctuation",
@@ -30,6 +34,20 @@ void DataConfig::validate() const {
 TokenizerKind resolved_tokenizer(const DataConfig& config) {
   if (config.tokenizer != TokenizerKind::automatic) return config.tokenizer;
   return is_generated_task(config.task) ? TokenizerKind::vocab : TokenizerKind::byte;
+}
+
+DataFormat resolved_format(const std::string& path, const DataConfig& config) {
+  if (config.format != DataFormat::automatic) return config.format;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return config.labelled ? DataFormat::folder : DataFormat::text;
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".jsonl" || ext == ".json") return DataFormat::jsonl;
+  if (ext == ".csv") return DataFormat::csv;
+  if (ext == ".tsv") return DataFormat::tsv;
+  if (ext == ".txt") return DataFormat::text;
+  throw DataError("format: cannot tell the format of '" + path +
+                  "' from its extension (set format to jsonl, csv, tsv, folder or text)");
 }
 
 }  // namespace rotor

@@ -14,31 +14,36 @@
 
 namespace rotor {
 
-// automatic (data.format ""): from the extension (.jsonl .json .csv .tsv; a
-// directory is a folder source).
-enum class DataFormat { automatic, jsonl, csv, tsv, folder };
+// automatic (data.format ""): from the extension (.jsonl .json .csv .tsv
+// .txt; a directory is a folder source when labelled, else text).
+enum class DataFormat { automatic, jsonl, csv, tsv, folder, text };
 
 template <>
 struct OptionNames<DataFormat> {
-  static constexpr std::array<std::pair<DataFormat, const char*>, 5> table{{{DataFormat::automatic, ""},
+  static constexpr std::array<std::pair<DataFormat, const char*>, 6> table{{{DataFormat::automatic, ""},
                                                                             {DataFormat::jsonl, "jsonl"},
                                                                             {DataFormat::csv, "csv"},
                                                                             {DataFormat::tsv, "tsv"},
-                                                                            {DataFormat::folder, "folder"}}};
+                                                                            {DataFormat::folder, "folder"},
+                                                                            {DataFormat::text, "text"}}};
 };
 
 struct DataConfig {
   // ---- What to read -------------------------------------------------------
   // A built-in task (listops-easy, listops-short, listops-512, listops-2k,
   // listops-extrap, listops, the separation tasks order, first-last, offset,
-  // recall, missing-duplicate, bigram, or brown, brown-4, sotu); it fills in
-  // the source settings below.
+  // recall, missing-duplicate, bigram, or brown, brown-4, sotu, or the
+  // unlabelled book corpus austen); it fills in the source settings below.
   // Empty: read the files named below.
   std::string task;
   // Where the fetch scripts put corpora. Empty: $ROTOR_DATA, else "data".
   std::string data_dir;
-  // jsonl | csv | tsv | folder. automatic (""): from the extension (.jsonl .csv
-  // .tsv; a directory is a folder source: <dir>/<label>/*.txt).
+  // jsonl | csv | tsv | folder | text. automatic (""): from the extension
+  // (.jsonl .csv .tsv .txt; a directory is a folder source <dir>/<label>/*.txt
+  // when labelled, else text). text is unlabelled: a folder of *.txt files
+  // (recursive, sorted paths) gives one document per file, keyed by its path
+  // relative to the folder; a single .txt file is cut into documents at blank
+  // lines (paragraphs), each keyed by its text.
   DataFormat format = DataFormat::automatic;
   // Explicit sources per split. An empty val_path or test_path carves that
   // split out of train_path by hash of the key, as source_path does: buckets
@@ -56,6 +61,11 @@ struct DataConfig {
   double test_fraction = 0.1;
   // Non-empty: keep only documents with these labels (e.g. drop aclImdb's "unsup").
   std::vector<std::string> include_labels;
+  // Derived, not a YAML key: set by the trainer from train.objective; a
+  // language model reads text only. false: sources need no label field,
+  // column or folder, the label vocabulary is empty, every label is 0, and a
+  // labelled task (brown, sotu) gives its text alone.
+  bool labelled = true;
 
   // ---- Generated tasks (ListOps, separation tasks) --------------------------
   // Seed of the generated data, separate from `seed` so that runs with
@@ -112,5 +122,10 @@ struct DataConfig {
 
 // data.tokenizer with automatic resolved: vocab for generated tasks, byte otherwise.
 TokenizerKind resolved_tokenizer(const DataConfig& config);
+
+// data.format with automatic resolved for the source `path`: from its
+// extension, a directory by config.labelled. Throws DataError for an unknown
+// extension.
+DataFormat resolved_format(const std::string& path, const DataConfig& config);
 
 }  // namespace rotor

@@ -37,7 +37,7 @@ SplitStats split_stats(const TokenizedSplit& split, int32_t num_classes, int64_t
   s.docs_per_class.assign(static_cast<size_t>(num_classes), 0);
   std::vector<int64_t> lengths;
   for (int64_t d = 0; d < split.num_docs(); ++d) {
-    ++s.docs_per_class[static_cast<size_t>(split.labels[d])];
+    if (num_classes > 0) ++s.docs_per_class[static_cast<size_t>(split.labels[d])];  // 0: unlabelled
     lengths.push_back(split.doc_length(d));
     if (split.doc_length(d) > max_len) ++s.longer_than_max_len;
   }
@@ -52,8 +52,9 @@ double SplitStats::majority_rate() const {
 }
 
 std::string DataStats::report() const {
-  std::string out = fmt::format("data {}: tokenizer {} ({} ids), {} classes{}\n", source, tokenizer, vocab_size,
-                                classes.size(), from_cache ? ", from cache" : "");
+  const std::string classes_text = classes.empty() ? "unlabelled" : fmt::format("{} classes", classes.size());
+  std::string out = fmt::format("data {}: tokenizer {} ({} ids), {}{}\n", source, tokenizer, vocab_size, classes_text,
+                                from_cache ? ", from cache" : "");
   if (generated_attempts > 0) {
     int64_t docs = 0;
     for (const SplitStats& s : splits) docs += s.docs;
@@ -70,6 +71,7 @@ std::string DataStats::report() const {
                        s.tokens.min, s.tokens.p10, s.tokens.median, s.tokens.p90, s.tokens.max, s.longer_than_max_len,
                        100.0 * s.majority_rate());
   }
+  if (classes.empty()) return out;
   out += "  docs per class (";
   for (size_t i = 0; i < splits.size(); ++i) out += (i ? "/" : "") + splits[i].name;
   out += "):\n";

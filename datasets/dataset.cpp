@@ -11,6 +11,7 @@
 #include "datasets/folder_reader.h"
 #include "datasets/jsonl_reader.h"
 #include "datasets/split.h"
+#include "datasets/text_reader.h"
 #include "datasets/token_cache.h"
 #include "datasets/token_options.h"
 
@@ -19,33 +20,29 @@ namespace fs = std::filesystem;
 namespace rotor {
 namespace {
 
-DataFormat source_format(const std::string& path, DataFormat format) {
-  if (format != DataFormat::automatic) return format;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return DataFormat::folder;
-  const std::string ext = fs::path(path).extension().string();
-  if (ext == ".jsonl" || ext == ".json") return DataFormat::jsonl;
-  if (ext == ".csv") return DataFormat::csv;
-  if (ext == ".tsv") return DataFormat::tsv;
-  throw DataError("format: cannot tell the format of '" + path +
-                  "' from its extension (set format to jsonl, csv, tsv or folder)");
-}
-
 std::vector<Document> read_source(const std::string& path, const DataConfig& c, Utf8Repairs& repairs,
                                   Labelled labelled = Labelled::yes) {
   // Documents to label carry an id: data.key_field, or an "id" field where present.
   const bool to_label = labelled == Labelled::no;
-  const FieldNames fields{c.text_field, to_label ? "" : c.label_field,
+  const FieldNames fields{c.text_field, to_label || !c.labelled ? "" : c.label_field,
                           to_label && c.key_field.empty() ? "id" : c.key_field, to_label && c.key_field.empty()};
-  switch (source_format(path, c.format)) {
+  const DataFormat format = resolved_format(path, c);
+  if (format == DataFormat::text && c.labelled && !to_label) {
+    throw DataError("format: '" + path +
+                    "' is text, which has no labels (a classifier reads jsonl, csv, tsv or a folder "
+                    "<dir>/<label>/*.txt; a language model reads text)");
+  }
+  switch (format) {
     case DataFormat::csv:
       return read_csv(path, ',', fields, repairs);
     case DataFormat::tsv:
       return read_csv(path, '\t', fields, repairs);
     case DataFormat::folder:
       return read_folder(path, repairs);
+    case DataFormat::text:
+      return read_text(path, repairs);
     case DataFormat::jsonl:
-    case DataFormat::automatic:  // resolved by source_format
+    case DataFormat::automatic:  // resolved by resolved_format
       break;
   }
   return read_jsonl(path, fields, repairs);
@@ -113,7 +110,7 @@ CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOpti
                                    : read_file_splits(c, repairs);
   out.invalid_utf8 = repairs.count;
   out.invalid_utf8_at = repairs.first_at;
-  keep_only_labels(splits, c.include_labels);
+  keep_only_labels(splits, c.include_labels);  // validate(): empty when unlabelled
   for (const DocumentSplit& s : splits) {
     if (s.docs.empty()) {
       throw DataError("split '" + s.name +
@@ -121,9 +118,12 @@ CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOpti
     }
   }
   const DocumentSplit& train = splits.front();
-  const LabelVocab labels = options.labels.empty() ? LabelVocab::build(train.docs) : LabelVocab(options.labels);
+  const LabelVocab labels = !c.labelled              ? LabelVocab()
+                            : options.labels.empty() ? LabelVocab::build(train.docs)
+                                                     : LabelVocab(options.labels);
   std::vector<std::vector<int32_t>> label_ids;
-  for (const DocumentSplit& s : splits) label_ids.push_back(labels.encode(s.docs, s.name));
+  for (const DocumentSplit& s : splits)
+    label_ids.push_back(c.labelled ? labels.encode(s.docs, s.name) : std::vector<int32_t>(s.docs.size(), 0));
 
   std::unique_ptr<Tokenizer> tokenizer;
   if (!options.tokenizer.empty()) {
@@ -213,7 +213,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
     tokens = build(c, t, options);
   }
   data.tokenizer = load_tokenizer(tokens.tokenizer);
-  data.labels = LabelVocab(tokens.labels);
+  if (!tokens.labels.empty()) data.labels = LabelVocab(tokens.labels);  // empty: unlabelled
   data.splits = std::move(tokens.splits);
 
   DataStats& stats = data.stats;

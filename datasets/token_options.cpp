@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "datasets/builtin_tasks.h"
+#include "datasets/text_reader.h"
 #include "datasets/token_cache.h"
 
 namespace fs = std::filesystem;
@@ -94,13 +95,15 @@ std::vector<DataOptionEffect> rows() {
   };
 }
 
-void add_source(CacheKey& key, const std::string& path) {
+void add_source(CacheKey& key, const std::string& path, const DataConfig& c) {
   std::error_code ec;
   if (path.empty()) return;
-  if (fs::is_directory(path, ec)) {
-    key.add_folder(path);
-  } else {
+  if (!fs::is_directory(path, ec)) {
     key.add_file(path);
+  } else if (resolved_format(path, c) == DataFormat::text) {
+    for (const std::string& file : text_files(path)) key.add_file(file);
+  } else {
+    key.add_folder(path);
   }
 }
 
@@ -117,7 +120,8 @@ void add_resolved(CacheKey& key, const DataConfig& c) {
     for (const ListOpsSplit& s : l.splits)
       key.add("listops split", fmt::format("{} {} {} {}", s.name, s.size, s.min_tokens, s.max_tokens));
   } else {
-    for (const std::string* path : {&c.train_path, &c.val_path, &c.test_path, &c.source_path}) add_source(key, *path);
+    for (const std::string* path : {&c.train_path, &c.val_path, &c.test_path, &c.source_path})
+      add_source(key, *path, c);
   }
 }
 
@@ -128,12 +132,20 @@ const std::vector<DataOptionEffect>& data_option_effects() {
   return table;
 }
 
+const std::vector<DataOptionEffect>& derived_option_effects() {
+  // labelled decides whether labels are read, required and stored (the cached
+  // label list and label ids), and how a directory source is read.
+  static const std::vector<DataOptionEffect> table{changes("labelled", &DataConfig::labelled)};
+  return table;
+}
+
 std::string token_cache_key(const DataConfig& resolved, const std::string& saved_tokenizer,
                             const std::vector<std::string>& saved_labels) {
   CacheKey key;
   key.add("layout", "dataset 2");
-  for (const DataOptionEffect& o : data_option_effects())
-    if (o.effect == TokenEffect::changes_tokens) key.add(o.key, o.text(resolved));
+  for (const auto* table : {&data_option_effects(), &derived_option_effects()})
+    for (const DataOptionEffect& o : *table)
+      if (o.effect == TokenEffect::changes_tokens) key.add(o.key, o.text(resolved));
   add_resolved(key, resolved);
   key.add("saved tokenizer", saved_tokenizer);
   for (const std::string& l : saved_labels) key.add("saved label", l);

@@ -20,8 +20,11 @@ struct DataOptionEffect {
   std::function<std::string(const DataConfig&)> text;
 };
 
-// Every DataConfig option, in declaration order.
+// Every DataConfig option (a key of the config's data section), in declaration order.
 const std::vector<DataOptionEffect>& data_option_effects();
+// The DataConfig members that are not config keys but set by the trainer
+// (labelled, from train.objective), marked the same way.
+const std::vector<DataOptionEffect>& derived_option_effects();
 
 // The SHA-1 of everything the tokens depend on: the options marked
 // changes_tokens of `resolved` (its task's sources filled in), the tokenizer

@@ -132,7 +132,8 @@ TEST_CASE("bad input: unknown settings name the config key", "[datasets][bad]") 
   };
   const Case cases[] = {
       {[](DataConfig& c) { c.task = "imdb"; }, "task: unknown task 'imdb' (known: listops-easy"},
-      {[](DataConfig& c) { c.train_path = fixture("bad/train_ab.txt"); }, "format: cannot tell the format"},
+      {[](DataConfig& c) { c.train_path = fixture("bad/train_ab.dat"); }, "format: cannot tell the format"},
+      {[](DataConfig& c) { c.train_path = fixture("bad/train_ab.txt"); }, "is text, which has no labels"},
       {[](DataConfig& c) { c.max_len = 0; }, "max_len: expected at least 1"},
   };
   for (const Case& k : cases) {

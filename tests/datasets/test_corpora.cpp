@@ -58,6 +58,14 @@ TEST_CASE("Brown corpus: 500 documents, 302/105/93 by file number, 15 and 4 genr
   const Dataset coarse = load_dataset(corpus("brown-4"));
   CHECK(coarse.labels.names() == std::vector<std::string>{"fiction", "learned", "nonfiction", "press"});
   CHECK(coarse.split("train").num_docs() == 302);
+
+  // A language model reads the same documents without their genres.
+  DataConfig text_only = corpus("brown");
+  text_only.labelled = false;
+  const Dataset text = load_dataset(text_only);
+  CHECK(text.labels.size() == 0);
+  CHECK(text.split("train").tokens == d.split("train").tokens);
+  CHECK(text.split("train").labels == std::vector<int32_t>(302, 0));
 }
 
 TEST_CASE("State of the Union: 233 speeches, 9 periods, split by speech", "[datasets][corpora]") {
@@ -71,4 +79,23 @@ TEST_CASE("State of the Union: 233 speeches, 9 periods, split by speech", "[data
   CHECK(d.split("train").num_docs() > 160);
   CHECK(d.split("val").num_docs() > 10);
   CHECK(d.split("test").num_docs() > 10);
+}
+
+TEST_CASE("Austen: 269 chapters of six novels, 219/25/25 by chapter number, unlabelled", "[datasets][corpora]") {
+  if (!fetched("austen/train.jsonl")) return;
+  DataConfig c = corpus("austen");
+  c.labelled = false;
+  const Dataset d = load_dataset(c);
+  CHECK(d.split("train").num_docs() == 219);
+  CHECK(d.split("val").num_docs() == 25);
+  CHECK(d.split("test").num_docs() == 25);
+  CHECK(d.labels.size() == 0);
+  // Byte tokens: 4,019,314 bytes of text, the title pages dropped.
+  int64_t bytes = 0;
+  for (const TokenizedSplit& s : d.splits) bytes += static_cast<int64_t>(s.tokens.size());
+  CHECK(bytes == 4019314);
+  // Book order: the first training chapter opens Emma.
+  const std::vector<int32_t> opening = d.tokenizer->encode("Emma Woodhouse, handsome");
+  const int32_t* first = d.split("train").doc_tokens(0);
+  CHECK(std::vector<int32_t>(first, first + opening.size()) == opening);
 }

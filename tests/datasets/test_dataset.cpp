@@ -188,8 +188,8 @@ TEST_CASE("corpus tasks name the fetch script when the data is missing", "[datas
 TEST_CASE("read_documents honours data.format and reads unlabelled sources", "[datasets][dataset]") {
   test::TempDir tmp;
   DataConfig c = uncached();
-  // A .txt extension says nothing: data.format decides.
-  const std::string csv = tmp.write("docs.txt", "text,label\nthe cat,animals\nthe bank,finance\n");
+  // An unknown extension says nothing: data.format decides.
+  const std::string csv = tmp.write("docs.dat", "text,label\nthe cat,animals\nthe bank,finance\n");
   CHECK_THAT(test::data_error_of([&] { read_documents(csv, c, Labelled::yes); }), Contains("cannot tell the format"));
   c.format = DataFormat::csv;
   const std::vector<Document> labelled = read_documents(csv, c, Labelled::yes);

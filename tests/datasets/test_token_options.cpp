@@ -41,13 +41,15 @@ std::string key_of(const DataConfig& c) { return token_cache_key(c, "", {}); }
 
 TEST_CASE("token options: every DataConfig member is marked as changing tokens or not", "[datasets][cache]") {
   std::set<std::string> members, generated;
-  for (const DataOptionEffect& o : data_option_effects()) {
-    INFO(o.key);
-    CHECK((o.effect == TokenEffect::changes_tokens) == static_cast<bool>(o.text));
-    members.insert(o.key.substr(0, o.key.find('.')));
-    if (o.key.rfind("generated.", 0) == 0) generated.insert(o.key);
+  for (const auto* table : {&data_option_effects(), &derived_option_effects()}) {
+    for (const DataOptionEffect& o : *table) {
+      INFO(o.key);
+      CHECK((o.effect == TokenEffect::changes_tokens) == static_cast<bool>(o.text));
+      members.insert(o.key.substr(0, o.key.find('.')));
+      if (o.key.rfind("generated.", 0) == 0) generated.insert(o.key);
+    }
   }
-  // A member added to DataConfig (or GeneratedTaskConfig) without a row here fails these counts.
+  // A member added to DataConfig (or GeneratedTaskConfig) without a row in either table fails these counts.
   CHECK(member_count<DataConfig>() == members.size());
   CHECK(member_count<GeneratedTaskConfig>() == generated.size());
   CHECK(members.size() + 1 < data_option_effects().size());  // the counter counts: nested groups have rows of their own

