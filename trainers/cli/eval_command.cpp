@@ -1,11 +1,14 @@
 // `rotor eval`: a checkpoint's metrics on a split of its task or a labelled
 // file, at one or several window lengths, printed and written next to the run.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
 #include <fmt/core.h>
 
 #include "datasets/dataset.h"
+#include "storage/checkpoint_error.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
 #include "trainers/config/config_loader.h"
@@ -13,6 +16,7 @@
 #include "trainers/run/eval_record.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/training/evaluator.h"
+#include "trainers/training/language_model_evaluation.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
@@ -26,6 +30,7 @@ struct EvalRequest {
   std::vector<int64_t> max_lens;  // evaluation window lengths, one evaluation each; empty: the run's own
   std::vector<std::string> overrides;
   std::string output;  // metrics JSON file (one length only); empty: RUN/<eval_file_name()>
+  int64_t stride = 0;  // a language model: new targets per window (0: the length, windows do not overlap)
 };
 
 // What `rotor eval` evaluates: a split of the run's task, or a --data file.
@@ -40,8 +45,10 @@ EvalData load_eval_data(const EvalRequest& req, const RestoredModel& r) {
   EvalData d;
   if (!req.data.empty()) {
     d.name = fs::path(req.data).stem().string();
-    const std::vector<Document> docs = read_documents(req.data, r.header.config.data, Labelled::yes, print_warning);
-    d.file = tokenize_documents(d.name, docs, *r.tokenizer, &r.labels);
+    const bool labelled = r.header.config.data.labelled;
+    const std::vector<Document> docs =
+        read_documents(req.data, r.header.config.data, labelled ? Labelled::yes : Labelled::no, print_warning);
+    d.file = tokenize_documents(d.name, docs, *r.tokenizer, labelled ? &r.labels : nullptr);
     return d;
   }
   d.name = req.split;
@@ -56,24 +63,38 @@ EvalData load_eval_data(const EvalRequest& req, const RestoredModel& r) {
 
 struct LengthResult {
   int64_t length;
-  ClassificationMetrics metrics;
+  SplitScores scores;
   std::string file;
 };
 
-// One length: the metrics one per line; several: a table, one row per length.
-void print_results(const std::string& name, const std::string& windows, const std::vector<LengthResult>& results) {
-  const ClassificationMetrics& first = results.front().metrics;
+// A table, one row per length: a classifier's accuracy, macro-F1 and loss, or
+// a language model's loss, perplexity, bits per token and next-token accuracy.
+void print_results(const std::string& name, int64_t documents, const std::string& windows,
+                   const std::vector<LengthResult>& results) {
+  const bool lm = results.front().scores.language_model;
   if (results.size() == 1) {
-    fmt::print("{}: {} documents, windows of {} tokens ({})\n  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n",
-               name, first.count, results[0].length, windows, first.accuracy, first.macro_f1, first.loss);
+    const SplitScores& m = results[0].scores;
+    fmt::print("{}: {} documents, windows of {} tokens ({})\n", name, documents, results[0].length, windows);
+    if (lm)
+      fmt::print("  loss       {:.4f}\n  perplexity {:.3f}\n  bits/token {:.4f}\n  accuracy   {:.4f}\n", m.loss,
+                 m.perplexity(), m.bits_per_token(), m.accuracy);
+    else
+      fmt::print("  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n", m.accuracy, m.macro_f1, m.loss);
     if (!results[0].file.empty()) fmt::print("metrics written to {}\n", results[0].file);
     return;
   }
-  fmt::print("{}: {} documents, windows: {}\n{:>8}  {:>8}  {:>8}  {:>8}  {}\n", name, first.count, windows, "length",
-             "accuracy", "macro-F1", "loss", "metrics file");
+  fmt::print("{}: {} documents, windows: {}\n{:>8}  {:>10}  {:>10}  {:>10}  {:>10}  {}\n", name, documents, windows,
+             "length", lm ? "loss" : "accuracy", lm ? "perplexity" : "macro-F1", lm ? "bits/token" : "loss",
+             lm ? "accuracy" : "", "metrics file");
   for (const LengthResult& r : results) {
-    fmt::print("{:>8}  {:>8.4f}  {:>8.4f}  {:>8.4f}  {}\n", r.length, r.metrics.accuracy, r.metrics.macro_f1,
-               r.metrics.loss, r.file.empty() ? "(not written)" : r.file);
+    const SplitScores& m = r.scores;
+    const std::string file = r.file.empty() ? "(not written)" : r.file;
+    if (lm)
+      fmt::print("{:>8}  {:>10.4f}  {:>10.3f}  {:>10.4f}  {:>10.4f}  {}\n", r.length, m.loss, m.perplexity(),
+                 m.bits_per_token(), m.accuracy, file);
+    else
+      fmt::print("{:>8}  {:>10.4f}  {:>10.4f}  {:>10.4f}  {:>10}  {}\n", r.length, m.accuracy, m.macro_f1, m.loss, "",
+                 file);
   }
 }
 
@@ -91,6 +112,26 @@ std::string save_eval_record(const std::string& file, const EvalRecord& record, 
   }
 }
 
+// The checkpoint's scores on `split` at data.eval_max_len: a classifier's over
+// documents, or a language model's over tokens in windows of that many inputs,
+// `stride` new ones each.
+SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
+                               int64_t stride, const std::string& checkpoint) {
+  const EvalOptions options{Progress::style(r.header.config.run.progress)};
+  if (r.header.config.train.objective == ObjectiveKind::clm) {
+    const SplitScores s = evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(),
+                                                  {data.eval_max_len, stride}, data, options);
+    if (!std::isfinite(s.loss))
+      throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(s.loss) +
+                            ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "
+                            "were written");
+    return s;
+  }
+  const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);
+  require_finite_scores(e.scores, checkpoint);
+  return {e.metrics.loss, e.metrics.accuracy, e.metrics.macro_f1};
+}
+
 int eval_command(const EvalRequest& req) {
   const ResolvedCheckpoint resolved = checkpoint_file(req.checkpoint);
   fmt::print("checkpoint {}\n", describe(resolved));
@@ -104,26 +145,29 @@ int eval_command(const EvalRequest& req) {
                       " lengths; leave --output out to get one file per length next to the run");
   }
   const EvalData data = load_eval_data(req, r);
+  const bool lm = config.train.objective == ObjectiveKind::clm;
+  if (!lm && req.stride > 0)
+    throw ConfigError("--stride applies to language models (train.objective clm); this checkpoint is a classifier");
   std::vector<LengthResult> results;
   for (const int64_t len : lengths) {
     config.data.eval_max_len = len;
-    const EvalSetting setting{fs::absolute(resolved.path).lexically_normal().string(),
-                              data.name,
-                              req.data,
-                              len,
-                              option_name(config.data.eval_windows),
-                              req.overrides};
-    const Evaluation e = evaluate(*r.model, data.split(), config.data, {Progress::style(config.run.progress)});
-    require_finite_scores(e.scores, resolved.path);
-    const ClassificationMetrics& m = e.metrics;
+    const int64_t stride = req.stride > 0 ? std::min(req.stride, len) : len;
+    const std::string windows =
+        lm ? (stride < len ? "stride" + std::to_string(stride) : "windows") : option_name(config.data.eval_windows);
+    const EvalSetting setting{
+        fs::absolute(resolved.path).lexically_normal().string(), data.name, req.data, len, windows, req.overrides};
+    const SplitScores m = evaluate_at_length(r, data.split(), config.data, stride, resolved.path);
     if (!world().is_root()) continue;  // under mpirun, rank 0 reports
     const std::string out =
         req.output.empty() ? RunDirectory::of_checkpoint(resolved.path).eval_record_path(setting, own_len) : req.output;
-    const EvalRecord record{setting, r.header.state.step, m.count, m.accuracy, m.macro_f1, m.loss};
+    const EvalRecord record{setting, r.header.state.step, data.split().num_docs(), m};
     results.push_back({len, m, save_eval_record(out, record, !req.output.empty())});
   }
   if (!world().is_root()) return 0;
-  print_results(data.name, option_name(config.data.eval_windows), results);
+  const std::string windows = !lm              ? option_name(config.data.eval_windows)
+                              : req.stride > 0 ? fmt::format("sliding, {} new tokens each", req.stride)
+                                               : std::string("non-overlapping");
+  print_results(data.name, data.split().num_docs(), windows, results);
   return 0;
 }
 
@@ -139,6 +183,10 @@ Command add_eval_command(CLI::App& app) {
                 "Evaluation window length(s) in tokens, e.g. 512,1024,2048 (length extrapolation; one model load, "
                 "one metrics file per length)")
       ->delimiter(',')
+      ->check(positive_number());
+  e->add_option("--stride", eval->stride,
+                "Language models: score each window's last STRIDE tokens only, sliding by STRIDE (every token once, "
+                "with at least max-len - STRIDE tokens of context); default: non-overlapping windows")
       ->check(positive_number());
   e->add_option("--set", eval->overrides, "Override a config key, e.g. --set model.position.scaling=ntk");
   e->add_option("--output", eval->output,

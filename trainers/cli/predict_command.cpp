@@ -36,7 +36,8 @@ int predict_command(const PredictRequest& req) {
   }
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
-  const DocumentScores s = evaluate(*r.model, split, config.data, {Progress::style(config.run.progress)}).scores;
+  const DocumentScores s =
+      evaluate(r.classifier("rotor predict"), split, config.data, {Progress::style(config.run.progress)}).scores;
   require_finite_scores(s, resolved.path);
   if (!world().is_root()) return 0;
   std::string out;

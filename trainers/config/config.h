@@ -30,6 +30,7 @@ struct RunConfig {
 };
 
 struct TrainConfig {
+  ObjectiveKind objective = ObjectiveKind::classify;
   OptimizerKind optimizer = OptimizerKind::adamw;
   double lr = 3e-4;
   double weight_decay = 0.01;
@@ -49,7 +50,7 @@ struct TrainConfig {
   int64_t eval_every = 0;                         // steps; 0: at the end of every epoch
   int64_t checkpoint_every = 0;                   // steps; 0: after every evaluation
   int64_t keep_last = 3;                          // step checkpoints kept (the best is always kept too)
-  BestMetric best_metric = BestMetric::accuracy;  // on val
+  BestMetric best_metric = BestMetric::accuracy;  // on val; a language model's is its loss
   int64_t early_stopping_patience = 0;            // evaluations without improvement; 0: off
 };
 

@@ -181,12 +181,29 @@ void set_leaf(Config& config, const std::string& key, const Leaf& leaf, const st
   }
 }
 
+// Keys that mean nothing to the run's objective are refused where they are set;
+// the ones a language model fixes are set here (its best checkpoint is the
+// lowest validation loss).
+void apply_objective(Config& config, const FlatConfig& flat) {
+  const ObjectiveKind objective = config.train.objective;
+  for (const auto& [key, leaf] : flat) {
+    const ConfigOption* o = find_option(key);
+    if (o != nullptr && !applies_to(*o, objective))
+      throw ConfigError(leaf.where + ": " + key + " applies to train.objective classify only; this config trains " +
+                        option_name(objective));
+  }
+  config.data.labelled = objective == ObjectiveKind::classify;
+  if (objective == ObjectiveKind::classify) return;
+  config.train.best_metric = BestMetric::loss;
+}
+
 // `for_this_machine`: also apply validate_for_this_machine().
 Config build(const FlatConfig& flat, const std::string& origin, bool for_this_machine) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) keys.push_back(o.key);
   Config config;
   for (const auto& [key, leaf] : flat) set_leaf(config, key, leaf, keys);
+  apply_objective(config, flat);
   // Keys such as YaRN's training length are the run's unless given (a stored config always gives them).
   for (const PositionOption& p : position_encoding(config.model.position.type).options)
     if (p.defaults_to_train_length && !flat.count("model.position." + p.key))
@@ -294,6 +311,7 @@ std::string dump_config(const Config& config) {
   out << YAML::BeginMap;
   std::vector<std::string> open;
   for (const ConfigOption& o : config_options()) {
+    if (!applies_to(o, config.train.objective)) continue;
     std::vector<std::string> parts;
     std::stringstream ss(o.key);
     for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);

@@ -9,12 +9,19 @@
 
 namespace rotor {
 
+// What a run trains: a classifier of documents, or a causal language model (next-token loss on every position).
+enum class ObjectiveKind { classify, clm };
 enum class OptimizerKind { adamw, adam, sgd };
 // The validation metric that picks the best checkpoint: loss is better when lower, the others when higher.
 enum class BestMetric { accuracy, macro_f1, loss };
 // automatic ("auto"): a bar when stderr is a terminal, plain lines otherwise.
 enum class ProgressMode { automatic, bar, lines, none };
 
+template <>
+struct OptionNames<ObjectiveKind> {
+  static constexpr std::array<std::pair<ObjectiveKind, const char*>, 2> table{
+      {{ObjectiveKind::classify, "classify"}, {ObjectiveKind::clm, "clm"}}};
+};
 template <>
 struct OptionNames<OptimizerKind> {
   static constexpr std::array<std::pair<OptimizerKind, const char*>, 3> table{

@@ -137,7 +137,7 @@ std::vector<ConfigOption> rows() {
       OPT("model.attention_dropout", model.attention_dropout, "Dropout on attention probabilities"),
       OPT("model.norm", model.norm,
           "Layer norm before (pre, with a final norm) or after (post, BERT/RoFormer: no final norm) each residual"),
-      OPT("model.pooling", model.pooling, "Sequence pooling for the classifier"),
+      OPT("model.pooling", model.pooling, "Sequence pooling for the classifier").classification(),
       OPT("model.attention", model.attention, "softmax, or linear attention with the elu(x)+1 feature map"),
       OPT("model.attention_kernel", model.attention_kernel,
           "softmax attention: fused (O(N) memory, tiles recomputed in the backward) or composed (the reference "
@@ -157,17 +157,18 @@ std::vector<ConfigOption> rows() {
       OPT("data.task", data.task, "Built-in task; empty: read the files below")
           .one_of(with_empty(builtin_task_names())),
       OPT("data.data_dir", data.data_dir, "Where fetch scripts put corpora (empty: $ROTOR_DATA, else data)").path(),
-      OPT("data.format", data.format, "Input format (empty: from the file extension)"),
+      OPT("data.format", data.format,
+          "Input format (empty: from the extension; .txt and, for a language model, a folder are text)"),
       OPT("data.train_path", data.train_path, "Training file or folder").path(),
       OPT("data.val_path", data.val_path, "Validation source (empty: split from train by hash)").path(),
       OPT("data.test_path", data.test_path, "Test source (empty: split from train by hash)").path(),
       OPT("data.source_path", data.source_path, "One source split by hash into train/val/test").path(),
       OPT("data.text_field", data.text_field, "JSONL field or CSV column holding the text"),
-      OPT("data.label_field", data.label_field, "JSONL field or CSV column holding the label"),
+      OPT("data.label_field", data.label_field, "JSONL field or CSV column holding the label").classification(),
       OPT("data.key_field", data.key_field, "Field whose hash decides the split (empty: the text)"),
       OPT("data.val_fraction", data.val_fraction, "Hash split: share of validation").at_least(0).below(1),
       OPT("data.test_fraction", data.test_fraction, "Hash split: share of test").at_least(0).below(1),
-      OPT("data.include_labels", data.include_labels, "Keep only documents with these labels"),
+      OPT("data.include_labels", data.include_labels, "Keep only documents with these labels").classification(),
       OPT("data.data_seed", data.data_seed, "Seed of generated data (ListOps, separation tasks)"),
       OPT("data.train_size", data.train_size, "Generated tasks: training examples (0: the preset's)"),
       OPT("data.eval_size", data.eval_size, "Generated tasks: examples per val/test split (0: the preset's)"),
@@ -199,13 +200,16 @@ std::vector<ConfigOption> rows() {
       OPT("data.spm_model_type", data.spm_model_type, "sentencepiece model"),
       OPT("data.max_len", data.max_len, "Tokens per training window").at_least(1),
       OPT("data.eval_max_len", data.eval_max_len, "Tokens per evaluation window (0: max_len)").at_least(0),
-      OPT("data.truncation", data.truncation, "Which tokens a truncated document keeps"),
+      OPT("data.truncation", data.truncation, "Which tokens a truncated document keeps").classification(),
       OPT("data.random_train_windows", data.random_train_windows,
-          "Train on a random window of long documents, re-drawn every epoch"),
-      OPT("data.eval_windows", data.eval_windows, "Evaluate the first window or all windows (logits averaged)"),
+          "Train on a random window of long documents, re-drawn every epoch")
+          .classification(),
+      OPT("data.eval_windows", data.eval_windows, "Evaluate the first window or all windows (logits averaged)")
+          .classification(),
       OPT("data.shuffle_tokens", data.shuffle_tokens,
           "Order control: every window's tokens in a random order (per document and epoch; CLS and padding stay), "
-          "in training and evaluation"),
+          "in training and evaluation")
+          .classification(),
       OPT("data.batch_size", data.batch_size, "Windows per batch (when batch_tokens is 0)").at_least(1),
       OPT("data.batch_tokens", data.batch_tokens, "Batch by a budget of padded tokens instead").at_least(0),
       OPT("data.bucket_pool", data.bucket_pool, "Windows sorted together by length (0 or 1: no bucketing)").at_least(0),
@@ -213,6 +217,9 @@ std::vector<ConfigOption> rows() {
       OPT("data.cache", data.cache, "Reuse tokenized data when sources and settings are unchanged"),
       OPT("data.cache_dir", data.cache_dir, "Token cache directory (empty: data_dir/cache)").path(),
       // train
+      OPT("train.objective", train.objective,
+          "classify: label documents; clm: causal language model (next-token loss on every position, output tied "
+          "to the token embedding)"),
       OPT("train.optimizer", train.optimizer, "Optimizer"),
       OPT("train.lr", train.lr, "Peak learning rate").above(0),
       OPT("train.weight_decay", train.weight_decay, "adamw: decoupled decay; adam, sgd: L2 (biases, norms excluded)")
@@ -235,7 +242,10 @@ std::vector<ConfigOption> rows() {
           "ranks that divides it (0: one per rank)")
           .at_least(0),
       OPT("train.clip_norm", train.clip_norm, "Global gradient-norm clip (0: off)").at_least(0),
-      OPT("train.label_smoothing", train.label_smoothing, "Cross-entropy label smoothing").at_least(0).below(1),
+      OPT("train.label_smoothing", train.label_smoothing, "Cross-entropy label smoothing")
+          .at_least(0)
+          .below(1)
+          .classification(),
       OPT("train.eval_every", train.eval_every, "Steps between validations (0: every epoch)").at_least(0).on_resume(),
       OPT("train.checkpoint_every", train.checkpoint_every, "Steps between checkpoints (0: after each validation)")
           .at_least(0)
@@ -243,7 +253,9 @@ std::vector<ConfigOption> rows() {
       OPT("train.keep_last", train.keep_last, "Step checkpoints kept; the best one is always kept too")
           .at_least(1)
           .on_resume(),
-      OPT("train.best_metric", train.best_metric, "Validation metric that picks the best checkpoint"),
+      OPT("train.best_metric", train.best_metric,
+          "Validation metric that picks the best checkpoint (a language model: its loss)")
+          .classification(),
       OPT("train.early_stopping_patience", train.early_stopping_patience,
           "Validations without improvement before stopping (0: never)")
           .at_least(0),
@@ -279,6 +291,14 @@ ConfigOption& ConfigOption::path() {
 ConfigOption& ConfigOption::on_resume() {
   may_change_on_resume = true;
   return *this;
+}
+ConfigOption& ConfigOption::classification() {
+  classification_only = true;
+  return *this;
+}
+
+bool applies_to(const ConfigOption& o, ObjectiveKind objective) {
+  return !o.classification_only || objective == ObjectiveKind::classify;
 }
 
 }  // namespace rotor

@@ -1,5 +1,6 @@
 #include "trainers/run/eval_record.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -35,6 +36,7 @@ bool free_for(const std::string& path, const EvalSetting& s) {
 std::string eval_file_name(const EvalSetting& s, int64_t default_len) {
   std::string name = "eval-" + file_safe(s.split);
   if (s.eval_max_len != default_len) name += "-L" + std::to_string(s.eval_max_len);
+  if (s.eval_windows.rfind("stride", 0) == 0) name += "-" + s.eval_windows;
   std::string previous_key;
   for (const std::string& o : s.overrides) {
     const size_t eq = o.find('=');
@@ -65,17 +67,27 @@ void from_json(const JsonFields& j, EvalSetting& s) {
 }
 
 void to_json(JsonFields& j, const EvalRecord& r) {
-  j = {{"evaluation", r.evaluation}, {"step", r.step},         {"documents", r.documents},
-       {"accuracy", r.accuracy},     {"macro_f1", r.macro_f1}, {"loss", r.loss}};
+  j = {{"evaluation", r.evaluation}, {"step", r.step}, {"documents", r.documents}};
+  // The order the file had before language models: accuracy, macro_f1, loss.
+  j["accuracy"] = r.scores.accuracy;
+  if (!r.scores.language_model) {
+    j["macro_f1"] = r.scores.macro_f1;
+    j["loss"] = r.scores.loss;
+    return;
+  }
+  j["loss"] = r.scores.loss;
+  j["perplexity"] = r.scores.perplexity();
+  j["bits_per_token"] = r.scores.bits_per_token();
 }
 
 void from_json(const JsonFields& j, EvalRecord& r) {
   r.evaluation = j.at("evaluation").get<EvalSetting>();
   r.step = j.at("step").get<int64_t>();
   r.documents = j.at("documents").get<int64_t>();
-  r.accuracy = number_or_nan(j, "accuracy");
-  r.macro_f1 = number_or_nan(j, "macro_f1");
-  r.loss = number_or_nan(j, "loss");
+  r.scores.language_model = j.contains("perplexity");
+  r.scores.loss = number_or_nan(j, "loss");
+  r.scores.accuracy = number_or_nan(j, "accuracy");
+  r.scores.macro_f1 = r.scores.language_model ? std::nan("") : number_or_nan(j, "macro_f1");
 }
 
 std::string eval_output_path(const std::string& dir, const EvalSetting& s, int64_t default_len) {

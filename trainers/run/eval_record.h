@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "trainers/run/json_text.h"
+#include "trainers/run/metrics_events.h"
 
 namespace rotor {
 
@@ -16,17 +17,19 @@ struct EvalSetting {
   std::string split;                   // a split of the run's task, or the stem of the --data file
   std::string data;                    // the --data file; empty for a split of the task
   int64_t eval_max_len = 0;            // tokens per window, as evaluated
-  std::string eval_windows;            // first | all
+  std::string eval_windows;            // first | all; a language model: windows | stride<S> (sliding)
   std::vector<std::string> overrides;  // --set key=value, as given
 };
 
 // One line: {"evaluation": {checkpoint, split, [data], eval_max_len,
-// eval_windows, overrides}, "step", "documents", "accuracy", "macro_f1", "loss"}.
+// eval_windows, overrides}, "step", "documents", "accuracy", "macro_f1", "loss"};
+// a language model's has "perplexity" and "bits_per_token" in place of "macro_f1"
+// (its loss in nats per token, its accuracy the next token's).
 struct EvalRecord {
   EvalSetting evaluation;
   int64_t step = 0;
   int64_t documents = 0;
-  double accuracy = 0.0, macro_f1 = 0.0, loss = 0.0;
+  SplitScores scores;
 };
 
 void to_json(JsonFields& j, const EvalSetting& s);
@@ -39,7 +42,7 @@ void from_json(const JsonFields& j, EvalRecord& r);
 // (`default_len`). Override values are joined by '-', except that a key
 // extending the previous key's name joins its value directly
 // (scaling=ntk, scaling_factor=4 -> "ntk4"); characters other than letters,
-// digits, '.' and '_' become '_'.
+// digits, '.' and '_' become '_'. A sliding evaluation adds "-stride<S>" after the length.
 std::string eval_file_name(const EvalSetting& setting, int64_t default_len);
 
 // Where to write the setting's record in `dir`: eval_file_name(), or, if a

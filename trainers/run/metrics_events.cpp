@@ -9,19 +9,32 @@ bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::i
 
 }  // namespace
 
+double SplitScores::perplexity() const { return std::exp(loss); }
+double SplitScores::bits_per_token() const { return loss / std::log(2.0); }
+
 bool SplitScores::operator==(const SplitScores& o) const {
-  return same_number(loss, o.loss) && same_number(accuracy, o.accuracy) && same_number(macro_f1, o.macro_f1);
+  return language_model == o.language_model && same_number(loss, o.loss) && same_number(accuracy, o.accuracy) &&
+         (language_model || same_number(macro_f1, o.macro_f1));  // a language model has no macro-F1
 }
 
 void add_scores(JsonFields& j, const std::string& prefix, const SplitScores& s) {
   j[prefix + "loss"] = s.loss;
   j[prefix + "accuracy"] = s.accuracy;
-  j[prefix + "macro_f1"] = s.macro_f1;
+  if (!s.language_model) {
+    j[prefix + "macro_f1"] = s.macro_f1;
+    return;
+  }
+  j[prefix + "perplexity"] = s.perplexity();
+  j[prefix + "bits_per_token"] = s.bits_per_token();
 }
 
 SplitScores scores_from(const JsonFields& j, const std::string& prefix) {
-  return {number_or_nan(j, (prefix + "loss").c_str()), number_or_nan(j, (prefix + "accuracy").c_str()),
-          number_or_nan(j, (prefix + "macro_f1").c_str())};
+  SplitScores s;
+  s.language_model = j.contains(prefix + "perplexity");
+  s.loss = number_or_nan(j, (prefix + "loss").c_str());
+  s.accuracy = number_or_nan(j, (prefix + "accuracy").c_str());
+  s.macro_f1 = s.language_model ? std::nan("") : number_or_nan(j, (prefix + "macro_f1").c_str());
+  return s;
 }
 
 void to_json(JsonFields& j, const TrainEvent& e) {

@@ -4,7 +4,8 @@
 //   train  {"event":"train","step","epoch","lr","loss","accuracy","grad_norm",
 //           "tokens","tokens_per_s","elapsed_s"}   every run.log_every steps
 //   eval   {"event":"eval","split","step","epoch","loss","accuracy","macro_f1",
-//           "best","elapsed_s"}                    each validation
+//           "best","elapsed_s"}                    each validation (a language model:
+//           "perplexity","bits_per_token" in place of "macro_f1", here and in final)
 //   final  {"event":"final","split","step","loss","accuracy","macro_f1"}
 //                                                  the best checkpoint on each held-out split
 // A number that is NaN or infinite is written as null and read back as NaN.
@@ -15,9 +16,15 @@
 
 namespace rotor {
 
-// Loss, accuracy and macro-F1 of one split, as logged and summarized.
+// Loss, accuracy and macro-F1 of one split, as logged and summarized. A
+// language model's loss is in nats per predicted token and its accuracy that
+// of the next token; it has no macro-F1, and logs its perplexity and bits per
+// token (per byte with the byte tokenizer) instead, both from the loss.
 struct SplitScores {
   double loss = 0.0, accuracy = 0.0, macro_f1 = 0.0;
+  bool language_model = false;
+  double perplexity() const;
+  double bits_per_token() const;
   bool operator==(const SplitScores& o) const;
 };
 

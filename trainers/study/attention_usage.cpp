@@ -63,7 +63,7 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
     Sampler sampler = make_sampler(best.data, r.header.config.data, u.split);
     Batch batch;
     while (u.windows < kAttentionWindows && sampler.next(batch)) {
-      r.model->logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
+      r.classifier("attention usage").logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
       u.windows += batch.batch_size;
     }
     u.layer_entropy = observer.means();

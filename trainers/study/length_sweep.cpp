@@ -33,7 +33,7 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     r.emplace(restore_model(checkpoint, scaling_overrides(cell.scaling, cell.length, trained)));
     DataConfig& dc = r->header.config.data;
     dc.eval_max_len = cell.length;
-    const Evaluation e = evaluate(*r->model, data.split(cell.split), dc);
+    const Evaluation e = evaluate(r->classifier("the length sweep"), data.split(cell.split), dc);
     const ClassificationMetrics& m = e.metrics;
     cell.predictions = predicted_classes(e.scores);
     cell.labels = e.scores.labels;

@@ -28,12 +28,25 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   r.header = read_header(contents, checkpoint, overrides);
   require_trained_table(r.header.trained_model, r.header.config.model, checkpoint);
   r.tokenizer = r.header.loaded_tokenizer;
-  r.labels = LabelVocab(r.header.labels);
-  r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);
+  if (r.header.config.data.labelled) r.labels = LabelVocab(r.header.labels);  // a language model has none
+  if (r.header.config.train.objective == ObjectiveKind::clm)
+    r.model = std::make_unique<LanguageModel>(r.header.config.model, LanguageModelKind::causal, DType::F32);
+  else
+    r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);
   r.model->initialize(r.header.config.run.seed);
   load_parameters(contents, checkpoint, *r.model);
   return r;
 }
+
+EncoderClassifier& RestoredModel::classifier(const std::string& command) const {
+  auto* classifier = dynamic_cast<EncoderClassifier*>(model.get());
+  if (classifier == nullptr)
+    throw ConfigError(fmt::format("{}: this checkpoint holds a language model (train.objective {}), not a classifier",
+                                  command, option_name(header.config.train.objective)));
+  return *classifier;
+}
+
+LanguageModel& RestoredModel::language_model() const { return dynamic_cast<LanguageModel&>(*model); }
 
 void check_trained_length(const ModelConfig& model, int64_t tokens, const std::string& length_key) {
   const int64_t rows = position_encoding(model.position.type).max_positions(model);

@@ -7,6 +7,7 @@
 
 #include "datasets/dataset.h"
 #include "models/encoder_classifier.h"
+#include "models/language_model.h"
 #include "trainers/training/training_checkpoint.h"
 
 namespace rotor {
@@ -15,7 +16,13 @@ struct RestoredModel {
   CheckpointHeader header;                     // header.config has the overrides applied
   std::shared_ptr<const Tokenizer> tokenizer;  // header.loaded_tokenizer
   LabelVocab labels;
-  std::unique_ptr<EncoderClassifier> model;
+  // An EncoderClassifier, or a causal LanguageModel (train.objective clm).
+  std::unique_ptr<Model> model;
+
+  // The classifier; throws ConfigError naming `command` when the checkpoint holds a language model.
+  EncoderClassifier& classifier(const std::string& command) const;
+  // The language model (only when header.config.train.objective is clm).
+  LanguageModel& language_model() const;
 };
 
 // overrides: `--set key=value` applied to the stored config (e.g. rope

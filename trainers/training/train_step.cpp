@@ -6,40 +6,19 @@
 
 #include <fmt/format.h>
 
-#include "engine/argmax.h"
 #include "engine/ops.h"
 #include "engine/optim/clip.h"
 
 namespace rotor {
-namespace {
-
-struct Counts {
-  int64_t correct = 0, tokens = 0;
-};
-
-// Correct predictions (the first largest logit) and real tokens of a batch.
-Counts count_correct(const Var& logits, const Batch& batch) {
-  const std::vector<double> l = logits.value().to_doubles();
-  const int64_t C = logits.size(1);
-  Counts n;
-  for (int64_t b = 0; b < batch.batch_size; ++b) {
-    n.correct += argmax(l.data() + b * C, static_cast<size_t>(C)) == batch.labels[b];
-    n.tokens += batch.lengths[b];
-  }
-  return n;
-}
-
-}  // namespace
-
-TrainStep::TrainStep(EncoderClassifier& model, Optimizer& optimizer, Communicator& comm, const Config& config,
+TrainStep::TrainStep(Objective& objective, Optimizer& optimizer, Communicator& comm, const Config& config,
                      const ReducerOptions& reducer_options, std::string checkpoints_dir)
-    : model_(model),
+    : objective_(objective),
       optimizer_(optimizer),
       comm_(comm),
       groups_(config.train.gradient_groups, comm.rank(), comm.size()),
-      reducer_(model.parameters(), comm, groups_.local(), reducer_options.bucket_bytes, reducer_options.overlap),
+      reducer_(objective.model().parameters(), comm, groups_.local(), reducer_options.bucket_bytes,
+               reducer_options.overlap),
       seed_(config.run.seed),
-      label_smoothing_(config.train.label_smoothing),
       clip_norm_(config.train.clip_norm),
       checkpoints_dir_(std::move(checkpoints_dir)) {}
 
@@ -48,11 +27,11 @@ StepResult TrainStep::run(const std::vector<Batch>& micro_batches, uint64_t firs
   result.totals = forward_backward(micro_batches, first_draw);
   for (const double loss_sum : result.totals.loss_sums)
     require_finite("the training loss", loss_sum, step, ". Try a lower train.lr or train.clip_norm.");
-  ParameterStore& params = model_.parameters();
+  ParameterStore& params = objective_.model().parameters();
   result.grad_norm = clip_grad_norm(params, clip_norm_ > 0 ? clip_norm_ : std::numeric_limits<double>::max());
   require_finite("the gradient norm", result.grad_norm, step, "");
   optimizer_.step(lr);
-  model_.constrain_parameters();
+  objective_.model().constrain_parameters();
   return result;
 }
 
@@ -69,13 +48,12 @@ StepTotals TrainStep::forward_backward(const std::vector<Batch>& micro_batches, 
       if (part.batch_size > 0) {
         const uint64_t draw = (first_draw + i) * static_cast<uint64_t>(groups_.groups()) + static_cast<uint64_t>(g);
         ForwardContext ctx{true, seed_, draw, 0};
-        Var logits = model_.logits({part.tokens, part.lengths, part.batch_size, part.seq_len}, ctx);
-        Var loss = model_.loss(logits, part.labels, label_smoothing_);
+        const BatchLoss out = objective_.forward(part, ctx);
         // The group's share of the batch mean, averaged over the micro-batches.
-        const double share = static_cast<double>(part.batch_size) / static_cast<double>(batch.batch_size);
-        backward(mul_scalar(loss, share / static_cast<double>(micro)), reducer_.on_leaf_final(last));
-        const Counts n = count_correct(logits, part);
-        tally.add(i, g, loss.value().item(), part.batch_size, n.correct, n.tokens);
+        const int64_t terms = objective_.loss_terms(part);
+        const double share = static_cast<double>(terms) / static_cast<double>(objective_.loss_terms(batch));
+        backward(mul_scalar(out.loss, share / static_cast<double>(micro)), reducer_.on_leaf_final(last));
+        tally.add(i, g, out.loss.value().item(), terms, out.correct, out.tokens);
       }
       reducer_.end_group(j, last);
     }

@@ -1,7 +1,7 @@
 #pragma once
 // One optimizer update, top to bottom: for every micro-batch the forward pass,
-// the loss and the backward pass; then the gradient sums, clipping and the
-// optimizer's step.
+// the loss (the objective's, trainers/training/objective.h) and the backward pass; then the gradient sums, clipping and
+// the optimizer's step.
 //
 // Data parallelism (trainers/distributed/) enters at three points: each batch
 // is cut into gradient groups and this rank runs the forward and backward of
@@ -17,13 +17,13 @@
 #include "datasets/batch.h"
 #include "engine/error.h"
 #include "engine/optim/optimizer.h"
-#include "models/encoder_classifier.h"
 #include "trainers/config/config.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/gradient_groups.h"
 #include "trainers/distributed/gradient_reducer.h"
 #include "trainers/distributed/reducer_options.h"
 #include "trainers/distributed/step_tally.h"
+#include "trainers/training/objective.h"
 
 namespace rotor {
 
@@ -41,7 +41,7 @@ struct StepResult {
 class TrainStep {
  public:
   // checkpoints_dir: named in the errors, where the last good checkpoint is.
-  TrainStep(EncoderClassifier& model, Optimizer& optimizer, Communicator& comm, const Config& config,
+  TrainStep(Objective& objective, Optimizer& optimizer, Communicator& comm, const Config& config,
             const ReducerOptions& reducer_options, std::string checkpoints_dir);
 
   // Update number `step` (counting from 1) at learning rate `lr`. Micro-batch
@@ -58,13 +58,12 @@ class TrainStep {
   StepTotals forward_backward(const std::vector<Batch>& micro_batches, uint64_t first_draw);
   void require_finite(const std::string& what, double value, int64_t step, const std::string& advice) const;
 
-  EncoderClassifier& model_;
+  Objective& objective_;
   Optimizer& optimizer_;
   Communicator& comm_;
   GradientGroups groups_;
   GradientReducer reducer_;
   uint64_t seed_;
-  double label_smoothing_;
   double clip_norm_;
   std::string checkpoints_dir_;
 };

@@ -13,7 +13,6 @@
 
 #include "datasets/dataset.h"
 #include "engine/parallel.h"
-#include "models/encoder_classifier.h"
 #include "storage/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
@@ -21,9 +20,10 @@
 #include "trainers/run/metrics_log.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/run/run_lock.h"
+#include "trainers/training/classification_metrics.h"
 #include "trainers/training/data_dimensions.h"
-#include "trainers/training/evaluator.h"
 #include "trainers/training/memory_estimate.h"
+#include "trainers/training/objective.h"
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/resume.h"
@@ -35,7 +35,10 @@ namespace rotor {
 namespace fs = std::filesystem;
 namespace {
 
-SplitScores scores_of(const ClassificationMetrics& m) { return {m.loss, m.accuracy, m.macro_f1}; }
+// The value of `metric` in `s` (a language model's best metric is its loss).
+double metric_value(const SplitScores& s, BestMetric metric) {
+  return metric == BestMetric::loss ? s.loss : metric == BestMetric::macro_f1 ? s.macro_f1 : s.accuracy;
+}
 
 class TrainingSession {
  public:
@@ -46,7 +49,7 @@ class TrainingSession {
   void load_data(const CheckpointHeader* header);
   int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
   bool train_step();        // one optimizer update; returns true at the end of an epoch
-  ClassificationMetrics evaluate(const std::string& split);
+  SplitScores evaluate(const std::string& split);
   void log_training(double lr, double grad_norm);
   // Why a checkpoint is written; every save goes through save_checkpoint().
   enum class SaveReason { signal, stop_after, best, evaluation, schedule };
@@ -73,7 +76,7 @@ class TrainingSession {
   std::optional<RunLock> lock_;
   CheckpointDirectory checkpoints_;
   Dataset data_;
-  std::unique_ptr<EncoderClassifier> model_;
+  std::unique_ptr<Objective> objective_;  // the model, its batches, loss and scores (objective.h)
   std::unique_ptr<Optimizer> optimizer_;
   std::optional<LrSchedule> schedule_;
   std::optional<Sampler> train_sampler_;
@@ -120,14 +123,15 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   if (root_) comm_.barrier();
   // From the config: declaring the parameters of an absurd model takes minutes by itself.
   check_fits_in_memory(estimate_training_memory(config_, weight_count(config_.model), comm_.size()));
-  model_ = std::make_unique<EncoderClassifier>(config_.model, DType::F32);
-  model_->initialize(config_.run.seed);
-  optimizer_ = make_optimizer(config_.train, model_->parameters());
-  train_sampler_.emplace(make_sampler(data_, config_.data, "train"));
+  objective_ = make_objective(config_, data_);
+  Model& model = objective_->model();
+  model.initialize(config_.run.seed);
+  optimizer_ = make_optimizer(config_.train, model.parameters());
+  train_sampler_.emplace(objective_->training_sampler());
   total_steps_ = planned_steps();
   schedule_.emplace(make_schedule(config_.train, total_steps_));
   if (ckpt) {
-    load_parameters(*ckpt, *resume_from, *model_);
+    load_parameters(*ckpt, *resume_from, model);
     load_optimizer(*ckpt, *resume_from, *optimizer_);
     state_ = header->state;
     train_sampler_->restore(state_.sampler);
@@ -135,8 +139,8 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     if (root_)
       fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
   }
-  synchronize_parameters(comm_, model_->parameters(), *optimizer_);
-  step_.emplace(*model_, *optimizer_, comm_, config_, reducer_options(config_.run), checkpoints_.dir());
+  synchronize_parameters(comm_, model.parameters(), *optimizer_);
+  step_.emplace(*objective_, *optimizer_, comm_, config_, reducer_options(config_.run), checkpoints_.dir());
   already_done_ = ckpt && finished() && run_files_.summarized_steps() == state_.step;
   if (already_done_ || !root_) return;  // a finished run writes nothing; rank 0 alone writes
   run_files_.write_config(dump_config(config_));
@@ -213,9 +217,7 @@ void TrainingSession::log_training(double lr, double grad_norm) {
   last_log_ = now;
 }
 
-ClassificationMetrics TrainingSession::evaluate(const std::string& split_name) {
-  return rotor::evaluate(*model_, data_.split(split_name), config_.data).metrics;
-}
+SplitScores TrainingSession::evaluate(const std::string& split_name) { return objective_->evaluate(split_name); }
 
 std::optional<TrainingSession::SaveReason> TrainingSession::save_due(bool evaluated, bool better) const {
   const TrainConfig& t = config_.train;
@@ -238,8 +240,9 @@ void TrainingSession::save_checkpoint(SaveReason reason) {
 void TrainingSession::write_checkpoint_file(SaveReason reason) {
   TrainingState saved = state_;
   saved.elapsed_s = elapsed();
-  const std::string path = checkpoints_.save(state_.step, snapshot(config_, data_, *model_, *optimizer_, saved),
-                                             static_cast<int>(config_.train.keep_last), state_.best_step);
+  const std::string path =
+      checkpoints_.save(state_.step, snapshot(config_, data_, objective_->model(), *optimizer_, saved),
+                        static_cast<int>(config_.train.keep_last), state_.best_step);
   static const char* const why[] = {"stop signal", "--stop-after", "best so far", "after evaluation", "scheduled"};
   if (style_ == Progress::Style::lines) fmt::print(stderr, "checkpoint {} ({})\n", path, why[static_cast<int>(reason)]);
 }
@@ -270,8 +273,8 @@ int TrainingSession::run(int64_t stop_after) {
   progress_ = std::make_unique<Progress>("train", total_steps_, root_ ? style_ : Progress::Style::none);
   if (root_)
     fmt::print(stderr, "model: {} parameters, {} position encoding; training {} steps into {}{}\n",
-               model_->parameters().total_size(), config_.model.position.type, total_steps_, run_dir_.string(),
-               comm_.size() > 1 ? fmt::format(" on {} MPI ranks", comm_.size()) : "");
+               objective_->model().parameters().total_size(), config_.model.position.type, total_steps_,
+               run_dir_.string(), comm_.size() > 1 ? fmt::format(" on {} MPI ranks", comm_.size()) : "");
   const int64_t first_step = state_.step;
   while (!finished()) {
     // A signal to any rank stops every rank after the same step.
@@ -287,8 +290,8 @@ int TrainingSession::run(int64_t stop_after) {
     const bool evaluated = (t.eval_every > 0 ? state_.step % t.eval_every == 0 : epoch_end) || finished();
     bool better = false;
     if (evaluated) {
-      const ClassificationMetrics m = evaluate("val");
-      const double value = m.get(t.best_metric);
+      const SplitScores m = evaluate("val");
+      const double value = metric_value(m, t.best_metric);
       better = std::isnan(state_.best_metric) || improves(t.best_metric, value, state_.best_metric);
       if (better) {
         state_.best_metric = value;
@@ -297,9 +300,8 @@ int TrainingSession::run(int64_t stop_after) {
       } else {
         ++state_.stale_evals;
       }
-      log(EvalEvent{"val", state_.step, state_.sampler.epoch, scores_of(m), better, elapsed()});
-      note(fmt::format("val step {}: loss {:.4f} accuracy {:.4f} macro-F1 {:.4f}{}", state_.step, m.loss, m.accuracy,
-                       m.macro_f1, better ? " (best)" : ""));
+      log(EvalEvent{"val", state_.step, state_.sampler.epoch, m, better, elapsed()});
+      note(fmt::format("val step {}: {}{}", state_.step, describe_scores(m), better ? " (best)" : ""));
     }
     if (const std::optional<SaveReason> reason = save_due(evaluated, better)) save_checkpoint(*reason);
   }
@@ -318,7 +320,7 @@ void TrainingSession::test_best() {
   comm_.barrier();
   if (state_.best_step >= 0) {
     const CheckpointContents best = read_checkpoint(checkpoints_.path_for_step(state_.best_step));
-    load_parameters(best, checkpoints_.path_for_step(state_.best_step), *model_);
+    load_parameters(best, checkpoints_.path_for_step(state_.best_step), objective_->model());
   }
   RunSummary summary{config_.run.name,
                      state_.step,
@@ -326,7 +328,7 @@ void TrainingSession::test_best() {
                      state_.best_step,
                      option_name(config_.train.best_metric),
                      state_.best_metric,
-                     model_->parameters().total_size(),
+                     objective_->model().parameters().total_size(),
                      config_.model.position.type,
                      elapsed(),
                      elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0,
@@ -334,11 +336,10 @@ void TrainingSession::test_best() {
   std::string report = "best checkpoint: step " + std::to_string(state_.best_step) + "\n";
   for (const TokenizedSplit& split : data_.splits) {
     if (split.name == "train") continue;
-    const ClassificationMetrics m = evaluate(split.name);
-    log(FinalEvent{split.name, state_.best_step, scores_of(m)});
-    summary.splits.emplace_back(split.name, scores_of(m));
-    report += fmt::format("  {:<10} accuracy {:.4f}  macro-F1 {:.4f}  loss {:.4f}  ({} documents)\n", split.name,
-                          m.accuracy, m.macro_f1, m.loss, m.count);
+    const SplitScores m = evaluate(split.name);
+    log(FinalEvent{split.name, state_.best_step, m});
+    summary.splits.emplace_back(split.name, m);
+    report += fmt::format("  {:<10} {}  ({} documents)\n", split.name, describe_scores(m), split.num_docs());
   }
   if (!root_) return;
   run_files_.write_summary(summary);

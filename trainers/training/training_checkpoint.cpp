@@ -59,8 +59,8 @@ void read_field(const Map& map, const StateField<T>& f, const std::string& path,
 
 }  // namespace
 
-CheckpointContents snapshot(const Config& config, const Dataset& data, const EncoderClassifier& model,
-                            const Optimizer& optimizer, const TrainingState& s) {
+CheckpointContents snapshot(const Config& config, const Dataset& data, const Model& model, const Optimizer& optimizer,
+                            const TrainingState& s) {
   CheckpointContents c;
   c.texts["config"] = dump_config(config);
   c.texts["labels"] = data.labels.save();
@@ -105,7 +105,7 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   return h;
 }
 
-void load_parameters(const CheckpointContents& c, const std::string& path, EncoderClassifier& model) {
+void load_parameters(const CheckpointContents& c, const std::string& path, Model& model) {
   ParameterStore& params = model.parameters();
   for (const ParameterInfo& p : params.infos()) {
     const Tensor& saved = need(c.tensors, kModel + p.name, path);

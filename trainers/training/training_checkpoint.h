@@ -8,15 +8,15 @@
 
 #include "datasets/dataset.h"
 #include "engine/optim/optimizer.h"
-#include "models/encoder_classifier.h"
+#include "models/model.h"
 #include "storage/checkpoint.h"
 #include "trainers/config/config.h"
 #include "trainers/training/training_state.h"
 
 namespace rotor {
 
-CheckpointContents snapshot(const Config& config, const Dataset& data, const EncoderClassifier& model,
-                            const Optimizer& optimizer, const TrainingState& state);
+CheckpointContents snapshot(const Config& config, const Dataset& data, const Model& model, const Optimizer& optimizer,
+                            const TrainingState& state);
 
 // The parts of a checkpoint needed before the model exists.
 struct CheckpointHeader {
@@ -35,7 +35,7 @@ CheckpointHeader read_header(const CheckpointContents& contents, const std::stri
 
 // Copies every parameter; throws CheckpointError naming a missing or
 // mis-shaped one.
-void load_parameters(const CheckpointContents& contents, const std::string& path, EncoderClassifier& model);
+void load_parameters(const CheckpointContents& contents, const std::string& path, Model& model);
 void load_optimizer(const CheckpointContents& contents, const std::string& path, Optimizer& optimizer);
 
 }  // namespace rotor

@@ -2,6 +2,7 @@
 // that a sweep of lengths and scalings never overwrites a different result.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <fstream>
 
 #include "tests/storage/checkpoint_test_support.h"
@@ -15,7 +16,7 @@ namespace {
 EvalSetting plain() { return EvalSetting{"runs/a/checkpoints/step-00000100.h5", "test", "", 512, "first", {}}; }
 
 void write(const std::string& path, const EvalSetting& s) {
-  EvalRecord r{s, 100, 10, 0.5, 0.0, 0.0};
+  EvalRecord r{s, 100, 10, {0.0, 0.5, 0.0}};
   std::ofstream(path) << compact_json(r) << "\n";
 }
 
@@ -38,7 +39,7 @@ TEST_CASE("eval file names say what was evaluated", "[eval]") {
 TEST_CASE("eval records carry the evaluation's setting", "[eval]") {
   EvalSetting s = plain();
   s.overrides = {"model.position.scaling=ntk"};
-  EvalRecord r{s, 100, 4, 0.75, 0.0, 0.0};
+  EvalRecord r{s, 100, 4, {0.0, 0.75, 0.0}};
   const std::string line = compact_json(r);
   CHECK(line ==
         "{\"evaluation\":{\"checkpoint\":\"runs/a/checkpoints/step-00000100.h5\",\"split\":\"test\",\"eval_max_len\":"
@@ -46,6 +47,22 @@ TEST_CASE("eval records carry the evaluation's setting", "[eval]") {
         "\"accuracy\":0.75,\"macro_f1\":0.0,\"loss\":0.0}");
   r.evaluation.data = "more/docs.jsonl";
   CHECK_THAT(compact_json(r), Catch::Contains("\"split\":\"test\",\"data\":\"more/docs.jsonl\""));
+}
+
+TEST_CASE("a language model's eval record has perplexity and bits per token for macro-F1", "[eval]") {
+  EvalSetting s = plain();
+  s.eval_windows = "stride64";
+  EvalRecord r{s, 100, 4, {std::log(2.0) * 3.0, 0.25, 0.0}};
+  r.scores.language_model = true;
+  const std::string line = compact_json(r);
+  CHECK_THAT(line, Catch::Contains("\"documents\":4,\"accuracy\":0.25,\"loss\":"));
+  const JsonFields j = JsonFields::parse(line);
+  CHECK(!j.contains("macro_f1"));
+  CHECK(j.at("perplexity").get<double>() == Approx(8.0).epsilon(1e-12));
+  CHECK(j.at("bits_per_token").get<double>() == Approx(3.0).epsilon(1e-12));
+  const EvalRecord back = j.get<EvalRecord>();
+  CHECK(back.scores == r.scores);
+  CHECK(eval_file_name(s, 128) == "eval-test-L512-stride64.json");
 }
 
 TEST_CASE("eval output paths never overwrite a different evaluation", "[eval]") {

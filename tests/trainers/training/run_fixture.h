@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ inline std::string tiny_run_config(const std::filesystem::path& dir, const std::
                       << "  checkpoint_every: 4\n  grad_accumulation: 2\n  keep_last: 10\n"
                       << extra;
   return path;
+}
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // metrics.jsonl without the wall-clock fields, which legitimately differ.

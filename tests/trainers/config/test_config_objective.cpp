@@ -1,0 +1,55 @@
+// train.objective: a language model's config refuses the keys that mean
+// something to a classifier only, fixes its best checkpoint to the lowest
+// validation loss, and its dumped config leaves those keys out (so it loads back).
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "tests/trainers/training/run_fixture.h"
+#include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
+
+using namespace rotor;
+
+namespace {
+
+std::string config_file(const std::string& name, const std::string& text) {
+  const std::string path = (test::fresh_dir(name) / "a.yaml").string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("a language model's config refuses classifier keys, naming the key, the line and the objective") {
+  const std::string path =
+      config_file("objective-keys", "train:\n  objective: clm\n  max_steps: 10\n  label_smoothing: 0.1\n");
+  CHECK_THROWS_WITH(load_config(path),
+                    Catch::Contains("a.yaml:4") &&
+                        Catch::Contains("train.label_smoothing applies to train.objective classify only; this "
+                                        "config trains clm"));
+  const std::string plain = config_file("objective-keys-set", "train:\n  objective: clm\n  max_steps: 10\n");
+  for (const std::string& key : {"model.pooling=cls", "data.truncation=tail", "train.best_metric=accuracy",
+                                 "data.shuffle_tokens=true", "data.eval_windows=all"}) {
+    INFO(key);
+    CHECK_THROWS_WITH(load_config(plain, {key}), Catch::Contains("applies to train.objective classify only"));
+  }
+  CHECK_NOTHROW(load_config(plain, {"train.objective=classify", "train.label_smoothing=0.1"}));
+}
+
+TEST_CASE("a language model keeps its lowest validation loss and dumps only the keys that apply to it") {
+  const std::string path = config_file("objective-dump", "train:\n  objective: clm\n  max_steps: 10\n");
+  const Config c = load_config(path);
+  CHECK(c.train.objective == ObjectiveKind::clm);
+  CHECK(c.train.best_metric == BestMetric::loss);
+  const std::string dumped = dump_config(c);
+  CHECK_THAT(dumped, Catch::Contains("objective: clm"));
+  for (const ConfigOption& o : config_options()) {
+    const std::string leaf = o.key.substr(o.key.rfind('.') + 1) + ":";
+    if (o.classification_only) CHECK_THAT(dumped, !Catch::Contains(" " + leaf));  // the leaves are unique
+  }
+  const Config back = parse_config_text(dumped, "dumped");
+  CHECK(differing_keys(c, back).empty());
+  // A classifier's dump keeps every key.
+  const Config classifier = load_config(path, {"train.objective=classify"});
+  CHECK_THAT(dump_config(classifier), Catch::Contains("label_smoothing:"));
+}

@@ -1,0 +1,60 @@
+#include "trainers/training/language_model_batch.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/argmax.h"
+
+namespace rotor {
+
+LanguageModelBatch language_model_batch(const Batch& w) {
+  LanguageModelBatch b;
+  b.batch = w.batch_size;
+  b.seq_len = std::max<int64_t>(1, w.seq_len - 1);
+  const size_t cells = static_cast<size_t>(b.batch * b.seq_len);
+  b.tokens.assign(cells, 0);
+  b.targets.assign(cells, kUnscoredTarget);
+  b.lengths.assign(static_cast<size_t>(b.batch), 0);
+  for (int64_t r = 0; r < b.batch; ++r) {
+    const int32_t* row = w.tokens.data() + r * w.seq_len;
+    const int32_t inputs = std::max(0, w.lengths[r] - 1);
+    b.lengths[r] = inputs;
+    for (int32_t t = 0; t < inputs; ++t) {
+      b.tokens[r * b.seq_len + t] = row[t];
+      if (t < w.labels[r]) continue;  // context only
+      b.targets[r * b.seq_len + t] = row[t + 1];
+      ++b.scored;
+    }
+  }
+  return b;
+}
+
+namespace {
+
+template <class T>
+TargetScores score_rows(const T* logits, int64_t vocab, const std::vector<int32_t>& targets) {
+  TargetScores s;
+  for (size_t row = 0; row < targets.size(); ++row) {
+    const int32_t target = targets[row];
+    if (target == kUnscoredTarget) continue;
+    const T* l = logits + static_cast<int64_t>(row) * vocab;
+    // log p(target) = l[target] - max - log(sum exp(l - max)), in double.
+    const double m = static_cast<double>(*std::max_element(l, l + vocab));
+    double sum = 0.0;
+    for (int64_t v = 0; v < vocab; ++v) sum += std::exp(static_cast<double>(l[v]) - m);
+    s.nats += m + std::log(sum) - static_cast<double>(l[target]);
+    s.correct += argmax(l, static_cast<size_t>(vocab)) == target;
+    ++s.count;
+  }
+  return s;
+}
+
+}  // namespace
+
+TargetScores score_targets(const Tensor& logits, const std::vector<int32_t>& targets) {
+  const int64_t vocab = logits.size(-1);
+  if (logits.dtype() == DType::F64) return score_rows(logits.data<double>(), vocab, targets);
+  return score_rows(logits.data<float>(), vocab, targets);
+}
+
+}  // namespace rotor

@@ -1,0 +1,40 @@
+#pragma once
+// A batch of language-model windows (datasets/lm_windows.h) as the model sees
+// it: window b holds lengths[b] tokens; its first lengths[b] - 1 are the
+// inputs and input slot t's target is token t + 1. The window's first
+// labels[b] targets are context only (a sliding evaluation scores each token
+// once), and they and the padding get the target -100, which the loss skips.
+#include <cstdint>
+#include <vector>
+
+#include "datasets/batch.h"
+#include "engine/tensor.h"
+#include "models/encoder_classifier.h"
+
+namespace rotor {
+
+constexpr int32_t kUnscoredTarget = -100;  // the engine's cross_entropy ignore_index
+
+struct LanguageModelBatch {
+  int64_t batch = 0, seq_len = 0;
+  std::vector<int32_t> tokens;   // [batch * seq_len] inputs, padded with 0
+  std::vector<int32_t> lengths;  // [batch] inputs per row
+  std::vector<int32_t> targets;  // [batch * seq_len]: the next token, or kUnscoredTarget
+  int64_t scored = 0;            // targets that are not kUnscoredTarget
+
+  ModelInput input() const { return {tokens, lengths, batch, seq_len}; }
+};
+
+LanguageModelBatch language_model_batch(const Batch& windows);
+
+// Sums over the scored targets of one forward.
+struct TargetScores {
+  double nats = 0.0;  // -log p(target), summed
+  int64_t count = 0;
+  int64_t correct = 0;  // targets that are the first largest logit
+};
+
+// logits: [batch, seq_len, vocab], float or double; targets as above.
+TargetScores score_targets(const Tensor& logits, const std::vector<int32_t>& targets);
+
+}  // namespace rotor

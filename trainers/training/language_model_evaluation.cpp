@@ -1,0 +1,50 @@
+#include "trainers/training/language_model_evaluation.h"
+
+#include <chrono>
+
+#include "datasets/lm_windows.h"
+#include "trainers/distributed/communicator.h"
+#include "trainers/distributed/scored_batches.h"
+#include "trainers/training/language_model_batch.h"
+
+namespace rotor {
+
+SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
+                                    const LanguageModelWindows& windows, const DataConfig& data,
+                                    const EvalOptions& options) {
+  const TokenizedSplit blocks = lm_blocks(split.name, token_stream(split, separator), windows.length, windows.stride);
+  WindowConfig one_window;  // each block whole: inputs and the target after the last
+  one_window.max_len = windows.length + 1;
+  one_window.random_train_windows = false;
+  Sampler sampler(blocks, one_window, batch_config(data), data.seed, SamplerMode::eval);
+  Communicator& comm = world();
+  Progress progress("eval " + split.name, sampler.batches_in_epoch(),
+                    comm.is_root() ? options.progress : Progress::Style::none);
+  const auto start = std::chrono::steady_clock::now();
+  NoGradGuard no_grad;
+  ForwardContext ctx;  // training = false: no dropout
+  std::vector<ScoredBatch> mine;
+  Batch batch;
+  for (int64_t index = 0; sampler.next(batch); ++index) {
+    if (!scores_batch(comm, index)) continue;
+    const LanguageModelBatch lm = language_model_batch(batch);
+    const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
+    mine.push_back({index, {}, {}, {s.nats, static_cast<double>(s.count), static_cast<double>(s.correct)}});
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.update(index + 1, "", dt > 0 ? static_cast<double>(index + 1) / dt : 0.0, "batches/s");
+  }
+  progress.finish("");
+  double nats = 0.0, count = 0.0, correct = 0.0;
+  for (const ScoredBatch& b : gather_in_order(comm, std::move(mine))) {
+    nats += b.logits[0];
+    count += b.logits[1];
+    correct += b.logits[2];
+  }
+  SplitScores scores;
+  scores.language_model = true;
+  scores.loss = count > 0 ? nats / count : 0.0;
+  scores.accuracy = count > 0 ? correct / count : 0.0;
+  return scores;
+}
+
+}  // namespace rotor

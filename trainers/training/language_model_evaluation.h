@@ -1,0 +1,31 @@
+#pragma once
+// Scoring a language model on a split: its documents joined into one token
+// stream (each followed by SEP, datasets/lm_windows.h) and cut into windows of
+// `length` inputs. With stride == length the windows do not overlap and a
+// token's context is whatever precedes it in its window; with stride < length
+// (a sliding window, as the length-extrapolation papers evaluate) every window
+// after the first scores only its last `stride` targets, so each token is
+// scored once with at least length - stride tokens of context. Under mpirun
+// the ranks share the batches and sum in batch order: every rank gets the
+// single process's bits.
+#include <cstdint>
+
+#include "datasets/dataset.h"
+#include "models/language_model.h"
+#include "trainers/run/metrics_events.h"
+#include "trainers/training/evaluator.h"
+
+namespace rotor {
+
+struct LanguageModelWindows {
+  int64_t length = 0;  // inputs per window
+  int64_t stride = 0;  // new targets per window; == length: non-overlapping
+};
+
+// Loss (nats per scored token), next-token accuracy and perplexity over every
+// token of the split but the first. Batches as data.batch_size / batch_tokens say.
+SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
+                                    const LanguageModelWindows& windows, const DataConfig& data,
+                                    const EvalOptions& options = {});
+
+}  // namespace rotor

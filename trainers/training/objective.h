@@ -1,0 +1,53 @@
+#pragma once
+// What a run trains its model for (train.objective): the model with its head,
+// the batches of a training epoch, the loss of a batch, and the scores of a
+// held-out split. The training step and the trainer are the same for every
+// objective; what differs lives behind this interface:
+//   classify  EncoderClassifier, one window per document, cross entropy on the label
+//   clm       LanguageModel (causal), the split's token stream cut into blocks,
+//             next-token cross entropy on every position
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "datasets/dataset.h"
+#include "engine/var.h"
+#include "models/forward_context.h"
+#include "models/model.h"
+#include "trainers/config/config.h"
+#include "trainers/run/metrics_events.h"
+#include "trainers/training/progress.h"
+
+namespace rotor {
+
+struct BatchLoss {
+  Var loss;             // mean over the batch's loss terms
+  int64_t correct = 0;  // loss terms whose prediction is right (label, next token)
+  int64_t tokens = 0;   // real input tokens
+};
+
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  virtual Model& model() = 0;
+  // A sampler over the training batches; it keeps references into the objective.
+  virtual Sampler training_sampler() const = 0;
+  // Loss terms in a batch (documents; scored targets): a group's share of the batch mean.
+  virtual int64_t loss_terms(const Batch& batch) const = 0;
+  virtual BatchLoss forward(const Batch& batch, ForwardContext& ctx) const = 0;
+  // The model's scores on held-out split `name` at the run's evaluation length.
+  virtual SplitScores evaluate(const std::string& name, Progress::Style progress = Progress::Style::none) = 0;
+};
+
+// The objective of `config` over `data`, with a new model (parameters declared, not yet initialised).
+// `data` must outlive it.
+std::unique_ptr<Objective> make_objective(const Config& config, const Dataset& data);
+// The two kinds, each in its own file.
+std::unique_ptr<Objective> make_classification(const Config& config, const Dataset& data);
+std::unique_ptr<Objective> make_causal_language_modelling(const Config& config, const Dataset& data);
+
+// One line of a split's scores for people: accuracy, macro-F1 and loss, or a
+// language model's loss, perplexity, bits per token and next-token accuracy.
+std::string describe_scores(const SplitScores& scores);
+
+}  // namespace rotor
