@@ -8,7 +8,6 @@
 #include <fmt/core.h>
 
 #include "datasets/dataset.h"
-#include "storage/checkpoint_error.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
 #include "trainers/config/config_loader.h"
@@ -16,7 +15,7 @@
 #include "trainers/run/eval_record.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/training/evaluator.h"
-#include "trainers/training/language_model_evaluation.h"
+#include "trainers/training/restored_evaluation.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
@@ -110,26 +109,6 @@ std::string save_eval_record(const std::string& file, const EvalRecord& record, 
     print_warning(std::string(e.what()) + "; the metrics are printed below only; give --output FILE to keep them");
     return "";
   }
-}
-
-// The checkpoint's scores on `split` at data.eval_max_len: a classifier's over
-// documents, or a language model's over tokens in windows of that many inputs,
-// `stride` new ones each.
-SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
-                               int64_t stride, const std::string& checkpoint) {
-  const EvalOptions options{Progress::style(r.header.config.run.progress)};
-  if (r.header.config.train.objective == ObjectiveKind::clm) {
-    const SplitScores s = evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(),
-                                                  {data.eval_max_len, stride}, data, options);
-    if (!std::isfinite(s.loss))
-      throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(s.loss) +
-                            ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "
-                            "were written");
-    return s;
-  }
-  const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);
-  require_finite_scores(e.scores, checkpoint);
-  return {e.metrics.loss, e.metrics.accuracy, e.metrics.macro_f1};
 }
 
 int eval_command(const EvalRequest& req) {

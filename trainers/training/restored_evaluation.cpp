@@ -1,0 +1,28 @@
+#include "trainers/training/restored_evaluation.h"
+
+#include <cmath>
+
+#include "storage/checkpoint_error.h"
+#include "trainers/training/evaluator.h"
+#include "trainers/training/language_model_evaluation.h"
+
+namespace rotor {
+
+SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
+                               int64_t stride, const std::string& checkpoint) {
+  const EvalOptions options{Progress::style(r.header.config.run.progress)};
+  if (r.header.config.train.objective == ObjectiveKind::clm) {
+    const SplitScores s = evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(),
+                                                  {data.eval_max_len, stride}, data, options);
+    if (!std::isfinite(s.loss))
+      throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(s.loss) +
+                            ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "
+                            "were written");
+    return s;
+  }
+  const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);
+  require_finite_scores(e.scores, checkpoint);
+  return {e.metrics.loss, e.metrics.accuracy, e.metrics.macro_f1};
+}
+
+}  // namespace rotor

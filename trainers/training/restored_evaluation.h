@@ -1,0 +1,22 @@
+#pragma once
+// A restored checkpoint's scores on a split at one window length, whatever it
+// was trained for: what `rotor eval` prints per --max-len and what a study's
+// length sweep records.
+#include <cstdint>
+#include <string>
+
+#include "datasets/dataset.h"
+#include "trainers/run/metrics_events.h"
+#include "trainers/training/restored_model.h"
+
+namespace rotor {
+
+// At data.eval_max_len tokens: a classifier's scores over the split's
+// documents (data.eval_windows), or a language model's over every token of the
+// split in windows of that many inputs, `stride` new ones each (stride ==
+// eval_max_len: non-overlapping). Throws CheckpointError naming `checkpoint`
+// when the outputs are NaN or infinite.
+SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
+                               int64_t stride, const std::string& checkpoint);
+
+}  // namespace rotor
