@@ -90,6 +90,8 @@ class Block(nn.Module):
             s.view(B, H, N, N).add_(pos.bias)
         if pos.key_mask is not None:
             s = s.view(B, H, N, N).masked_fill_(pos.key_mask, float("-inf")).view(B * H, N, N)
+        if pos.causal_mask is not None:  # [N, N] True above the diagonal: keys after the query
+            s.masked_fill_(pos.causal_mask, float("-inf"))
         a = F.dropout(torch.softmax(s, dim=-1), self.pa, self.training)
         o = torch.bmm(a, v).view(B, H, N, dh).transpose(1, 2).reshape(B, N, D)
         return self.out(o)
@@ -102,8 +104,8 @@ class Block(nn.Module):
 class Positions:
     """Per-forward position inputs: rope tables, the [H, N, N] bias, the key mask."""
 
-    def __init__(self, rope=None, bias=None, key_mask=None):
-        self.rope, self.bias, self.key_mask = rope, bias, key_mask
+    def __init__(self, rope=None, bias=None, key_mask=None, causal_mask=None):
+        self.rope, self.bias, self.key_mask, self.causal_mask = rope, bias, key_mask, causal_mask
 
     def rotate(self, x):  # interleaved pairs (2i, 2i+1): x*cos + rot(x)*sin
         cos, sin = self.rope
@@ -116,6 +118,8 @@ class Model(nn.Module):
     def __init__(self, cfg, vocab=260):
         super().__init__()
         m = cfg["model"]
+        # train.objective clm: a causal LM, output tied to the token embedding plus a bias (GPT-2), no pooling.
+        self.causal = cfg.get("train", {}).get("objective", "classify") == "clm"
         d, h = m["d_model"], m["heads"]
         self.d, self.h, self.p = d, h, m.get("dropout", 0.1)
         pcfg = m.get("position", {})
@@ -123,10 +127,17 @@ class Model(nn.Module):
         self.base = pcfg.get("base", 10000.0)
         self.nb, self.maxd = pcfg.get("num_buckets", 32), pcfg.get("max_distance", 128)
         self.emb = nn.Embedding(vocab, d)
+        nn.init.normal_(self.emb.weight, std=0.02)  # rotor's (BERT's) init; a tied output layer needs it
         self.blocks = nn.ModuleList(Block(d, h, m["d_ff"], self.p, m.get("attention_dropout", 0.1))
                                     for _ in range(m["layers"]))
         self.norm = nn.LayerNorm(d)
-        self.head = nn.Linear(d, m.get("num_classes", 2))
+        if self.causal:
+            self.lm_bias = nn.Parameter(torch.zeros(vocab))
+        else:
+            self.head = nn.Linear(d, m.get("num_classes", 2))
+        if self.kind == "t5_bias" and self.causal:
+            sys.exit("torch_train_step.py: t5_bias has no causal form here (T5's decoder buckets); use rope, "
+                     "sinusoidal or alibi")
         if self.kind == "t5_bias":
             self.t5 = nn.Parameter(torch.randn(self.nb, h) * 0.02)
         self._cache = {}
@@ -151,6 +162,8 @@ class Model(nn.Module):
             elif self.kind == "alibi":
                 pos = torch.arange(n, dtype=torch.float32)
                 c["alibi"] = -torch.tensor(alibi_slopes(self.h))[:, None, None] * (pos[None] - pos[:, None]).abs()
+            if self.causal:
+                c["causal"] = torch.ones(n, n, dtype=torch.bool).triu(1)
             self._cache = {n: c}
         return self._cache[n]
 
@@ -168,10 +181,12 @@ class Model(nn.Module):
             bias = self.t5[c["buckets"]].permute(2, 0, 1)  # [H, N, N], shared by the layers
         elif self.kind == "alibi":
             bias = c["alibi"]
-        pos = Positions(c.get("rope"), bias, key_mask)
+        pos = Positions(c.get("rope"), bias, key_mask, c.get("causal"))
         for blk in self.blocks:
             x = blk(x, pos)
         x = self.norm(x)
+        if self.causal:
+            return F.linear(x, self.emb.weight, self.lm_bias)  # [B, N, V]
         w = valid.to(x.dtype).unsqueeze(-1)
         pooled = (x * w).sum(1) / lengths[:, None].to(x.dtype)
         return self.head(F.dropout(pooled, self.p, self.training))
@@ -198,11 +213,15 @@ def main():
     tokens = torch.randint(4, 260, (B, N))
     lengths = torch.full((B,), N)
     labels = torch.randint(0, cfg["model"].get("num_classes", 2), (B,))
+    causal = model.causal
+    if causal:  # next-token targets; the last slot has none
+        labels = torch.cat([tokens[:, 1:], torch.full((B, 1), -100)], dim=1).reshape(-1)
     times, loss = [], 0.0
     for s in range(a.warmup + a.steps):
         t0 = time.perf_counter()
         opt.zero_grad(set_to_none=True)
-        out = F.cross_entropy(model(tokens, lengths), labels)
+        logits = model(tokens, lengths)
+        out = F.cross_entropy(logits.reshape(-1, logits.shape[-1]) if causal else logits, labels)
         out.backward()
         if clip > 0:
             torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
@@ -214,8 +233,10 @@ def main():
     m = cfg["model"]
     d, ff, L, C = m["d_model"], m["d_ff"], m["layers"], m.get("num_classes", 2)
     T = B * N
-    linear = 3.0 * (L * 2.0 * T * (4 * d * d + 2 * d * ff) + 2.0 * B * d * C)
-    attention = 3.0 * L * 4.0 * B * N * N * d
+    head = 2.0 * T * d * 260 if causal else 2.0 * B * d * C  # a causal LM scores every slot over the vocabulary
+    linear = 3.0 * (L * 2.0 * T * (4 * d * d + 2 * d * ff) + head)
+    # A causal LM needs the products at or below the diagonal only: half (PyTorch 1.13 computes them all).
+    attention = 3.0 * L * 4.0 * B * N * N * d * (0.5 if causal else 1.0)
     med = statistics.median(times)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     kind = m.get("position", {}).get("type", "rope")
@@ -223,7 +244,7 @@ def main():
           f"(min {min(times):.3f}, max {max(times):.3f}, {len(times)} steps), {T / med:.0f} tokens/s, "
           f"{(linear + attention) * 1e-9:.2f} GFLOP matmul/step, {(linear + attention) / med * 1e-9:.1f} GFLOP/s, "
           f"peak RSS {rss:.0f} MiB, loss {loss:.4f}", file=sys.stderr)
-    print(json.dumps(dict(impl="torch", config=a.config, position=kind, seq=N, batch=B, threads=threads,
+    print(json.dumps(dict(impl="torch", config=a.config, position=kind, causal=causal, seq=N, batch=B, threads=threads,
                           steps=len(times), warmup=a.warmup, median_s=med, min_s=min(times), max_s=max(times),
                           tokens_per_s=T / med, matmul_gflop=(linear + attention) * 1e-9,
                           attention_gflop=attention * 1e-9, gflops=(linear + attention) / med * 1e-9,
