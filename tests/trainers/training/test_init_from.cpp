@@ -189,14 +189,17 @@ TEST_CASE("init_from: a resumed fine-tune is bit-identical and does not read the
   CHECK(test::read_text(dir / "straight" / "summary.json").find("init_from_checksum") != std::string::npos);
 }
 
-TEST_CASE("init_from: a study variant sets its own pre-trained encoder", "[init_from][study]") {
+TEST_CASE("init_from: a study variant sets its own pre-trained encoder, or none", "[init_from][study]") {
   const auto dir = test::fresh_dir("init-from-study");
-  const std::string path =
-      test::tiny_study_spec(dir,
-                            "seeds: [1]\nvariants:\n  - name: scratch\n    set: {model.position.type: rope}\n"
-                            "  - name: tuned\n    set: {model.init_from: pre/rope}\n");
+  const std::string path = test::tiny_study_spec(dir,
+                                                 "set: {model.init_from: pre/default}\nseeds: [1]\nvariants:\n"
+                                                 "  - name: tuned\n    set: {model.init_from: pre/rope}\n"
+                                                 "  - name: shared\n    set: {model.position.type: rope}\n"
+                                                 "  - name: scratch\n    set: {model.init_from: \"\"}\n");
   const StudySpec spec = parse_study_spec(path);
-  REQUIRE(spec.variants.size() == 2);
-  CHECK(spec.variants[0].config.init_from.checkpoint.empty());
-  CHECK(spec.variants[1].config.init_from.checkpoint == (fs::weakly_canonical(dir) / "pre" / "rope").string());
+  REQUIRE(spec.variants.size() == 3);
+  const fs::path folder = fs::weakly_canonical(dir);
+  CHECK(spec.variants[0].config.init_from.checkpoint == (folder / "pre" / "rope").string());
+  CHECK(spec.variants[1].config.init_from.checkpoint == (folder / "pre" / "default").string());
+  CHECK(spec.variants[2].config.init_from.checkpoint.empty());
 }
