@@ -6,6 +6,8 @@
 // The trainer holds a Model for everything objective-independent: the parameters
 // (optimizer, checkpoints), initialisation and the constraint after each step.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "engine/parameters.h"
 #include "models/model_config.h"
@@ -24,6 +26,12 @@ class Model {
   void initialize(uint64_t seed);
   // Keeps constrained parameters in their domain: call after every optimizer step.
   void constrain_parameters() { encoder_.constrain(params_); }
+  // The shared encoder's parameters (every one but the heads'), in declaration
+  // order: what a fine-tune takes from a pre-trained model (model.init_from).
+  std::vector<std::string> encoder_parameters() const;
+  // The encoder's learned [CLS] vector (-1 without one): a pre-trained
+  // language model has none, so a fine-tune may start it fresh like a head.
+  ParameterId cls_slot() const { return encoder_.cls_slot(); }
 
  protected:
   // `config` must have passed ModelConfig::validate() (the config loader runs it once).
@@ -35,7 +43,8 @@ class Model {
   ModelConfig config_;
   DType dtype_;
   ParameterStore params_;
-  TransformerEncoder encoder_;  // declared after params_: it declares into them
+  TransformerEncoder encoder_;      // declared after params_: it declares into them
+  size_t encoder_parameter_count_;  // the encoder declares first (after encoder_: counted once it has)
 };
 
 }  // namespace rotor

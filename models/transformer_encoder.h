@@ -53,6 +53,7 @@ class TransformerEncoder {
   // The slots a sequence of seq_len tokens takes (the CLS slot included).
   int64_t slots(int64_t seq_len) const { return seq_len + (cls_ >= 0 ? 1 : 0); }
   ParameterId token_embedding() const { return token_embedding_; }
+  ParameterId cls_slot() const { return cls_; }  // -1 without a [CLS] slot
 
  private:
   Var embed(const ParameterStore& params, const ModelInput& input, std::vector<int32_t>& lengths,

@@ -54,9 +54,18 @@ struct TrainConfig {
   int64_t early_stopping_patience = 0;            // evaluations without improvement; 0: off
 };
 
+// model.init_from: a fine-tune's pre-trained encoder (trainers/training/pretrained_encoder.h).
+// Not part of ModelConfig: the model is the same whether its encoder starts
+// drawn or loaded; the trainer alone reads these, when a run starts.
+struct InitFromConfig {
+  std::string checkpoint;  // a checkpoint file or run directory; "": train from scratch
+  std::string checksum;    // the source's content checksum; "": recorded when the run starts, else required
+};
+
 struct Config {
   RunConfig run;
   ModelConfig model;
+  InitFromConfig init_from;
   DataConfig data;
   TrainConfig train;
 };

@@ -153,6 +153,16 @@ std::vector<ConfigOption> rows() {
           "Token embeddings: 1 = drawn N(0, init_std), used as they are (BERT); sqrt_d = drawn N(0, d_model^-1/2) "
           "and multiplied by sqrt(d_model), unit RMS (Vaswani)"),
       OPT("model.position.type", model.position.type, "Position encoding").one_of(position_encoding_names()),
+      OPT("model.init_from", init_from.checkpoint,
+          "Fine-tune: a checkpoint or run directory (its best checkpoint) whose encoder (embeddings, blocks, norms, "
+          "position parameters) and tokenizer this run starts from, with a new head; read when a run starts, never "
+          "on resume (empty: from scratch)")
+          .path()
+          .on_resume(),
+      OPT("model.init_from_checksum", init_from.checksum,
+          "Fine-tune: the source checkpoint's content checksum (fnv1a64:<16 hex digits>, its content_fnv1a64); "
+          "empty: recorded when the run starts; set: the source must have it")
+          .on_resume(),
       // data
       OPT("data.task", data.task, "Built-in task; empty: read the files below")
           .one_of(with_empty(builtin_task_names())),

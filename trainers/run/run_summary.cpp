@@ -32,6 +32,10 @@ void to_json(JsonFields& j, const RunSummary& s) {
        {"position", s.position},
        {"elapsed_s", s.elapsed_s},
        {"tokens_per_s", s.tokens_per_s}};
+  if (!s.init_from.checkpoint.empty()) {
+    j["init_from"] = s.init_from.checkpoint;
+    j["init_from_checksum"] = s.init_from.checksum;
+  }
   for (const auto& [split, scores] : s.splits) add_scores(j, split + "_", scores);
 }
 
@@ -46,6 +50,7 @@ void from_json(const JsonFields& j, RunSummary& s) {
   s.position = j.value("position", "");
   s.elapsed_s = j.at("elapsed_s").get<double>();
   s.tokens_per_s = j.at("tokens_per_s").get<double>();
+  s.init_from = {j.value("init_from", ""), j.value("init_from_checksum", "")};
   s.splits.clear();
   for (const std::string& split : summarized_splits(j)) s.splits.emplace_back(split, scores_from(j, split + "_"));
 }

@@ -3,6 +3,7 @@
 // a finished run), one compact line:
 //   {"run","steps","epochs","best_step","best_metric","best_value",
 //    "parameters","position","elapsed_s","tokens_per_s",
+//    "init_from","init_from_checksum" (a fine-tune's source, model.init_from),
 //    "<split>_loss","<split>_accuracy","<split>_macro_f1" for each held-out split}
 // best_value is null (NaN) when no evaluation ran.
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "trainers/config/config.h"
 #include "trainers/run/metrics_events.h"
 
 namespace rotor {
@@ -25,6 +27,7 @@ struct RunSummary {
   double elapsed_s = 0.0, tokens_per_s = 0.0;
   // The best checkpoint's scores on each held-out split, in the data's order.
   std::vector<std::pair<std::string, SplitScores>> splits;
+  InitFromConfig init_from;  // a fine-tune's source checkpoint and its checksum; empty: trained from scratch
 };
 
 // Reading requires steps, best_step, parameters, elapsed_s and tokens_per_s;

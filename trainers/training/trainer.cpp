@@ -25,6 +25,7 @@
 #include "trainers/training/memory_estimate.h"
 #include "trainers/training/objective.h"
 #include "trainers/training/optimizer_factory.h"
+#include "trainers/training/pretrained_encoder.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/resume.h"
 #include "trainers/training/signals.h"
@@ -46,7 +47,7 @@ class TrainingSession {
   int run(int64_t stop_after);
 
  private:
-  void load_data(const CheckpointHeader* header);
+  void load_data(const CheckpointHeader* header, const PretrainedEncoder* pretrained);
   int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
   bool train_step();        // one optimizer update; returns true at the end of an epoch
   SplitScores evaluate(const std::string& split);
@@ -107,6 +108,10 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     ckpt = read_checkpoint(*resume_from);
     header = read_header(*ckpt, *resume_from);
   }
+  // A fine-tune reads its source when it starts only; resumed, it keeps the record of that start.
+  std::optional<PretrainedEncoder> pretrained;
+  if (header) config_.init_from = header->config.init_from;
+  if (!header && !config_.init_from.checkpoint.empty()) pretrained = read_pretrained_encoder(config_);
   // Fixed when a run starts and kept by its checkpoints (trainers/distributed/gradient_groups.h).
   config_.train.gradient_groups =
       resolve_gradient_groups(config_.train.gradient_groups, header ? &header->config.train.gradient_groups : nullptr,
@@ -119,13 +124,17 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   }
   // Rank 0 builds the token cache first; the other ranks then read it.
   if (!root_) comm_.barrier();
-  load_data(header ? &*header : nullptr);
+  load_data(header ? &*header : nullptr, pretrained ? &*pretrained : nullptr);
   if (root_) comm_.barrier();
   // From the config: declaring the parameters of an absurd model takes minutes by itself.
   check_fits_in_memory(estimate_training_memory(config_, weight_count(config_.model), comm_.size()));
   objective_ = make_objective(config_, data_);
   Model& model = objective_->model();
   model.initialize(config_.run.seed);
+  if (pretrained) {
+    load_pretrained_encoder(*pretrained, config_, model);
+    config_.init_from = source_record(*pretrained);
+  }
   optimizer_ = make_optimizer(config_.train, model.parameters());
   train_sampler_.emplace(objective_->training_sampler());
   total_steps_ = planned_steps();
@@ -147,12 +156,13 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   log_.emplace(run_files_.metrics_path(), ckpt ? state_.step : -1);
 }
 
-void TrainingSession::load_data(const CheckpointHeader* header) {
+void TrainingSession::load_data(const CheckpointHeader* header, const PretrainedEncoder* pretrained) {
   LoadOptions opt;
   if (header) {
     opt.tokenizer = header->tokenizer;
     opt.labels = header->labels;
   }
+  if (pretrained) opt.tokenizer = pretrained->header.tokenizer;  // token ids as the encoder learnt them
   opt.warn = [this](const std::string& w) {
     if (root_) fmt::print(stderr, "warning: {}\n", w);
   };
@@ -332,7 +342,8 @@ void TrainingSession::test_best() {
                      config_.model.position.type,
                      elapsed(),
                      elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0,
-                     {}};
+                     {},
+                     config_.init_from};
   std::string report = "best checkpoint: step " + std::to_string(state_.best_step) + "\n";
   for (const TokenizedSplit& split : data_.splits) {
     if (split.name == "train") continue;
