@@ -13,6 +13,7 @@ struct Batch {
   std::vector<int32_t> labels;      // [B] class index
   std::vector<int64_t> doc_ids;     // [B] document index within its split
   std::vector<int32_t> window_ids;  // [B] window index within its document
+  int64_t epoch = 0;                // the training epoch that served it (evaluation: 0); keys per-epoch draws
 };
 
 }  // namespace rotor

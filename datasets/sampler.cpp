@@ -33,11 +33,11 @@ bool Sampler::next(Batch& out) {
     return false;
   }
   out = make_batch(*split_, windows_, batches_[static_cast<size_t>(state_.cursor)]);
+  out.epoch = mode_ == SamplerMode::train ? state_.epoch : 0;
   if (window_config_.shuffle_tokens) {
-    const int64_t epoch = mode_ == SamplerMode::train ? state_.epoch : 0;
     for (int64_t row = 0; row < out.batch_size; ++row) {
       const Window& w = windows_[static_cast<size_t>(batches_[static_cast<size_t>(state_.cursor)][row])];
-      shuffle_window(out.tokens.data() + row * out.seq_len, w.length(), seed_, epoch, w);
+      shuffle_window(out.tokens.data() + row * out.seq_len, w.length(), seed_, out.epoch, w);
     }
   }
   ++state_.cursor;

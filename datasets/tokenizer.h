@@ -16,6 +16,8 @@ class Tokenizer {
  public:
   static constexpr int32_t kPadId = 0, kClsId = 1, kSepId = 2, kUnkId = 3;
   static constexpr int32_t kNumSpecial = 4;  // regular tokens start at this id
+  // A masked language model's [MASK]: the CLS id, which a language model never reads (datasets/mlm_masking.h).
+  static constexpr int32_t kMaskId = kClsId;
 
   virtual ~Tokenizer() = default;
 

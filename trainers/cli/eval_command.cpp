@@ -124,9 +124,10 @@ int eval_command(const EvalRequest& req) {
                       " lengths; leave --output out to get one file per length next to the run");
   }
   const EvalData data = load_eval_data(req, r);
-  const bool lm = config.train.objective == ObjectiveKind::clm;
+  const bool lm = config.train.objective != ObjectiveKind::classify;
   if (!lm && req.stride > 0)
-    throw ConfigError("--stride applies to language models (train.objective clm); this checkpoint is a classifier");
+    throw ConfigError(
+        "--stride applies to language models (train.objective clm or mlm); this checkpoint is a classifier");
   std::vector<LengthResult> results;
   for (const int64_t len : lengths) {
     config.data.eval_max_len = len;

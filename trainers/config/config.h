@@ -47,6 +47,7 @@ struct TrainConfig {
   int64_t gradient_groups = 0;
   double clip_norm = 1.0;  // 0: no clipping
   double label_smoothing = 0.0;
+  double mask_probability = 0.15;                 // mlm: of selecting a token (datasets/mlm_masking.h)
   int64_t eval_every = 0;                         // steps; 0: at the end of every epoch
   int64_t checkpoint_every = 0;                   // steps; 0: after every evaluation
   int64_t keep_last = 3;                          // step checkpoints kept (the best is always kept too)

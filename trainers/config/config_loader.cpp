@@ -189,8 +189,8 @@ void apply_objective(Config& config, const FlatConfig& flat) {
   for (const auto& [key, leaf] : flat) {
     const ConfigOption* o = find_option(key);
     if (o != nullptr && !applies_to(*o, objective))
-      throw ConfigError(leaf.where + ": " + key + " applies to train.objective classify only; this config trains " +
-                        option_name(objective));
+      throw ConfigError(leaf.where + ": " + key + " applies to train.objective " + applicable_objectives(*o) +
+                        " only; this config trains " + option_name(objective));
   }
   config.data.labelled = objective == ObjectiveKind::classify;
   if (objective == ObjectiveKind::classify) return;

@@ -9,8 +9,9 @@
 
 namespace rotor {
 
-// What a run trains: a classifier of documents, or a causal language model (next-token loss on every position).
-enum class ObjectiveKind { classify, clm };
+// What a run trains: a classifier of documents, a causal language model (next-token loss on every position)
+// or a masked language model (BERT's loss on the masked tokens).
+enum class ObjectiveKind { classify, clm, mlm };
 enum class OptimizerKind { adamw, adam, sgd };
 // The validation metric that picks the best checkpoint: loss is better when lower, the others when higher.
 enum class BestMetric { accuracy, macro_f1, loss };
@@ -19,8 +20,8 @@ enum class ProgressMode { automatic, bar, lines, none };
 
 template <>
 struct OptionNames<ObjectiveKind> {
-  static constexpr std::array<std::pair<ObjectiveKind, const char*>, 2> table{
-      {{ObjectiveKind::classify, "classify"}, {ObjectiveKind::clm, "clm"}}};
+  static constexpr std::array<std::pair<ObjectiveKind, const char*>, 3> table{
+      {{ObjectiveKind::classify, "classify"}, {ObjectiveKind::clm, "clm"}, {ObjectiveKind::mlm, "mlm"}}};
 };
 template <>
 struct OptionNames<OptimizerKind> {

@@ -229,7 +229,7 @@ std::vector<ConfigOption> rows() {
       // train
       OPT("train.objective", train.objective,
           "classify: label documents; clm: causal language model (next-token loss on every position, output tied "
-          "to the token embedding)"),
+          "to the token embedding); mlm: masked language model (BERT's masking, loss on the selected tokens)"),
       OPT("train.optimizer", train.optimizer, "Optimizer"),
       OPT("train.lr", train.lr, "Peak learning rate").above(0),
       OPT("train.weight_decay", train.weight_decay, "adamw: decoupled decay; adam, sgd: L2 (biases, norms excluded)")
@@ -256,6 +256,11 @@ std::vector<ConfigOption> rows() {
           .at_least(0)
           .below(1)
           .classification(),
+      OPT("train.mask_probability", train.mask_probability,
+          "mlm: chance that a token is selected (then 80% [MASK], 10% a random token, 10% kept)")
+          .above(0)
+          .below(1)
+          .only_for(ObjectiveKind::mlm),
       OPT("train.eval_every", train.eval_every, "Steps between validations (0: every epoch)").at_least(0).on_resume(),
       OPT("train.checkpoint_every", train.checkpoint_every, "Steps between checkpoints (0: after each validation)")
           .at_least(0)
@@ -302,13 +307,20 @@ ConfigOption& ConfigOption::on_resume() {
   may_change_on_resume = true;
   return *this;
 }
-ConfigOption& ConfigOption::classification() {
-  classification_only = true;
+ConfigOption& ConfigOption::only_for(ObjectiveKind objective) {
+  objectives.push_back(objective);
   return *this;
 }
 
 bool applies_to(const ConfigOption& o, ObjectiveKind objective) {
-  return !o.classification_only || objective == ObjectiveKind::classify;
+  return o.objectives.empty() || std::find(o.objectives.begin(), o.objectives.end(), objective) != o.objectives.end();
+}
+
+std::string applicable_objectives(const ConfigOption& o) {
+  std::string names;
+  for (size_t i = 0; i < o.objectives.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == o.objectives.size() ? " or " : ", ") + std::string(option_name(o.objectives[i]));
+  return names;
 }
 
 }  // namespace rotor

@@ -33,9 +33,9 @@ struct ConfigOption {
   bool is_path = false;
   // May differ when resuming a run (run length, frequencies, logging).
   bool may_change_on_resume = false;
-  // Means something to a classifier only (labels, pooling, document windows): a
-  // language model's config may not set it, and its dumped config leaves it out.
-  bool classification_only = false;
+  // The objectives it means something to (empty: all). A config training
+  // another may not set it, and its dumped config leaves it out.
+  std::vector<ObjectiveKind> objectives;
   // Sets the field from a YAML value; throws YAML::Exception when the value
   // is not of the option's type.
   std::function<void(Config&, const YAML::Node&)> set;
@@ -60,11 +60,14 @@ struct ConfigOption {
   }
   ConfigOption& path();
   ConfigOption& on_resume();
-  ConfigOption& classification();
+  ConfigOption& classification() { return only_for(ObjectiveKind::classify); }  // labels, pooling, document windows
+  ConfigOption& only_for(ObjectiveKind objective);
 };
 
 // Whether option `o` means something to a run training `objective`.
 bool applies_to(const ConfigOption& o, ObjectiveKind objective);
+// The objectives `o` is limited to, for people: "classify", "clm or mlm".
+std::string applicable_objectives(const ConfigOption& o);
 
 const std::vector<ConfigOption>& config_options();
 const ConfigOption* find_option(const std::string& key);

@@ -29,6 +29,24 @@ LanguageModelBatch language_model_batch(const Batch& w) {
   return b;
 }
 
+LanguageModelBatch masked_language_model_batch(const Batch& w, const StreamMasking& masking) {
+  LanguageModelBatch b = language_model_batch(w);
+  b.scored = 0;
+  for (int64_t r = 0; r < b.batch; ++r) {
+    const auto first = static_cast<uint64_t>(w.doc_ids[r] * masking.stride);
+    for (int32_t t = 0; t < b.lengths[r]; ++t) {
+      int32_t& token = b.tokens[r * b.seq_len + t];
+      int32_t& target = b.targets[r * b.seq_len + t];
+      const MaskDecision d = mask_decision(masking.key, first + static_cast<uint64_t>(t), token, masking.rule);
+      const bool scored = d.selected && t >= w.labels[r];
+      target = scored ? token : kUnscoredTarget;
+      token = d.input;
+      b.scored += scored;
+    }
+  }
+  return b;
+}
+
 namespace {
 
 template <class T>

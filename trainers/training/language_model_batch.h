@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datasets/batch.h"
+#include "datasets/mlm_masking.h"
 #include "engine/tensor.h"
 #include "models/encoder_classifier.h"
 
@@ -26,6 +27,18 @@ struct LanguageModelBatch {
 };
 
 LanguageModelBatch language_model_batch(const Batch& windows);
+
+// A masked language model's view of the same windows (datasets/mlm_masking.h):
+// the same inputs, corrupted by BERT's rule, and as targets the selected
+// tokens only. Window b starts at stream position doc_ids[b] * stride, so a
+// token's mask is keyed by its place in the split's stream. Its first labels[b]
+// slots are context a previous window scored: corrupted alike, never scored.
+struct StreamMasking {
+  RandomKey key;
+  MaskingRule rule;
+  int64_t stride = 0;
+};
+LanguageModelBatch masked_language_model_batch(const Batch& windows, const StreamMasking& masking);
 
 // Sums over the scored targets of one forward.
 struct TargetScores {

@@ -27,7 +27,10 @@ SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& 
   Batch batch;
   for (int64_t index = 0; sampler.next(batch); ++index) {
     if (!scores_batch(comm, index)) continue;
-    const LanguageModelBatch lm = language_model_batch(batch);
+    const LanguageModelBatch lm =
+        windows.masking
+            ? masked_language_model_batch(batch, {evaluation_mask_key(data.seed), *windows.masking, windows.stride})
+            : language_model_batch(batch);
     const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
     mine.push_back({index, {}, {}, {s.nats, static_cast<double>(s.count), static_cast<double>(s.correct)}});
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -9,8 +9,10 @@
 // the ranks share the batches and sum in batch order: every rank gets the
 // single process's bits.
 #include <cstdint>
+#include <optional>
 
 #include "datasets/dataset.h"
+#include "datasets/mlm_masking.h"
 #include "models/language_model.h"
 #include "trainers/run/metrics_events.h"
 #include "trainers/training/evaluator.h"
@@ -20,10 +22,14 @@ namespace rotor {
 struct LanguageModelWindows {
   int64_t length = 0;  // inputs per window
   int64_t stride = 0;  // new targets per window; == length: non-overlapping
+  // A masked language model: the stream corrupted by BERT's rule with the fixed
+  // evaluation_mask_key(data.seed), the same tokens at every length and stride.
+  std::optional<MaskingRule> masking;
 };
 
-// Loss (nats per scored token), next-token accuracy and perplexity over every
-// token of the split but the first. Batches as data.batch_size / batch_tokens say.
+// Loss (nats per scored token), token accuracy and perplexity over every
+// token of the split but the first (causal), or over its selected tokens
+// (masked). Batches as data.batch_size / batch_tokens say.
 SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
                                     const LanguageModelWindows& windows, const DataConfig& data,
                                     const EvalOptions& options = {});

@@ -6,6 +6,8 @@
 //   classify  EncoderClassifier, one window per document, cross entropy on the label
 //   clm       LanguageModel (causal), the split's token stream cut into blocks,
 //             next-token cross entropy on every position
+//   mlm       LanguageModel (masked), the same blocks with BERT's masks,
+//             cross entropy on the selected tokens
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,12 +44,14 @@ class Objective {
 // The objective of `config` over `data`, with a new model (parameters declared, not yet initialised).
 // `data` must outlive it.
 std::unique_ptr<Objective> make_objective(const Config& config, const Dataset& data);
-// The two kinds, each in its own file.
+// The kinds, each in its own file.
 std::unique_ptr<Objective> make_classification(const Config& config, const Dataset& data);
 std::unique_ptr<Objective> make_causal_language_modelling(const Config& config, const Dataset& data);
+std::unique_ptr<Objective> make_masked_language_modelling(const Config& config, const Dataset& data);
 
 // One line of a split's scores for people: accuracy, macro-F1 and loss, or a
-// language model's loss, perplexity, bits per token and next-token accuracy.
+// language model's loss, perplexity, bits per token and token accuracy (clm:
+// of the next token; mlm: of the masked tokens).
 std::string describe_scores(const SplitScores& scores);
 
 }  // namespace rotor

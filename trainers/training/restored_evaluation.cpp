@@ -11,9 +11,13 @@ namespace rotor {
 SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
                                int64_t stride, const std::string& checkpoint) {
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
-  if (r.header.config.train.objective == ObjectiveKind::clm) {
-    const SplitScores s = evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(),
-                                                  {data.eval_max_len, stride}, data, options);
+  const TrainConfig& train = r.header.config.train;
+  if (train.objective != ObjectiveKind::classify) {
+    LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt};
+    if (train.objective == ObjectiveKind::mlm)
+      windows.masking = MaskingRule{train.mask_probability, static_cast<int32_t>(r.tokenizer->vocab_size())};
+    const SplitScores s =
+        evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(), windows, data, options);
     if (!std::isfinite(s.loss))
       throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(s.loss) +
                             ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "

@@ -13,7 +13,8 @@ namespace rotor {
 
 // At data.eval_max_len tokens: a classifier's scores over the split's
 // documents (data.eval_windows), or a language model's over every token of the
-// split in windows of that many inputs, `stride` new ones each (stride ==
+// split (a masked one: over its tokens selected by the fixed evaluation masks)
+// in windows of that many inputs, `stride` new ones each (stride ==
 // eval_max_len: non-overlapping). Throws CheckpointError naming `checkpoint`
 // when the outputs are NaN or infinite.
 SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,

@@ -29,8 +29,11 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   require_trained_table(r.header.trained_model, r.header.config.model, checkpoint);
   r.tokenizer = r.header.loaded_tokenizer;
   if (r.header.config.data.labelled) r.labels = LabelVocab(r.header.labels);  // a language model has none
-  if (r.header.config.train.objective == ObjectiveKind::clm)
-    r.model = std::make_unique<LanguageModel>(r.header.config.model, LanguageModelKind::causal, DType::F32);
+  const ObjectiveKind objective = r.header.config.train.objective;
+  if (objective == ObjectiveKind::clm || objective == ObjectiveKind::mlm)
+    r.model = std::make_unique<LanguageModel>(
+        r.header.config.model, objective == ObjectiveKind::clm ? LanguageModelKind::causal : LanguageModelKind::masked,
+        DType::F32);
   else
     r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);
   r.model->initialize(r.header.config.run.seed);

@@ -16,12 +16,12 @@ struct RestoredModel {
   CheckpointHeader header;                     // header.config has the overrides applied
   std::shared_ptr<const Tokenizer> tokenizer;  // header.loaded_tokenizer
   LabelVocab labels;
-  // An EncoderClassifier, or a causal LanguageModel (train.objective clm).
+  // An EncoderClassifier, or a LanguageModel: causal (train.objective clm) or masked (mlm).
   std::unique_ptr<Model> model;
 
   // The classifier; throws ConfigError naming `command` when the checkpoint holds a language model.
   EncoderClassifier& classifier(const std::string& command) const;
-  // The language model (only when header.config.train.objective is clm).
+  // The language model (only when header.config.train.objective is clm or mlm).
   LanguageModel& language_model() const;
 };
 

@@ -45,11 +45,33 @@ TEST_CASE("a language model keeps its lowest validation loss and dumps only the 
   CHECK_THAT(dumped, Catch::Contains("objective: clm"));
   for (const ConfigOption& o : config_options()) {
     const std::string leaf = o.key.substr(o.key.rfind('.') + 1) + ":";
-    if (o.classification_only) CHECK_THAT(dumped, !Catch::Contains(" " + leaf));  // the leaves are unique
+    if (!applies_to(o, ObjectiveKind::clm)) CHECK_THAT(dumped, !Catch::Contains(" " + leaf));  // the leaves are unique
   }
   const Config back = parse_config_text(dumped, "dumped");
   CHECK(differing_keys(c, back).empty());
   // A classifier's dump keeps every key.
   const Config classifier = load_config(path, {"train.objective=classify"});
   CHECK_THAT(dump_config(classifier), Catch::Contains("label_smoothing:"));
+}
+
+TEST_CASE("train.mask_probability applies to mlm only and lies in (0, 1), and an MLM config dumps it") {
+  const std::string path = config_file("objective-mask", "train:\n  objective: clm\n  mask_probability: 0.2\n");
+  CHECK_THROWS_WITH(load_config(path),
+                    Catch::Contains("a.yaml:3") &&
+                        Catch::Contains("train.mask_probability applies to train.objective mlm only; this config "
+                                        "trains clm"));
+  const std::string plain = config_file("objective-mask-set", "train:\n  max_steps: 10\n");
+  CHECK_THROWS_WITH(load_config(plain, {"train.mask_probability=0.2"}),
+                    Catch::Contains("applies to train.objective mlm only; this config trains classify"));
+  for (const std::string& bad : {"0", "1", "1.5"})
+    CHECK_THROWS_WITH(load_config(plain, {"train.objective=mlm", "train.mask_probability=" + bad}),
+                      Catch::Contains("train.mask_probability"));
+  const Config mlm = load_config(plain, {"train.objective=mlm", "train.mask_probability=0.3"});
+  CHECK(mlm.train.mask_probability == 0.3);
+  CHECK(mlm.train.best_metric == BestMetric::loss);
+  CHECK_FALSE(mlm.data.labelled);
+  const std::string dumped = dump_config(mlm);
+  CHECK_THAT(dumped, Catch::Contains("mask_probability: 0.3") && !Catch::Contains("label_smoothing:"));
+  CHECK(differing_keys(mlm, parse_config_text(dumped, "dumped")).empty());
+  CHECK_THAT(dump_config(load_config(plain)), !Catch::Contains("mask_probability"));
 }

@@ -8,7 +8,7 @@
 
 using namespace rotor;
 
-TEST_CASE("a batch of LM windows becomes inputs and next-token targets; context-only targets are skipped") {
+TEST_CASE("a batch of LM windows becomes inputs and next-token targets, and context-only targets are skipped") {
   Batch w;
   w.batch_size = 2;
   w.seq_len = 5;

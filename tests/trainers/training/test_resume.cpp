@@ -85,6 +85,15 @@ TEST_CASE("a resumed causal language model run is bit-identical to the uninterru
   CHECK_THAT(summary, Catch::Contains("\"best_metric\":\"loss\""));
 }
 
+// A masked LM's masks are keyed by (data.seed, epoch, stream position): the resumed run redraws them exactly.
+TEST_CASE("a resumed masked language model run is bit-identical to the uninterrupted run", "[resume][mlm]") {
+  const auto dir = test::fresh_dir("resume-mlm");
+  check_resume_is_bit_identical(dir, test::tiny_run_config(dir), {"train.objective=mlm", "train.mask_probability=0.2"});
+  const std::string summary = test::read_text(dir / "straight" / "summary.json");
+  CHECK_THAT(summary, Catch::Contains("\"test_perplexity\":"));
+  CHECK_THAT(summary, Catch::Contains("\"best_metric\":\"loss\""));
+}
+
 TEST_CASE("resuming with a changed model or data config is refused, listing the keys", "[resume]") {
   const auto dir = test::fresh_dir("resume-changed");
   const std::string config = test::tiny_run_config(dir);
