@@ -133,7 +133,7 @@ TEST_CASE("unlabelled: labelled sources are read without their labels", "[datase
         "data.include_labels: applies to labelled data only (this run reads unlabelled text)");
 }
 
-TEST_CASE("unlabelled: labelled is part of the cache key; austen needs it false", "[datasets][text][cache]") {
+TEST_CASE("unlabelled: labelled is part of the cache key, austen needs it false", "[datasets][text][cache]") {
   DataConfig c;
   c.task = "listops-easy";
   const std::string labelled_key = token_cache_key(c, "", {});

@@ -50,7 +50,7 @@ double max_difference(const std::vector<double>& a, const std::vector<double>& b
 
 }  // namespace
 
-GRADCHECK(OpKind::causal_linear_attention, "causal linear attention: q, k, v; d != e, one position, rank 3") {
+GRADCHECK(OpKind::causal_linear_attention, "causal linear attention: q, k, v, d != e, one position, rank 3") {
   const auto op = [](const Vars& x) { return causal_linear_attention(x[0], x[1], x[2]); };
   CHECK_GRADIENTS(OpKind::causal_linear_attention, op,
                   {randn({2, 2, 5, 3}, 51), randn({2, 2, 5, 3}, 52), randn({2, 2, 5, 4}, 53)});

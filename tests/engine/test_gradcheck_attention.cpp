@@ -24,7 +24,7 @@ AttentionOptions padded_dropout_options(std::vector<int32_t> lengths, double dro
 
 }  // namespace
 
-GRADCHECK(OpKind::attention, "fused attention: q, k, v, bias table; padding, odd lengths, dropout") {
+GRADCHECK(OpKind::attention, "fused attention: q, k, v, bias table, padding, odd lengths, dropout") {
   const auto with_bias = [](AttentionOptions opt) {
     return [opt](const Vars& v) mutable {
       opt.bias = v[3];
@@ -44,7 +44,7 @@ GRADCHECK(OpKind::attention, "fused attention: q, k, v, bias table; padding, odd
                   {randn({1, 2, 7, 4}, 9), randn({1, 2, 7, 4}, 10), randn({1, 2, 7, 4}, 11)});
 }
 
-GRADCHECK(OpKind::attention, "fused attention: a pair bias's parameters; padding, odd lengths, tiles, dropout") {
+GRADCHECK(OpKind::attention, "fused attention: a pair bias's parameters, padding, odd lengths, tiles, dropout") {
   // inputs q, k, v, then the pair bias's w [H], a [1], b [1]
   const auto with_pair_bias = [](AttentionOptions opt) {
     return [opt](const Vars& v) mutable {

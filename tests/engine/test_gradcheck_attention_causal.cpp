@@ -23,7 +23,7 @@ AttentionOptions causal_options(std::vector<int32_t> lengths, double dropout) {
 
 }  // namespace
 
-GRADCHECK(OpKind::attention, "causal fused attention: q, k, v, bias table; padding, tiles, dropout") {
+GRADCHECK(OpKind::attention, "causal fused attention: q, k, v, bias table, padding, tiles, dropout") {
   const auto with_bias = [](AttentionOptions opt) {
     return [opt](const Vars& v) mutable {
       opt.bias = v[3];
@@ -38,7 +38,7 @@ GRADCHECK(OpKind::attention, "causal fused attention: q, k, v, bias table; paddi
                   {randn({1, 2, 7, 4}, 39), randn({1, 2, 7, 4}, 40), randn({1, 2, 7, 4}, 41)});
 }
 
-GRADCHECK(OpKind::attention, "causal fused attention: a pair bias's parameters; padding, tiles, dropout") {
+GRADCHECK(OpKind::attention, "causal fused attention: a pair bias's parameters, padding, tiles, dropout") {
   const auto with_pair_bias = [](AttentionOptions opt) {
     return [opt](const Vars& v) mutable {
       opt.pair_bias = std::make_shared<test::WavePairBias>(v[3], v[4], v[5]);

@@ -164,7 +164,7 @@ TEST_CASE("alibi_directional: fixed slopes split ALiBi's 2H schedule, keys befor
   CHECK_FALSE(learned.store.infos()[0].weight_decay);
 }
 
-TEST_CASE("alibi_directional: finite and of i - j only to 1e5; equal slopes before and after are symmetric alibi",
+TEST_CASE("alibi_directional: finite and of i - j only to 1e5, equal slopes before and after are symmetric alibi",
           "[alibi_directional]") {
   const DType dtype = GENERATE(DType::F64, DType::F32);
   const int64_t H = GENERATE(8, 6);

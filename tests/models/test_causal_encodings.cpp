@@ -49,7 +49,7 @@ TEST_CASE("t5 decoder buckets: every bucket for keys at or before the query (32 
   for (int64_t n = 1; n <= 300; ++n) CHECK(t5_causal_bucket(-n, 32, 128) >= t5_causal_bucket(-(n - 1), 32, 128));
 }
 
-TEST_CASE("t5 bias: causal table [H, 2N-1] reads the decoder bucket of j - i; the encoder table is unchanged",
+TEST_CASE("t5 bias: causal table [H, 2N-1] reads the decoder bucket of j - i, the encoder table is unchanged",
           "[t5][causal]") {
   const Built t5(tiny_config("t5_bias"));
   const int64_t n = 40, offsets = 2 * n - 1, heads = 2;

@@ -85,7 +85,7 @@ TEST_CASE("model config: an unknown position type is rejected with the key and t
   check_rejected({{"model.position.type", "t5_bias, alibi", [](ModelConfig& c) { c.position.type = "cope"; }}});
 }
 
-TEST_CASE("model config: each option enum exports its names once; unknown names do not parse", "[config]") {
+TEST_CASE("model config: each option enum exports its names once, unknown names do not parse", "[config]") {
   CHECK(option_names<NormPlacement>() == std::vector<std::string>{"pre", "post"});
   CHECK(option_names<Pooling>() == std::vector<std::string>{"mean", "cls", "max"});
   CHECK(option_names<AttentionKind>() == std::vector<std::string>{"softmax", "linear"});

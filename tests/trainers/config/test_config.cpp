@@ -215,7 +215,7 @@ TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked
              Catch::Contains("data.eval_max_len = 1024") && Catch::Contains("needs 1025"));
 }
 
-TEST_CASE("randomized positions: max_positions holds the training window, checked at load; none rejects them") {
+TEST_CASE("randomized positions: max_positions holds the training window, checked at load, none rejects them") {
   const auto dir = test::fresh_dir("config-randomized");
   const auto path = write(dir, "a.yaml",
                           "train:\n  max_steps: 10\ndata:\n  max_len: 64\nmodel:\n  pooling: cls\n  position:\n"
@@ -234,7 +234,7 @@ TEST_CASE("randomized positions: max_positions holds the training window, checke
       Catch::Contains("model.position.max_len") && Catch::Contains("max_positions = 600"));
 }
 
-TEST_CASE("paths in a config file are relative to its folder; --set paths to the working directory") {
+TEST_CASE("paths in a config file are relative to its folder, --set paths to the working directory") {
   const auto dir = test::fresh_dir("config-paths");
   std::filesystem::create_directories(dir / "configs");
   const std::string path =
@@ -304,7 +304,7 @@ TEST_CASE("config numbers are dumped in their shortest round-trip form") {
   CHECK_THAT(text, !Catch::Contains("00000000"));
 }
 
-TEST_CASE("ranges come from the schema rows; derived model keys cannot be set") {
+TEST_CASE("ranges come from the schema rows, derived model keys cannot be set") {
   const auto dir = test::fresh_dir("config-rows");
   const std::string path = write(dir, "a.yaml", kValid);
   CHECK_THAT(error_of(path, {"train.beta2=1"}), Catch::Contains("--set: train.beta2: must be in [0, 1)"));
@@ -320,7 +320,7 @@ TEST_CASE("ranges come from the schema rows; derived model keys cannot be set") 
   CHECK(lr->range.violation(1e-3).empty());
 }
 
-TEST_CASE("run.threads is bounded by 4 x this machine's cores; a stored config is not") {
+TEST_CASE("run.threads is bounded by 4 x this machine's cores, a stored config is not") {
   const auto dir = test::fresh_dir("config-threads");
   const auto path = write(dir, "a.yaml", "run:\n  threads: 100000\ntrain:\n  max_steps: 10\n");
   const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));

@@ -54,7 +54,7 @@ TEST_CASE("an unknown value of an enum option is one ConfigError naming the key,
   CHECK_THAT(error_of(path, {"train.best_metric=macro-f1"}), Catch::Contains("(did you mean 'macro_f1'?)"));
 }
 
-TEST_CASE("enum options parse, dump and parse back by name; \"\" is the automatic format and tokenizer") {
+TEST_CASE("enum options parse, dump and parse back by name, \"\" is the automatic format and tokenizer") {
   const std::string path = valid_config("config-choices-names");
   const Config defaults = load_config(path);
   CHECK(defaults.data.format == DataFormat::automatic);

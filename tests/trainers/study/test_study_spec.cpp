@@ -95,7 +95,7 @@ TEST_CASE("study spec: errors suggest the closest name, and a typo in set: is na
              Contains("study.yaml:4: set: unknown key 'train.max_stpes' (did you mean 'train.max_steps'?)"));
 }
 
-TEST_CASE("study spec: presets are spelt with hyphens; underscores name the same preset", "[study]") {
+TEST_CASE("study spec: presets are spelt with hyphens, underscores name the same preset", "[study]") {
   const auto dir = test::fresh_dir("study-spec-presets");
   const StudySpec spec =
       parse_study_spec(test::tiny_study_spec(dir, "seeds: [1]\nvariants: [t5-bias, t5_bias, rope_half]\n"));

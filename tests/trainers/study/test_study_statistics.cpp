@@ -215,7 +215,7 @@ TEST_CASE("statistics: enough replicates for Holm over every pair", "[study][sta
   CHECK(cell_statistics(cell_of(twelve), fast(1320)).pairs.size() == 66);
 }
 
-TEST_CASE("statistics: the same inputs give the same bits; the bootstrap seed matters", "[study][statistics]") {
+TEST_CASE("statistics: the same inputs give the same bits, the bootstrap seed matters", "[study][statistics]") {
   std::map<int64_t, std::vector<double>> a, b;
   for (int64_t seed : {1, 2, 3}) {
     a[seed] = bernoulli(50 + seed, 300, 0.6);
@@ -229,7 +229,7 @@ TEST_CASE("statistics: the same inputs give the same bits; the bootstrap seed ma
   CHECK(to_json(cell_statistics(cell, o)).dump() != first);
 }
 
-TEST_CASE("statistics: missing runs use the seeds at hand; no run, no interval", "[study][statistics]") {
+TEST_CASE("statistics: missing runs use the seeds at hand, no run, no interval", "[study][statistics]") {
   const std::vector<double> ones(4, 1.0), half{1.0, 0.0, 1.0, 0.0}, none(4, 0.0);
   // a has seeds 1, 2, 3; b only 1 and 3; c none (nothing finished).
   const CellOutcomes cell = cell_of(

@@ -42,7 +42,7 @@ void add_pair(CellStatistics& c, const std::string& a, const std::string& b, dou
 
 }  // namespace
 
-TEST_CASE("verdict: a pair merged across lengths with the band of its largest p; a group tied everywhere",
+TEST_CASE("verdict: a pair merged across lengths with the band of its largest p, a group tied everywhere",
           "[study][verdict]") {
   CellStatistics at512 = cell(512, {{"rope", 1}, {"sinusoidal", 2}, {"t5_bias", 1}, {"alibi", 1}});
   add_pair(at512, "rope", "sinusoidal", 0.2, 0.004);
