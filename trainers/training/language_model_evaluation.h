@@ -9,6 +9,7 @@
 // the ranks share the batches and sum in batch order: every rank gets the
 // single process's bits.
 #include <cstdint>
+#include <vector>
 
 #include "datasets/dataset.h"
 #include "models/language_model.h"
@@ -22,10 +23,19 @@ struct LanguageModelWindows {
   int64_t stride = 0;  // new targets per window; == length: non-overlapping
 };
 
+// The split's scores and, per window in stream order, the nats and the count
+// of the tokens it scores: a study pairs runs window by window (the windows of
+// one length are the same for every model).
+struct LanguageModelEvaluation {
+  SplitScores scores;
+  std::vector<double> window_nats;
+  std::vector<int64_t> window_tokens;
+};
+
 // Loss (nats per scored token), next-token accuracy and perplexity over every
 // token of the split but the first. Batches as data.batch_size / batch_tokens say.
-SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
-                                    const LanguageModelWindows& windows, const DataConfig& data,
-                                    const EvalOptions& options = {});
+LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
+                                                const LanguageModelWindows& windows, const DataConfig& data,
+                                                const EvalOptions& options = {});
 
 }  // namespace rotor
