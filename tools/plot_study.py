@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Plots of a rotor study, drawn from the numbers rotor wrote (never computed here).
 
-  plot_study.py study REPORT_JSON OUT_DIR   val_accuracy, length_extrapolation,
-                                            rope_decay and, for each cell under
-                                            "statistics", pairwise_<split>_<length>
-                                            as PNG and SVG
+  plot_study.py study REPORT_JSON OUT_DIR   val_accuracy, length_extrapolation
+                                            (a language-model study: perplexity
+                                            against length), rope_decay and, for
+                                            each cell under "statistics",
+                                            pairwise_<split>_<length> as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
 
 Run by `rotor compare` and `rotor analyze rope-decay` with Debian's
@@ -18,6 +19,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 except ImportError:
     sys.exit("matplotlib is not installed for this Python (Debian: apt-get install python3-matplotlib)")
 
@@ -110,6 +112,60 @@ def length_extrapolation(report, stem):
     save(fig, stem)
 
 
+def perplexity_extrapolation(report, stem):
+    """A language-model study: perplexity against evaluation length, log-log, one line per variant and
+    scaling, the band the range over seeds, the training length marked (train short, test long)."""
+    splits = report["evaluation"]["splits"]
+    fig, axes = plt.subplots(1, len(splits), figsize=(7.5 * len(splits), 5), squeeze=False)
+    color = colors([v["name"] for v in report["variants"]])
+    styles = {"none": "-", "linear": "--", "ntk": "-.", "yarn": ":"}
+    markers = {"none": "o", "linear": "s", "ntk": "^", "yarn": "D"}
+    lengths = set()
+    seeds = len(report["seeds"])
+    for ax, split in zip(axes[0], splits):
+        for v in report["variants"]:
+            for scaling in report["evaluation"]["scalings"]:
+                cells = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == scaling
+                         and c["available"] and c["perplexity"]["mean"] is not None]
+                if not cells:
+                    continue
+                if scaling != "none":  # a scaled curve starts from the unscaled point at the training length
+                    base = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == "none"
+                            and c["available"] and c["perplexity"]["mean"] is not None
+                            and c["length"] < cells[0]["length"]]
+                    cells = base[-1:] + cells
+                xs = [c["length"] for c in cells]
+                lengths.update(xs)
+                label = v["name"] if scaling == "none" else f"{v['name']} + {scaling}"
+                missing = sorted({c["length"] for c in v["sweep"] if c["split"] == split
+                                  and c["scaling"] == scaling and not c["available"]})
+                if missing:
+                    label += " (n/a at " + ", ".join(str(m) for m in missing) + ")"
+                ax.plot(xs, [c["perplexity"]["mean"] for c in cells], color=color[v["name"]],
+                        linestyle=styles[scaling], marker=markers[scaling], markersize=4, label=label)
+                ax.fill_between(xs, [c["perplexity"]["min"] for c in cells], [c["perplexity"]["max"] for c in cells],
+                                color=color[v["name"]], alpha=0.15, linewidth=0)
+        for t in sorted({v["training_length"] for v in report["variants"]}):
+            ax.axvline(t, color="grey", linestyle=":", linewidth=1)
+            ax.annotate("training length", (t, 0.98), xycoords=("data", "axes fraction"), rotation=90,
+                        fontsize=7, color="grey", ha="right", va="top")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        plain = matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}")  # 12, not 1.2 x 10^1
+        ax.yaxis.set_major_formatter(plain)
+        ax.yaxis.set_minor_formatter(plain)
+        ax.tick_params(axis="y", which="minor", labelsize=7)
+        ax.set_xticks(sorted(lengths))
+        ax.set_xticklabels([str(x) for x in sorted(lengths)])
+        ax.set_title(f"{split} perplexity by evaluation length (mean, band = min-max over {seeds} seed"
+                     f"{'s' if seeds > 1 else ''})", fontsize=10)
+        ax.set_xlabel("evaluation window length (tokens)")
+        ax.set_ylabel(f"{split} perplexity (log scale, lower is better)")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    save(fig, stem)
+
+
 def one_length_per_split(report):
     """Splits of a generated task, each swept once with windows that hold its samples (test_256 at 256)."""
     splits = report["evaluation"]["splits"]
@@ -149,38 +205,42 @@ def split_extrapolation(report, stem):
     save(fig, stem)
 
 
-def difference_matrix(cell):
-    """Variants with a finished run, best mean first, and 100 * (row - column) with Holm flags."""
+def difference_matrix(cell, scale=100):
+    """Variants with a finished run, best mean first (lowest for a loss), and scale * (row - column) with
+    Holm flags."""
+    sign = 1 if cell.get("lower_is_better", False) else -1
     names = [v["name"] for v in sorted((v for v in cell["variants"] if v["n_seeds"]),
-                                       key=lambda v: (-v["mean"], v["name"]))]
+                                       key=lambda v: (sign * v["mean"], v["name"]))]
     index = {n: i for i, n in enumerate(names)}
     diff = [[float("nan")] * len(names) for _ in names]
     star = [[False] * len(names) for _ in names]
     for p in cell["pairs"]:
         a, b = index[p["a"]], index[p["b"]]
-        diff[a][b], diff[b][a] = 100 * p["difference"], -100 * p["difference"]
+        diff[a][b], diff[b][a] = scale * p["difference"], -scale * p["difference"]
         star[a][b] = star[b][a] = p["different"]
     return names, diff, star
 
 
 def pairwise_heatmap(cell, alpha, stem):
-    names, diff, star = difference_matrix(cell)
+    loss = cell.get("lower_is_better", False)  # a language model's cell: nats per token, lower is better
+    names, diff, star = difference_matrix(cell, 1 if loss else 100)
     if len(names) < 2:
         return
     values = [abs(d) for row in diff for d in row if d == d]
-    # At least 5 points either way, so that a 1-point difference does not
-    # look as saturated as a 40-point one.
-    limit = max(values + [5.0])
+    # At least 5 points (0.05 nats) either way, so that a small difference
+    # does not look as saturated as a large one.
+    limit = max(values + [0.05 if loss else 5.0])
     size = max(4.0, 1.2 + 0.62 * len(names))
     fig, ax = plt.subplots(figsize=(size + 2.2, size))
-    cmap = plt.get_cmap("RdBu").copy()
+    cmap = plt.get_cmap("RdBu_r" if loss else "RdBu").copy()  # blue: the row variant is better
     cmap.set_bad("#e0e0e0")  # the diagonal and pairs without a shared seed
     image = ax.imshow(diff, cmap=cmap, vmin=-limit, vmax=limit)
     for i, row in enumerate(diff):
         for j, d in enumerate(row):
             if d != d:
                 continue
-            ax.text(j, i, f"{d:+.1f}" + ("*" if star[i][j] else ""), ha="center", va="center", fontsize=8,
+            ax.text(j, i, (f"{d:+.3f}" if loss else f"{d:+.1f}") + ("*" if star[i][j] else ""), ha="center",
+                    va="center", fontsize=8,
                     color="white" if abs(d) > 0.6 * limit else "black")
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=45, ha="right")
@@ -190,9 +250,10 @@ def pairwise_heatmap(cell, alpha, stem):
     ax.set_xlabel("column variant" + ("\n(no finished run: " + ", ".join(missing) + ")" if missing else ""))
     ax.set_ylabel("row variant")
     scaling = "" if cell["scaling"] == "none" else f", {cell['scaling']} scaling"
+    unit = "loss in nats/token (blue: row lower)" if loss else "accuracy points"
     ax.set_title(f"{cell['split']} at {cell['length']} tokens{scaling}: row minus column\n"
-                 f"accuracy points, * Holm-corrected p < {alpha:g}", fontsize=10)
-    fig.colorbar(image, ax=ax, label="accuracy difference (points)")
+                 f"{unit}, * Holm-corrected p < {alpha:g}", fontsize=10)
+    fig.colorbar(image, ax=ax, label="loss difference (nats/token)" if loss else "accuracy difference (points)")
     save(fig, stem)
 
 
@@ -232,7 +293,9 @@ def main(argv):
     out = argv[3]
     os.makedirs(out, exist_ok=True)
     val_accuracy(data, os.path.join(out, "val_accuracy"))
-    if one_length_per_split(data):
+    if data.get("objective") == "clm":
+        perplexity_extrapolation(data, os.path.join(out, "length_extrapolation"))
+    elif one_length_per_split(data):
         split_extrapolation(data, os.path.join(out, "length_extrapolation"))
     else:
         length_extrapolation(data, os.path.join(out, "length_extrapolation"))

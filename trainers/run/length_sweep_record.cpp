@@ -1,14 +1,46 @@
 #include "trainers/run/length_sweep_record.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include "trainers/run/json_file.h"
 
 namespace rotor {
 
+namespace {
+
+void language_model_to_json(nlohmann::json& j, const SweepCell& c) {
+  j["language_model"] = true;
+  j["stride"] = c.stride;
+  if (!c.available) return;
+  j["accuracy"] = c.accuracy;
+  j["loss"] = c.loss;
+  j["perplexity"] = std::exp(c.loss);
+  j["bits_per_token"] = c.loss / std::log(2.0);
+  j["documents"] = c.documents;
+  j["window_nats"] = c.window_nats;
+  j["window_tokens"] = c.window_tokens;
+}
+
+void language_model_from_json(const nlohmann::json& j, SweepCell& c) {
+  c.language_model = true;
+  c.stride = j.at("stride").get<int64_t>();
+  if (!c.available) return;
+  c.accuracy = j.at("accuracy").get<double>();
+  c.loss = j.at("loss").get<double>();
+  c.documents = j.at("documents").get<int64_t>();
+  c.window_nats = j.at("window_nats").get<std::vector<double>>();
+  c.window_tokens = j.at("window_tokens").get<std::vector<int64_t>>();
+}
+
+}  // namespace
+
 void to_json(nlohmann::json& j, const SweepCell& c) {
   j = {{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}, {"available", c.available}};
-  if (c.available) {
+  if (c.language_model) {
+    language_model_to_json(j, c);
+    if (!c.available) j["reason"] = c.reason;
+  } else if (c.available) {
     j["accuracy"] = c.accuracy;
     j["macro_f1"] = c.macro_f1;
     j["loss"] = c.loss;
@@ -25,10 +57,9 @@ void from_json(const nlohmann::json& j, SweepCell& c) {
   c.length = j.at("length").get<int64_t>();
   c.scaling = j.at("scaling").get<std::string>();
   c.available = j.at("available").get<bool>();
-  if (!c.available) {
-    c.reason = j.at("reason").get<std::string>();
-    return;
-  }
+  if (!c.available) c.reason = j.at("reason").get<std::string>();
+  if (j.value("language_model", false)) return language_model_from_json(j, c);
+  if (!c.available) return;
   c.accuracy = j.at("accuracy").get<double>();
   c.macro_f1 = j.at("macro_f1").get<double>();
   c.loss = j.at("loss").get<double>();

@@ -5,6 +5,9 @@
 //   {"checkpoint": path, "cells": [{"split", "length", "scaling", "available",
 //    then "accuracy", "macro_f1", "loss", "documents", "predictions", "labels"
 //    when available, else "reason"}]}
+// A language model's cell has instead "language_model": true, "stride",
+// "loss" (nats per token), "perplexity", "bits_per_token", "accuracy"
+// (next token), "documents" (windows), "window_nats" and "window_tokens".
 // written with sorted keys and an indent of 2.
 #include <cstdint>
 #include <string>
@@ -27,6 +30,15 @@ struct SweepCell {
   // document by document; a cell stored without them (an older rotor) is
   // evaluated again.
   std::vector<int32_t> predictions, labels;
+  // A language model's cell: the split in windows of `length` inputs scoring
+  // `stride` new tokens each (== length: non-overlapping), with each window's
+  // summed nats and scored tokens in stream order; loss is nats per token and
+  // accuracy next-token accuracy. The windows of one length and stride are
+  // the same for every run, so the statistics pair runs window by window.
+  bool language_model = false;
+  int64_t stride = 0;
+  std::vector<double> window_nats;
+  std::vector<int64_t> window_tokens;
 
   bool same_point(const SweepCell& other) const {
     return split == other.split && length == other.length && scaling == other.scaling;

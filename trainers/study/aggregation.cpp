@@ -37,7 +37,7 @@ std::vector<CurvePoint> curve_stats(const std::vector<RunResult>& runs) {
 SweepStats sweep_stats(const SweepCell& point, const std::vector<RunResult>& runs) {
   SweepStats s;
   s.point = point;
-  std::vector<double> accuracy, f1;
+  std::vector<double> accuracy, f1, loss, perplexity;
   for (const RunResult& r : runs)
     for (const SweepCell& c : r.sweep) {
       if (!c.same_point(point)) continue;
@@ -47,10 +47,16 @@ SweepStats sweep_stats(const SweepCell& point, const std::vector<RunResult>& run
       }
       accuracy.push_back(c.accuracy);
       f1.push_back(c.macro_f1);
+      loss.push_back(c.loss);
+      perplexity.push_back(std::exp(c.loss));
     }
   if (s.available) {
     s.accuracy = seed_stats(accuracy);
     s.macro_f1 = seed_stats(f1);
+    if (point.language_model) {
+      s.loss = seed_stats(loss);
+      s.perplexity = seed_stats(perplexity);
+    }
   }
   return s;
 }

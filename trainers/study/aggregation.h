@@ -27,6 +27,8 @@ struct SweepStats {
   SweepCell point;        // split, length, scaling
   bool available = true;  // false: n/a for this variant (point.reason says why)
   SeedStats accuracy, macro_f1;
+  // A language model's cell (point.language_model): nats per token and perplexity.
+  SeedStats loss, perplexity;
 };
 
 struct VariantSummary {

@@ -10,6 +10,7 @@
 #include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
 #include "trainers/training/evaluator.h"
+#include "trainers/training/restored_evaluation.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
@@ -26,6 +27,19 @@ std::vector<std::string> scaling_overrides(const std::string& scaling, int64_t l
           "model.position.original_max_len=" + std::to_string(trained)};
 }
 
+SweepCell language_model_cell(const RestoredModel& r, const Dataset& data, const std::string& checkpoint,
+                              SweepCell cell) {
+  const LanguageModelEvaluation e =
+      evaluate_language_model_at_length(r, data.split(cell.split), r.header.config.data, cell.stride, checkpoint);
+  cell.available = true;
+  cell.loss = e.scores.loss;
+  cell.accuracy = e.scores.accuracy;
+  cell.documents = static_cast<int64_t>(e.window_nats.size());
+  cell.window_nats = e.window_nats;
+  cell.window_tokens = e.window_tokens;
+  return cell;
+}
+
 // `trained`: the training window length the scaling factor is relative to.
 SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int64_t trained, SweepCell cell) {
   std::optional<RestoredModel> r;
@@ -33,6 +47,7 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     r.emplace(restore_model(checkpoint, scaling_overrides(cell.scaling, cell.length, trained)));
     DataConfig& dc = r->header.config.data;
     dc.eval_max_len = cell.length;
+    if (cell.language_model) return language_model_cell(*r, data, checkpoint, std::move(cell));
     const Evaluation e = evaluate(r->classifier("the length sweep"), data.split(cell.split), dc);
     const ClassificationMetrics& m = e.metrics;
     cell.predictions = predicted_classes(e.scores);
@@ -57,7 +72,7 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
 namespace {
 
 // A cell that needs no evaluation: n/a, or measured with its predictions.
-bool complete(const SweepCell& c) { return !c.available || !c.predictions.empty(); }
+bool complete(const SweepCell& c) { return !c.available || !c.predictions.empty() || !c.window_nats.empty(); }
 
 }  // namespace
 
@@ -65,7 +80,8 @@ std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vec
   const std::vector<SweepCell> cells = RunDirectory(run_dir).read_length_sweep().cells;
   std::vector<SweepCell> missing;
   for (const SweepCell& p : plan)
-    if (std::none_of(cells.begin(), cells.end(), [&](const SweepCell& c) { return c.same_point(p) && complete(c); }))
+    if (std::none_of(cells.begin(), cells.end(),
+                     [&](const SweepCell& c) { return c.same_point(p) && c.stride == p.stride && complete(c); }))
       missing.push_back(p);
   return missing;
 }
@@ -77,7 +93,11 @@ void run_length_sweep(const std::string& run_dir, const std::vector<SweepCell>& 
   const RunDirectory run(run_dir);
   LengthSweep sweep = run.read_length_sweep();
   std::vector<SweepCell>& cells = sweep.cells;
-  cells.erase(std::remove_if(cells.begin(), cells.end(), [](const SweepCell& c) { return !complete(c); }), cells.end());
+  // Incomplete cells and those measured with another stride are evaluated again.
+  const auto stale = [&](const SweepCell& c) {
+    return !complete(c) || std::any_of(todo.begin(), todo.end(), [&](const SweepCell& p) { return p.same_point(c); });
+  };
+  cells.erase(std::remove_if(cells.begin(), cells.end(), stale), cells.end());
   const BestCheckpoint best = open_best_checkpoint(run_dir);
   sweep.checkpoint = best.path;
   for (size_t i = 0; i < todo.size(); ++i) {

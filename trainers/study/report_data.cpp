@@ -65,7 +65,13 @@ json run_json(const RunResult& r) {
   for (const SweepCell& c : r.sweep) {
     json cell = cell_point(c);
     cell["available"] = c.available;
-    if (c.available)
+    if (c.available && c.language_model)
+      cell.update({{"accuracy", c.accuracy},
+                   {"loss", c.loss},
+                   {"perplexity", std::exp(c.loss)},
+                   {"stride", c.stride},
+                   {"windows", c.documents}});
+    else if (c.available)
       cell.update({{"accuracy", c.accuracy}, {"macro_f1", c.macro_f1}, {"loss", c.loss}, {"documents", c.documents}});
     else
       cell["reason"] = c.reason;
@@ -91,7 +97,11 @@ json variant_json(const VariantSummary& v, const StudyVariant& spec) {
   for (const SweepStats& s : v.sweep) {
     json cell = cell_point(s.point);
     cell["available"] = s.available;
-    if (s.available)
+    if (s.available && s.point.language_model)
+      cell.update({{"accuracy", stats_json(s.accuracy)},
+                   {"loss", stats_json(s.loss)},
+                   {"perplexity", stats_json(s.perplexity)}});
+    else if (s.available)
       cell.update({{"accuracy", stats_json(s.accuracy)}, {"macro_f1", stats_json(s.macro_f1)}});
     else
       cell["reason"] = s.point.reason;
@@ -181,8 +191,8 @@ std::vector<CsvRow> run_rows(const RunResult& r) {
     row.value = c.available ? c.accuracy : NAN;
     row.note = c.available ? "" : "n/a: " + c.reason;
     rows.push_back(row);
-    row.metric = "sweep_macro_f1";
-    row.value = c.available ? c.macro_f1 : NAN;
+    row.metric = c.language_model ? "sweep_loss" : "sweep_macro_f1";
+    row.value = c.available ? (c.language_model ? c.loss : c.macro_f1) : NAN;
     rows.push_back(row);
   }
   return rows;
@@ -206,7 +216,14 @@ std::vector<CsvRow> variant_rows(const VariantSummary& v) {
   }
   for (const SweepStats& s : v.sweep)
     for (const bool f1 : {false, true}) {
-      CsvRow row = aggregate_row(v.name, f1 ? "sweep_macro_f1" : "sweep_accuracy", f1 ? s.macro_f1 : s.accuracy);
+      const bool lm = s.point.language_model;
+      CsvRow row = aggregate_row(v.name,
+                                 !f1  ? "sweep_accuracy"
+                                 : lm ? "sweep_perplexity"
+                                      : "sweep_macro_f1",
+                                 !f1  ? s.accuracy
+                                 : lm ? s.perplexity
+                                      : s.macro_f1);
       row.split = s.point.split;
       row.length = std::to_string(s.point.length);
       row.scaling = s.point.scaling;
@@ -259,6 +276,7 @@ json report_json(const StudyReport& report) {
          {"position_usage", usage_json(report.evidence)},
          {"variants", json::array()},
          {"runs", json::array()}};
+  if (report.evidence.language_model) j["objective"] = "clm";  // a classifier's report has no such key
   for (size_t i = 0; i < report.variants.size(); ++i)
     j["variants"].push_back(variant_json(report.variants[i], spec.variants[i]));
   for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r));

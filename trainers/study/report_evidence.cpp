@@ -1,5 +1,6 @@
 // report.md's evidence: the verdict in words, each cell's intervals and
 // resolved pairs, the order control and whether variants use positions.
+#include <cmath>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -37,6 +38,14 @@ std::string verdict_section(const StudyEvidence& e) {
   for (const std::string& line : e.verdicts) o << "- " << line << "\n";
   if (!e.order_verdict.empty()) o << "- order control: " << e.order_verdict << "\n";
   o << flags(e);
+  if (e.language_model)
+    return o.str() + fmt::format(
+                         "\n`a < b` means a's loss per token (so its perplexity) is lower and the paired difference is "
+                         "resolved (Holm-corrected p < {} over the variants at that split and length; `rope+ntk` is "
+                         "rope evaluated with NTK scaling); `tied` lists variants whose differences are not resolved. "
+                         "The order control and the position-usage checks need a classifier's predictions and are "
+                         "not run for a language-model study.\n",
+                         e.options.alpha);
   o << fmt::format(
       "\n`a > b` means a's accuracy is higher and the paired difference is resolved (Holm-corrected p < {} over "
       "the pairs of that split and length); `tied` lists variants whose differences are not resolved.\n",
@@ -68,6 +77,31 @@ std::string cell_table(const CellStatistics& c, const std::string& reference) {
   return o.str();
 }
 
+// A language model's cell: perplexity with the interval of exp(loss), the
+// loss, and resolved pairs in nats per token with their perplexity ratio.
+std::string language_model_cell_table(const CellStatistics& c) {
+  std::ostringstream o;
+  o << "\n**" << c.split << "**, " << c.length
+    << " tokens:\n\n| Variant | Perplexity | 95% interval | Loss (nats/token) | Seeds | Windows | Tier |\n"
+    << "|---|--:|--:|--:|--:|--:|--:|\n";
+  for (const VariantStatistics& v : c.variants) {
+    if (v.n_seeds == 0) continue;
+    o << "| " << v.name << " | " << fmt::format("{:.3f}", std::exp(v.mean)) << " | "
+      << fmt::format("[{:.3f}, {:.3f}]", std::exp(v.ci_low), std::exp(v.ci_high)) << " | "
+      << fmt::format("{:.4f}", v.mean) << " | " << v.n_seeds << " | " << v.n_documents << " | " << v.tier << " |\n";
+  }
+  std::string resolved;
+  for (const PairStatistics& p : c.pairs)
+    if (p.different)
+      resolved +=
+          fmt::format("- {} − {}: {:+.4f} nats/token [{:+.4f}, {:+.4f}] (perplexity × {:.3f}), p = {} (Holm {})\n", p.a,
+                      p.b, p.difference, p.ci_low, p.ci_high, std::exp(p.difference), p_text(p.p), p_text(p.p_holm));
+  o << "\n"
+    << (resolved.empty() ? "No pair is resolved here.\n"
+                         : "Resolved pairs (paired over seeds and windows):\n\n" + resolved);
+  return o.str();
+}
+
 std::string order_section(const StudyEvidence& e) {
   if (e.order.empty()) return "";
   std::ostringstream o;
@@ -83,6 +117,7 @@ std::string order_section(const StudyEvidence& e) {
 }
 
 std::string usage_section(const StudyEvidence& e) {
+  if (e.language_model) return "";
   std::ostringstream o;
   o << "\n## Does the model use positions?\n\nAttention entropy per layer relative to uniform attention (1 = "
        "uniform), on up to "
@@ -112,7 +147,16 @@ std::string evidence_markdown(const StudyReport& r) {
   const StudyEvidence& e = r.evidence;
   std::ostringstream o;
   o << verdict_section(e);
-  if (!e.cells.empty()) {
+  if (!e.cells.empty() && e.language_model) {
+    o << fmt::format(
+        "\n## Statistics\n\nLoss in nats per token over every seed and every evaluation window (non-overlapping "
+        "windows of the length, or as the spec's stride says), perplexity = e^loss; 95% intervals from a two-level "
+        "bootstrap ({} replicates, resampling seeds and windows, the loss a ratio of summed nats to summed tokens); "
+        "pairs compared paired over the same seeds and windows, Holm-corrected; tier 1 is the lowest loss and every "
+        "variant not resolved from it, and so on.\n",
+        e.options.replicates);
+    for (const CellStatistics& c : e.cells) o << language_model_cell_table(c);
+  } else if (!e.cells.empty()) {
     o << fmt::format(
         "\n## Statistics\n\nAccuracy in percent over every seed and test document; 95% intervals from a two-level "
         "bootstrap ({} replicates, resampling seeds and documents); pairs compared paired over the same seeds and "

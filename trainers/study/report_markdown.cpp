@@ -31,18 +31,47 @@ const SeedStats& metric(const VariantSummary& v, const std::string& key) {
   return it == v.metrics.end() ? none : it->second;
 }
 
+// The per-split metrics of the results and per-seed tables: a classifier's
+// accuracy and macro-F1 in percent, a language model's perplexity and loss.
+struct MetricColumn {
+  const char* key;
+  const char* header;
+};
+std::vector<MetricColumn> metric_columns(const StudyReport& r) {
+  if (r.evidence.language_model)
+    return {{"val_perplexity", "Val perplexity"},
+            {"val_loss", "Val loss (nats/token)"},
+            {"test_perplexity", "Test perplexity"},
+            {"test_loss", "Test loss (nats/token)"}};
+  return {{"val_accuracy", "Val accuracy"},
+          {"val_macro_f1", "Val macro-F1"},
+          {"test_accuracy", "Test accuracy"},
+          {"test_macro_f1", "Test macro-F1"}};
+}
+
+// A language model's numbers as they are (3 decimals), a classifier's in percent.
+std::string shown(const StudyReport& r, double v) {
+  return r.evidence.language_model ? fixed(v, 3) : fixed(100 * v, 2);
+}
+std::string shown(const StudyReport& r, const SeedStats& s) {
+  if (s.n == 0 || std::isnan(s.mean)) return "–";
+  if (!r.evidence.language_model) return percent(s);
+  return fixed(s.mean, 3) + (s.n > 1 ? " ± " + fixed(s.std, 3) : "");
+}
+
 std::string results_table(const StudyReport& r) {
   std::ostringstream o;
-  o << "| Variant | Position | Parameters | Val accuracy | Val macro-F1 | Test accuracy | Test macro-F1 | Tokens/s | "
-       "Wall time | Runs |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  o << "| Variant | Position | Parameters |";
+  for (const MetricColumn& c : metric_columns(r)) o << " " << c.header << " |";
+  o << " Tokens/s | Wall time | Runs |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (size_t i = 0; i < r.variants.size(); ++i) {
     const VariantSummary& v = r.variants[i];
     const SeedStats& speed = metric(v, "tokens_per_s");
     const SeedStats& wall = metric(v, "elapsed_s");
     o << "| " << v.name << " | " << r.manifest.spec.variants[i].config.model.position.type << " | " << v.parameters
-      << " | " << percent(metric(v, "val_accuracy")) << " | " << percent(metric(v, "val_macro_f1")) << " | "
-      << percent(metric(v, "test_accuracy")) << " | " << percent(metric(v, "test_macro_f1")) << " | "
-      << (speed.n ? fixed(speed.mean, 0) : "–") << " | " << (wall.n ? format_duration(wall.mean) : "–") << " | "
+      << " | ";
+    for (const MetricColumn& c : metric_columns(r)) o << shown(r, metric(v, c.key)) << " | ";
+    o << (speed.n ? fixed(speed.mean, 0) : "–") << " | " << (wall.n ? format_duration(wall.mean) : "–") << " | "
       << v.finished << "/" << v.runs << " |\n";
   }
   return o.str();
@@ -50,17 +79,18 @@ std::string results_table(const StudyReport& r) {
 
 std::string seed_table(const StudyReport& r) {
   std::ostringstream o;
-  o << "| Run | Seed | Val accuracy | Val macro-F1 | Test accuracy | Test macro-F1 | Best step / steps | Tokens/s | "
-       "Wall time |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  o << "| Run | Seed |";
+  for (const MetricColumn& c : metric_columns(r)) o << " " << c.header << " |";
+  o << " Best step / steps | Tokens/s | Wall time |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (const RunResult& run : r.runs) {
     o << "| " << run.run.variant << " | " << run.run.seed << " | ";
     if (!run.finished) {
       o << "not finished | | | | | | |\n";
       continue;
     }
-    for (const char* key : {"val_accuracy", "val_macro_f1", "test_accuracy", "test_macro_f1"}) {
-      const auto it = run.metrics.find(key);
-      o << (it == run.metrics.end() ? "–" : fixed(100 * it->second, 2)) << " | ";
+    for (const MetricColumn& c : metric_columns(r)) {
+      const auto it = run.metrics.find(c.key);
+      o << (it == run.metrics.end() ? "–" : shown(r, it->second)) << " | ";
     }
     o << run.best_step << " / " << run.steps << " | " << fixed(run.tokens_per_s, 0) << " | "
       << format_duration(run.elapsed_s) << " |\n";
@@ -80,7 +110,8 @@ std::string sweep_tables(const StudyReport& r) {
         if (s.point.split == split && std::find(lengths.begin(), lengths.end(), s.point.length) == lengths.end())
           lengths.push_back(s.point.length);
     std::sort(lengths.begin(), lengths.end());
-    o << "\n**" << split << "** accuracy (%) by evaluation window length (tokens):\n\n| Variant | Scaling |";
+    o << "\n**" << split << "** " << (r.evidence.language_model ? "perplexity" : "accuracy (%)")
+      << " by evaluation window length (tokens):\n\n| Variant | Scaling |";
     for (int64_t l : lengths) o << " " << l << " |";
     o << "\n|---|---|";
     for (size_t i = 0; i < lengths.size(); ++i) o << "--:|";
@@ -100,7 +131,7 @@ std::string sweep_tables(const StudyReport& r) {
           }
           any = true;
           if (cell->available) {
-            row << percent(cell->accuracy) << " |";
+            row << shown(r, r.evidence.language_model ? cell->perplexity : cell->accuracy) << " |";
             continue;
           }
           auto it = std::find(reasons.begin(), reasons.end(), cell->point.reason);
@@ -157,10 +188,13 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
   const StudySpec& spec = r.manifest.spec;
   std::ostringstream o;
   o << "# Study: " << fs::path(spec.path).stem().string() << "\n\n"
-    << r.variants.size() << " variants x " << spec.seeds.size() << " seeds; base config `" << spec.base
-    << "`. Accuracy and macro-F1 in percent, mean ± standard deviation over seeds (n - 1), of the best "
-       "checkpoint (by validation "
-    << (spec.variants.empty() ? "accuracy" : option_name(spec.variants[0].config.train.best_metric))
+    << r.variants.size() << " variants x " << spec.seeds.size() << " seeds; base config `" << spec.base << "`. "
+    << (r.evidence.language_model ? "Perplexity (e^loss) and loss in nats per token (lower is better)"
+                                  : "Accuracy and macro-F1 in percent")
+    << ", mean ± standard deviation over seeds (n - 1), of the best checkpoint (by validation "
+    << (r.evidence.language_model ? "loss"
+        : spec.variants.empty()   ? "accuracy"
+                                  : option_name(spec.variants[0].config.train.best_metric))
     << "). Tokens/s and wall time are training means over seeds, measured on a machine that may have been running "
        "other work (other runs of the study with --jobs): they say as much about its load as about the "
        "encoding.\n\n## Results\n\n"

@@ -28,7 +28,11 @@ RunResult read_run_result(const StudyRun& run, const std::string& run_dir) {
   for (const auto& [split, scores] : s.splits) {
     // A null (NaN) metric is left out, as a missing one.
     if (!std::isnan(scores.accuracy)) r.metrics[split + "_accuracy"] = scores.accuracy;
-    if (!std::isnan(scores.macro_f1)) r.metrics[split + "_macro_f1"] = scores.macro_f1;
+    if (!std::isnan(scores.macro_f1) && !scores.language_model) r.metrics[split + "_macro_f1"] = scores.macro_f1;
+    if (scores.language_model) {
+      r.metrics[split + "_loss"] = scores.loss;
+      r.metrics[split + "_perplexity"] = scores.perplexity();
+    }
   }
   r.val_curve = files.validation_curve();
   r.sweep = files.read_length_sweep().cells;

@@ -12,7 +12,7 @@ namespace {
 
 const SweepCell* find_cell(const RunResult& r, const SweepCell& point) {
   for (const SweepCell& c : r.sweep)
-    if (c.same_point(point) && c.available && !c.predictions.empty()) return &c;
+    if (c.same_point(point) && c.available && (!c.predictions.empty() || !c.window_nats.empty())) return &c;
   return nullptr;
 }
 
@@ -29,7 +29,7 @@ std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs) {
 
 CellOutcomes outcomes(const SweepCell& point, const std::vector<StudyVariant>& variants,
                       const std::vector<RunResult>& runs) {
-  CellOutcomes cell{point.split, point.length, point.scaling, {}};
+  CellOutcomes cell{point.split, point.length, point.scaling, {}, {}};
   const std::vector<int32_t>* labels = nullptr;
   for (const StudyVariant& v : variants) {
     VariantOutcomes out{v.name, {}};
@@ -46,6 +46,41 @@ CellOutcomes outcomes(const SweepCell& point, const std::vector<StudyVariant>& v
     cell.variants.push_back(std::move(out));
   }
   return cell;
+}
+
+// A language model's cell: every variant, and each RoPE scaling a variant
+// was evaluated with here as a variant of its own ("rope+ntk"), scored by the
+// nats of each window, weighted by the tokens it scores.
+CellOutcomes language_model_outcomes(const SweepCell& point, const std::vector<StudyVariant>& variants,
+                                     const std::vector<RunResult>& runs) {
+  CellOutcomes cell{point.split, point.length, point.scaling, {}, {}};
+  const std::vector<int64_t>* tokens = nullptr;
+  for (const StudyVariant& v : variants)
+    for (const std::string& scaling : option_names<RopeScaling>()) {
+      SweepCell at = point;
+      at.scaling = scaling;
+      VariantOutcomes out{scaling == "none" ? v.name : v.name + "+" + scaling, {}};
+      for (const RunResult& r : runs) {
+        const SweepCell* c = r.run.variant == v.name ? find_cell(r, at) : nullptr;
+        if (c == nullptr) continue;
+        if (tokens == nullptr) tokens = &c->window_tokens;
+        if (c->window_tokens != *tokens)
+          throw ConfigError(r.dir + "/length_sweep.json: the " + point.split + " windows at " +
+                            std::to_string(point.length) + " tokens differ from the other runs' (not the same text " +
+                            "or stride): the runs of a study must share data.data_seed and sources");
+        out.scores_by_seed[static_cast<int64_t>(r.run.seed)] = c->window_nats;
+      }
+      if (scaling == "none" || !out.scores_by_seed.empty()) cell.variants.push_back(std::move(out));
+    }
+  if (tokens != nullptr) cell.weights.assign(tokens->begin(), tokens->end());
+  return cell;
+}
+
+bool language_model_study(const std::vector<RunResult>& runs) {
+  for (const RunResult& r : runs)
+    for (const SweepCell& c : r.sweep)
+      if (c.language_model) return true;
+  return false;
 }
 
 // The variant without positions that the others are held against.
@@ -137,10 +172,14 @@ StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const s
                               const StatisticsOptions& options) {
   StudyEvidence e;
   e.options = options;
-  e.reference = reference_variant(variants);
+  e.language_model = language_model_study(runs);
+  e.reference = e.language_model ? "" : reference_variant(variants);
   e.options.reference = e.reference;
   const std::vector<SweepCell> points = statistics_points(runs);
-  for (const SweepCell& point : points) e.cells.push_back(cell_statistics(outcomes(point, variants, runs), e.options));
+  for (const SweepCell& point : points)
+    e.cells.push_back(cell_statistics(
+        e.language_model ? language_model_outcomes(point, variants, runs) : outcomes(point, variants, runs),
+        e.options));
   std::vector<std::string> splits;
   for (const CellStatistics& c : e.cells)
     if (std::find(splits.begin(), splits.end(), c.split) == splits.end()) splits.push_back(c.split);
@@ -151,6 +190,7 @@ StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const s
     std::stable_sort(own.begin(), own.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
     e.verdicts.push_back(split + ": " + split_verdict(own, e.options.alpha));
   }
+  if (e.language_model) return e;  // the order control and the prediction comparison are a classifier's
   e.order = order_controls(variants, e.cells);
   e.order_verdict = order_verdict(e.order);
   for (const StudyVariant& v : variants) e.usage.push_back(usage_of(v, e.reference, runs, e.cells, points));

@@ -12,6 +12,12 @@
 //            differ from the no-position variant of the same seed, whether it
 //            is indistinguishable from it, and runs whose attention never left
 //            uniform (attention_usage.h).
+//
+// A language-model study (its sweep cells are a language model's) has cells
+// of nats per token over the same windows, lower better, with each RoPE
+// scaling evaluated at a length as a variant of its own ("rope+ntk"); the
+// order control and the position-usage comparison, which need a classifier's
+// predictions, are left out.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,7 +48,8 @@ struct PositionUsage {
 
 struct StudyEvidence {
   StatisticsOptions options;
-  std::string reference;  // the no-position variant ("" when the study has none)
+  bool language_model = false;  // cells of loss per token; no order control or usage
+  std::string reference;        // the no-position variant ("" when the study has none)
   std::vector<CellStatistics> cells;
   std::vector<std::string> verdicts;  // one line per held-out split, "test: rope > none at 64 tokens (p < 0.01)"
   std::vector<OrderDependence> order;

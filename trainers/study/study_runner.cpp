@@ -1,6 +1,7 @@
 #include "trainers/study/study_runner.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -57,7 +58,10 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
   const std::vector<SweepCell> plan = sweep_plan(spec, spec.variant(run.variant).config);
   run_length_sweep(run_dir, plan, [&](size_t done, size_t total, const SweepCell& c) {
     fmt::print(stderr, "  sweep {}/{} {}: {}, {} tokens, scaling {}: {}\n", done, total, run.id, c.split, c.length,
-               c.scaling, c.available ? fmt::format("accuracy {:.6f}", c.accuracy) : "n/a: " + c.reason);
+               c.scaling,
+               !c.available       ? "n/a: " + c.reason
+               : c.language_model ? fmt::format("perplexity {:.4f}", std::exp(c.loss))
+                                  : fmt::format("accuracy {:.6f}", c.accuracy));
   });
   if (!RunDirectory(run_dir).has_attention_usage()) measure_attention_usage(run_dir);
   return 0;

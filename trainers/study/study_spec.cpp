@@ -132,7 +132,7 @@ std::vector<uint64_t> read_seeds(const SpecReader& r, const YAML::Node& node) {
 
 StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, const Config& base) {
   StudyEvaluation ev;
-  r.require_keys(node, "evaluation", {"splits", "lengths", "scalings"});
+  r.require_keys(node, "evaluation", {"splits", "lengths", "scalings", "stride"});
   if (const YAML::Node splits = node["splits"]) {
     const std::vector<std::string> known = held_out_split_names(base.data);
     ev.splits.clear();
@@ -167,6 +167,12 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
         r.fail(s, "evaluation.scalings: '" + name + "' is listed twice");
       if (name != "none") ev.scalings.push_back(name);
     }
+  }
+  if (const YAML::Node stride = node["stride"]) {
+    if (base.train.objective != ObjectiveKind::clm)
+      r.fail(stride, "evaluation.stride: a sliding window is for a language model (train.objective clm) only");
+    ev.stride = r.integer(stride, "evaluation.stride");
+    if (ev.stride < 1) r.fail(stride, "evaluation.stride: expected at least 1, got " + std::to_string(ev.stride));
   }
   return ev;
 }
@@ -341,6 +347,9 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
         point.split = split;
         point.length = length;
         point.scaling = scaling;
+        point.language_model = config.train.objective == ObjectiveKind::clm;
+        if (point.language_model)
+          point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;
         plan.push_back(point);
       }
   }

@@ -15,6 +15,8 @@
 //     splits: [test]                   # held-out splits of the task
 //     lengths: [512, 1024, 2048]       # evaluation window lengths (tokens)
 //     scalings: [none, linear, ntk, yarn]  # rope variants, beyond max_len
+//     stride: 64                       # language models: a sliding window scoring 64 new
+//                                      # tokens per window (default: non-overlapping)
 //
 // Parsing is strict: unknown keys, unknown presets, bad seeds or lengths and
 // variant overrides the run config rejects are errors naming the spec file,
@@ -38,6 +40,7 @@ struct StudyEvaluation {
   std::vector<std::string> splits{"test"};
   std::vector<int64_t> lengths;               // ascending; empty: see sweep_plan
   std::vector<std::string> scalings{"none"};  // always starts with "none"
+  int64_t stride = 0;                         // language models: new tokens per window; 0: the window length
 };
 
 struct StudyRun {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -22,6 +23,8 @@ struct CellRuns {
   std::vector<std::vector<int64_t>> seeds;    // [variant] -> its seeds, ascending
   std::vector<std::vector<int64_t>> run_ids;  // [variant] -> run index of each of its seeds
   std::vector<double> sums;                   // [run] -> sum of its scores over all documents
+  std::vector<double> weights;                // [document]; empty: each weighs 1
+  double weight_total = 0.0;                  // over all documents (documents when unweighted)
 };
 
 std::string cell_name(const CellOutcomes& cell) {
@@ -35,9 +38,25 @@ void check_run(const CellOutcomes& cell, const VariantOutcomes& v, int64_t seed,
   if (static_cast<int64_t>(scores.size()) != documents)
     throw DataError(fmt::format("{}: {} document scores, expected {} like the other runs of the cell", where,
                                 scores.size(), documents));
+  const bool weighted = !cell.weights.empty();
   for (size_t d = 0; d < scores.size(); ++d)
-    if (!(scores[d] >= 0.0 && scores[d] <= 1.0))
-      throw DataError(fmt::format("{}: document {} has score {}, expected a number in [0, 1]", where, d, scores[d]));
+    if (!(scores[d] >= 0.0 && (weighted ? std::isfinite(scores[d]) : scores[d] <= 1.0)))
+      throw DataError(fmt::format("{}: document {} has score {}, expected {}", where, d, scores[d],
+                                  weighted ? "a finite sum of nats >= 0" : "a number in [0, 1]"));
+}
+
+// One weight per document, none negative, some positive.
+void check_weights(const CellOutcomes& cell, int64_t documents) {
+  if (cell.weights.empty()) return;
+  double total = 0.0;
+  for (const double w : cell.weights) {
+    if (!(w >= 0.0 && std::isfinite(w)))
+      throw DataError(cell_name(cell) + ": a document weight is " + std::to_string(w));
+    total += w;
+  }
+  if (static_cast<int64_t>(cell.weights.size()) != documents || !(total > 0.0))
+    throw DataError(fmt::format("{}: {} document weights summing to {}, expected {} with a positive sum",
+                                cell_name(cell), cell.weights.size(), total, documents));
 }
 
 CellRuns gather_runs(const CellOutcomes& cell) {
@@ -57,6 +76,10 @@ CellRuns gather_runs(const CellOutcomes& cell) {
     }
   }
   r.runs = static_cast<int64_t>(columns.size());
+  if (r.runs > 0) check_weights(cell, r.documents);
+  r.weights = cell.weights;
+  r.weight_total = static_cast<double>(r.documents);
+  if (!r.weights.empty()) r.weight_total = std::accumulate(r.weights.begin(), r.weights.end(), 0.0);
   r.scores.resize(static_cast<size_t>(r.documents * r.runs));
   r.sums.assign(static_cast<size_t>(r.runs), 0.0);
   for (int64_t d = 0; d < r.documents; ++d)
@@ -106,23 +129,28 @@ struct Replicates {
   std::vector<std::vector<double>> variant, pair;
 };
 
-// Score totals of every run over the documents that `key` draws (N with replacement).
-void resampled_sums(const CellRuns& r, const RandomKey& key, std::vector<int64_t>& counts, std::vector<double>& sums) {
+// Score totals of every run over the documents that `key` draws (N with
+// replacement); returns the drawn documents' total weight (N unweighted).
+double resampled_sums(const CellRuns& r, const RandomKey& key, std::vector<int64_t>& counts,
+                      std::vector<double>& sums) {
   std::fill(counts.begin(), counts.end(), 0);
   for (int64_t i = 0; i < r.documents; ++i) ++counts[key.below(static_cast<uint64_t>(i), r.documents)];
   std::fill(sums.begin(), sums.end(), 0.0);
+  double weight = r.weights.empty() ? static_cast<double>(r.documents) : 0.0;
   for (int64_t d = 0; d < r.documents; ++d) {
     if (counts[d] == 0) continue;
     const double c = static_cast<double>(counts[d]);
+    if (!r.weights.empty()) weight += c * r.weights[d];
     const double* row = &r.scores[d * r.runs];
     for (int64_t k = 0; k < r.runs; ++k) sums[k] += c * row[k];
   }
+  return weight;
 }
 
 // Mean over `n` seeds drawn with replacement of sums[first[j]] - sums[second[j]]
-// (second empty: no subtraction), per document.
+// (second empty: no subtraction), per unit of the drawn documents' weight.
 double seed_resampled_mean(const RandomKey& key, const std::vector<int64_t>& first, const std::vector<int64_t>& second,
-                           const std::vector<double>& sums, int64_t documents) {
+                           const std::vector<double>& sums, double weight) {
   const uint64_t n = first.size();
   double total = 0.0, minus = 0.0;
   for (uint64_t j = 0; j < n; ++j) {
@@ -130,7 +158,7 @@ double seed_resampled_mean(const RandomKey& key, const std::vector<int64_t>& fir
     total += sums[first[pick]];
     if (!second.empty()) minus += sums[second[pick]];
   }
-  return (total - minus) / static_cast<double>(n * documents);
+  return (total - minus) / (static_cast<double>(n) * weight);
 }
 
 Replicates bootstrap(const CellRuns& r, const Comparisons& c, const StatisticsOptions& options) {
@@ -142,13 +170,12 @@ Replicates bootstrap(const CellRuns& r, const Comparisons& c, const StatisticsOp
   std::vector<double> sums(static_cast<size_t>(r.runs));
   const std::vector<int64_t> unpaired;
   for (size_t b = 0; b < B; ++b) {
-    resampled_sums(r, RandomKey{options.seed, stream_id("bootstrap/documents"), b}, counts, sums);
+    const double weight = resampled_sums(r, RandomKey{options.seed, stream_id("bootstrap/documents"), b}, counts, sums);
     const RandomKey seeds{options.seed, stream_id("bootstrap/seeds"), b};
     for (size_t v = 0; v < r.seeds.size(); ++v)
-      if (!r.run_ids[v].empty())
-        out.variant[v][b] = seed_resampled_mean(seeds, r.run_ids[v], unpaired, sums, r.documents);
+      if (!r.run_ids[v].empty()) out.variant[v][b] = seed_resampled_mean(seeds, r.run_ids[v], unpaired, sums, weight);
     for (size_t p = 0; p < c.pair_runs.size(); ++p)
-      out.pair[p][b] = seed_resampled_mean(seeds, c.pair_runs[p].a, c.pair_runs[p].b, sums, r.documents);
+      out.pair[p][b] = seed_resampled_mean(seeds, c.pair_runs[p].a, c.pair_runs[p].b, sums, weight);
   }
   return out;
 }
@@ -191,7 +218,7 @@ VariantStatistics variant_statistics(const VariantOutcomes& v, const CellRuns& r
   if (s.n_seeds == 0) return s;
   s.n_documents = r.documents;
   std::vector<double> per_seed;
-  for (int64_t run : r.run_ids[index]) per_seed.push_back(r.sums[run] / static_cast<double>(r.documents));
+  for (int64_t run : r.run_ids[index]) per_seed.push_back(r.sums[run] / r.weight_total);
   const SeedStats seeds = seed_stats(per_seed);
   s.mean = seeds.mean;
   s.seed_std = seeds.std;
@@ -211,7 +238,7 @@ PairStatistics pair_statistics(const CellOutcomes& cell, const CellRuns& r, cons
     total_a += r.sums[runs.a[j]];
     total_b += r.sums[runs.b[j]];
   }
-  s.difference = (total_a - total_b) / static_cast<double>(s.n_seeds * r.documents);
+  s.difference = (total_a - total_b) / (static_cast<double>(s.n_seeds) * r.weight_total);
   std::tie(s.ci_low, s.ci_high) = percentile_interval(replicates, tail);
   s.p = bootstrap_p(replicates);
   return s;
@@ -265,14 +292,16 @@ void mark_reference(CellStatistics& cell, const std::string& reference) {
     v.indistinguishable_from_reference = v.n_seeds > 0 && indistinguishable(cell, reference, v.name);
 }
 
-// Best mean first (ties by name); the best remaining variant and every
-// remaining variant not different from it form the next tier.
+// Best mean first (highest, or lowest when lower is better; ties by name); the
+// best remaining variant and every remaining variant not different from it
+// form the next tier.
 void assign_tiers(CellStatistics& cell) {
   std::vector<VariantStatistics*> remaining;
   for (VariantStatistics& v : cell.variants)
     if (v.n_seeds > 0) remaining.push_back(&v);
-  std::sort(remaining.begin(), remaining.end(), [](const VariantStatistics* x, const VariantStatistics* y) {
-    return x->mean != y->mean ? x->mean > y->mean : x->name < y->name;
+  const double sign = cell.lower_is_better ? -1.0 : 1.0;
+  std::sort(remaining.begin(), remaining.end(), [&](const VariantStatistics* x, const VariantStatistics* y) {
+    return x->mean != y->mean ? sign * x->mean > sign * y->mean : x->name < y->name;
   });
   for (int64_t tier = 1; !remaining.empty(); ++tier) {
     const std::string best = remaining.front()->name;
@@ -295,7 +324,7 @@ CellStatistics cell_statistics(const CellOutcomes& cell, const StatisticsOptions
   const Comparisons comparisons_ = comparisons(runs);
   const Replicates replicates = bootstrap(runs, comparisons_, options);
   const int64_t tail = tail_count(options);
-  CellStatistics out{cell.split, cell.length, cell.scaling, {}, {}};
+  CellStatistics out{cell.split, cell.length, cell.scaling, !cell.weights.empty(), {}, {}};
   for (size_t v = 0; v < cell.variants.size(); ++v)
     out.variants.push_back(variant_statistics(cell.variants[v], runs, v, replicates.variant[v], tail));
   std::vector<double> p;
@@ -344,6 +373,7 @@ nlohmann::json to_json(const CellStatistics& cell) {
                    {"scaling", cell.scaling},
                    {"variants", nlohmann::json::array()},
                    {"pairs", nlohmann::json::array()}};
+  if (cell.lower_is_better) j["lower_is_better"] = true;
   for (const VariantStatistics& v : cell.variants) j["variants"].push_back(to_json(v));
   for (const PairStatistics& p : cell.pairs) j["pairs"].push_back(to_json(p));
   return j;

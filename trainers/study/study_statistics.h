@@ -53,20 +53,26 @@ struct VariantOutcomes {
   std::string name;
   std::map<int64_t, std::vector<double>> scores_by_seed;  // seed -> score in [0, 1] per document
 };
+// A language model's cell (weights given): each document is a window, its
+// score the nats summed over the tokens it scores and its weight that token
+// count (the same for every run); the statistic is then nats per token,
+// sum(score) / sum(weight) over the drawn (seed, window) pairs, and lower is
+// better. Without weights every document weighs 1 and scores are in [0, 1].
 struct CellOutcomes {
   std::string split;
   int64_t length = 0;
   std::string scaling = "none";
   std::vector<VariantOutcomes> variants;  // in spec order; a variant with no finished run has no seeds
+  std::vector<double> weights{};          // per document; empty: unweighted
 };
 
 struct VariantStatistics {
   std::string name;
   int64_t n_seeds = 0, n_documents = 0;  // n_seeds 0: no finished run, nothing below is set
-  double mean = 0.0;                     // over seeds and documents
-  double seed_std = 0.0;                 // of per-seed accuracy (n - 1; 0 for one seed)
+  double mean = 0.0;                     // over seeds and documents (weighted: nats per token)
+  double seed_std = 0.0;                 // of the per-seed statistic (n - 1; 0 for one seed)
   double ci_low = 0.0, ci_high = 0.0;    // (1 - alpha) bootstrap interval of the mean
-  int64_t tier = 0;                      // rank group, 1 = best; 0 without runs
+  int64_t tier = 0;                      // rank group, 1 = best (highest, or lowest loss); 0 without runs
   // Not different from options.reference (Holm-corrected); true for the
   // reference itself, false for everyone when the reference has no run.
   bool indistinguishable_from_reference = false;
@@ -87,12 +93,14 @@ struct CellStatistics {
   std::string split;
   int64_t length = 0;
   std::string scaling;
+  bool lower_is_better = false;             // a weighted (language-model) cell: the mean is a loss
   std::vector<VariantStatistics> variants;  // in input order
   std::vector<PairStatistics> pairs;        // (variants[i], variants[j]) for i < j, in that order
 };
 
 // Throws DataError when the runs of the cell do not score the same number of
-// documents, a score is outside [0, 1] or a name repeats; ConfigError for bad
+// documents, a score is outside [0, 1] (weighted: negative or not finite), the
+// weights are not one per document or a name repeats; ConfigError for bad
 // options or a reference that is not a variant of the cell.
 CellStatistics cell_statistics(const CellOutcomes& cell, const StatisticsOptions& options);
 

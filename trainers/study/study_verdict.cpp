@@ -45,8 +45,9 @@ Finding& find_or_add(std::vector<Finding>& findings, const std::vector<std::stri
 void add_significant_pairs(const CellStatistics& cell, std::vector<Finding>& pairs) {
   for (const PairStatistics& p : cell.pairs) {
     if (!p.different) continue;
-    // Different implies 0 is outside the interval: its side says who leads.
-    const bool a_leads = p.ci_low > 0.0;
+    // Different implies 0 is outside the interval: its side says who leads
+    // (the lower one when lower is better).
+    const bool a_leads = cell.lower_is_better ? p.ci_high < 0.0 : p.ci_low > 0.0;
     const std::string& winner = a_leads ? p.a : p.b;
     const std::string& loser = a_leads ? p.b : p.a;
     Finding& f = find_or_add(pairs, {winner, loser}, "");
@@ -71,8 +72,9 @@ void add_tied_groups(const CellStatistics& cell, std::vector<Finding>& groups) {
 
 std::string at_cells(const Finding& f) { return " at " + join(f.cells, ", ", " and ") + " tokens"; }
 
-// "a > b ... ; a > c ..." with the same cells and band read as "a > b, c ...".
-std::vector<std::string> pair_clauses(const std::vector<Finding>& pairs, double alpha) {
+// "a > b ... ; a > c ..." with the same cells and band read as "a > b, c ...";
+// `leads` is " < " where lower is better.
+std::vector<std::string> pair_clauses(const std::vector<Finding>& pairs, double alpha, const std::string& leads) {
   struct Clause {
     std::string leader, where;
     std::vector<std::string> losers;
@@ -86,7 +88,7 @@ std::vector<std::string> pair_clauses(const std::vector<Finding>& pairs, double 
     it->losers.push_back(f.key[1]);
   }
   std::vector<std::string> clauses;
-  for (const Clause& c : merged) clauses.push_back(c.leader + " > " + join(c.losers, ", ", ", ") + c.where);
+  for (const Clause& c : merged) clauses.push_back(c.leader + leads + join(c.losers, ", ", ", ") + c.where);
   return clauses;
 }
 
@@ -103,7 +105,7 @@ std::string split_verdict(const std::vector<CellStatistics>& cells, double alpha
   }
   if (pairs.empty())
     return fmt::format("no difference the data can resolve: all variants tied (Holm-corrected p >= {:g})", alpha);
-  std::vector<std::string> clauses = pair_clauses(pairs, alpha);
+  std::vector<std::string> clauses = pair_clauses(pairs, alpha, cells.front().lower_is_better ? " < " : " > ");
   for (const Finding& f : groups) clauses.push_back(f.text + (f.cells.size() == cells.size() ? "" : at_cells(f)));
   return join(clauses, "; ", "; ");
 }

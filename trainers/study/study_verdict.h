@@ -11,7 +11,9 @@
 //   where it is a tier.
 // - Nothing significant anywhere: "no difference the data can resolve: all
 //   variants tied (Holm-corrected p >= 0.05)".
-// A cell with a scaling other than none is labelled "1024 (ntk)".
+// A cell with a scaling other than none is labelled "1024 (ntk)". Where lower
+// is better (a language model's loss) the leader is written first with "<":
+//   "alibi < rope at 1024 and 2048 tokens (p < 0.01)".
 #include <string>
 #include <vector>
 

@@ -50,8 +50,11 @@ LanguageModelBatch masked_language_model_batch(const Batch& w, const StreamMaski
 namespace {
 
 template <class T>
-TargetScores score_rows(const T* logits, int64_t vocab, const std::vector<int32_t>& targets) {
+TargetScores score_rows(const T* logits, int64_t batch, int64_t vocab, const std::vector<int32_t>& targets) {
   TargetScores s;
+  s.row_nats.assign(static_cast<size_t>(batch), 0.0);
+  s.row_count.assign(static_cast<size_t>(batch), 0);
+  const size_t seq_len = batch > 0 ? targets.size() / static_cast<size_t>(batch) : 1;
   for (size_t row = 0; row < targets.size(); ++row) {
     const int32_t target = targets[row];
     if (target == kUnscoredTarget) continue;
@@ -60,7 +63,10 @@ TargetScores score_rows(const T* logits, int64_t vocab, const std::vector<int32_
     const double m = static_cast<double>(*std::max_element(l, l + vocab));
     double sum = 0.0;
     for (int64_t v = 0; v < vocab; ++v) sum += std::exp(static_cast<double>(l[v]) - m);
-    s.nats += m + std::log(sum) - static_cast<double>(l[target]);
+    const double nats = m + std::log(sum) - static_cast<double>(l[target]);
+    s.nats += nats;  // the total in target order, as before per-row sums existed
+    s.row_nats[row / seq_len] += nats;
+    ++s.row_count[row / seq_len];
     s.correct += argmax(l, static_cast<size_t>(vocab)) == target;
     ++s.count;
   }
@@ -70,9 +76,9 @@ TargetScores score_rows(const T* logits, int64_t vocab, const std::vector<int32_
 }  // namespace
 
 TargetScores score_targets(const Tensor& logits, const std::vector<int32_t>& targets) {
-  const int64_t vocab = logits.size(-1);
-  if (logits.dtype() == DType::F64) return score_rows(logits.data<double>(), vocab, targets);
-  return score_rows(logits.data<float>(), vocab, targets);
+  const int64_t vocab = logits.size(-1), batch = logits.size(0);
+  if (logits.dtype() == DType::F64) return score_rows(logits.data<double>(), batch, vocab, targets);
+  return score_rows(logits.data<float>(), batch, vocab, targets);
 }
 
 }  // namespace rotor

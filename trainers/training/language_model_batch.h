@@ -45,6 +45,9 @@ struct TargetScores {
   double nats = 0.0;  // -log p(target), summed
   int64_t count = 0;
   int64_t correct = 0;  // targets that are the first largest logit
+  // The same nats and counts per batch row (window), each summed in position order.
+  std::vector<double> row_nats;
+  std::vector<int64_t> row_count;
 };
 
 // logits: [batch, seq_len, vocab], float or double; targets as above.

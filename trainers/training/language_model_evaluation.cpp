@@ -9,9 +9,24 @@
 
 namespace rotor {
 
-SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
-                                    const LanguageModelWindows& windows, const DataConfig& data,
-                                    const EvalOptions& options) {
+namespace {
+
+// A scored batch as gather_in_order carries it: the batch's nats, count and
+// correct, then each row's nats and count; doc_ids are the rows' windows.
+ScoredBatch packed(int64_t index, const Batch& batch, const TargetScores& s) {
+  ScoredBatch b{index, batch.doc_ids, {}, {s.nats, static_cast<double>(s.count), static_cast<double>(s.correct)}};
+  for (size_t r = 0; r < s.row_nats.size(); ++r) {
+    b.logits.push_back(s.row_nats[r]);
+    b.logits.push_back(static_cast<double>(s.row_count[r]));
+  }
+  return b;
+}
+
+}  // namespace
+
+LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
+                                                const LanguageModelWindows& windows, const DataConfig& data,
+                                                const EvalOptions& options) {
   const TokenizedSplit blocks = lm_blocks(split.name, token_stream(split, separator), windows.length, windows.stride);
   WindowConfig one_window;  // each block whole: inputs and the target after the last
   one_window.max_len = windows.length + 1;
@@ -32,22 +47,29 @@ SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& 
             ? masked_language_model_batch(batch, {evaluation_mask_key(data.seed), *windows.masking, windows.stride})
             : language_model_batch(batch);
     const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
-    mine.push_back({index, {}, {}, {s.nats, static_cast<double>(s.count), static_cast<double>(s.correct)}});
+    mine.push_back(packed(index, batch, s));
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     progress.update(index + 1, "", dt > 0 ? static_cast<double>(index + 1) / dt : 0.0, "batches/s");
   }
   progress.finish("");
   double nats = 0.0, count = 0.0, correct = 0.0;
+  LanguageModelEvaluation out;
+  out.window_nats.assign(static_cast<size_t>(blocks.num_docs()), 0.0);
+  out.window_tokens.assign(static_cast<size_t>(blocks.num_docs()), 0);
   for (const ScoredBatch& b : gather_in_order(comm, std::move(mine))) {
     nats += b.logits[0];
     count += b.logits[1];
     correct += b.logits[2];
+    for (size_t r = 0; r < b.doc_ids.size(); ++r) {
+      out.window_nats[b.doc_ids[r]] += b.logits[3 + 2 * r];
+      out.window_tokens[b.doc_ids[r]] += static_cast<int64_t>(b.logits[4 + 2 * r]);
+    }
   }
-  SplitScores scores;
+  SplitScores& scores = out.scores;
   scores.language_model = true;
   scores.loss = count > 0 ? nats / count : 0.0;
   scores.accuracy = count > 0 ? correct / count : 0.0;
-  return scores;
+  return out;
 }
 
 }  // namespace rotor

@@ -10,6 +10,7 @@
 // single process's bits.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "datasets/dataset.h"
 #include "datasets/mlm_masking.h"
@@ -27,11 +28,20 @@ struct LanguageModelWindows {
   std::optional<MaskingRule> masking;
 };
 
+// The split's scores and, per window in stream order, the nats and the count
+// of the tokens it scores: a study pairs runs window by window (the windows of
+// one length are the same for every model).
+struct LanguageModelEvaluation {
+  SplitScores scores;
+  std::vector<double> window_nats;
+  std::vector<int64_t> window_tokens;
+};
+
 // Loss (nats per scored token), token accuracy and perplexity over every
 // token of the split but the first (causal), or over its selected tokens
 // (masked). Batches as data.batch_size / batch_tokens say.
-SplitScores evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
-                                    const LanguageModelWindows& windows, const DataConfig& data,
-                                    const EvalOptions& options = {});
+LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
+                                                const LanguageModelWindows& windows, const DataConfig& data,
+                                                const EvalOptions& options = {});
 
 }  // namespace rotor

@@ -50,7 +50,7 @@ class CausalLanguageModelling : public Objective {
 
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
     const int64_t length = eval_max_len(config_);
-    return evaluate_language_model(model_, data_.split(name), separator_, {length, length}, config_, {progress});
+    return evaluate_language_model(model_, data_.split(name), separator_, {length, length}, config_, {progress}).scores;
   }
 
  private:

@@ -52,7 +52,8 @@ class MaskedLanguageModelling : public Objective {
 
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
     const int64_t length = eval_max_len(config_);
-    return evaluate_language_model(model_, data_.split(name), separator_, {length, length, rule_}, config_, {progress});
+    return evaluate_language_model(model_, data_.split(name), separator_, {length, length, rule_}, config_, {progress})
+        .scores;
   }
 
  private:

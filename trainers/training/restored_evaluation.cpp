@@ -8,22 +8,28 @@
 
 namespace rotor {
 
-SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
-                               int64_t stride, const std::string& checkpoint) {
+LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
+                                                          const DataConfig& data, int64_t stride,
+                                                          const std::string& checkpoint) {
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
   const TrainConfig& train = r.header.config.train;
-  if (train.objective != ObjectiveKind::classify) {
-    LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt};
-    if (train.objective == ObjectiveKind::mlm)
-      windows.masking = MaskingRule{train.mask_probability, static_cast<int32_t>(r.tokenizer->vocab_size())};
-    const SplitScores s =
-        evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(), windows, data, options);
-    if (!std::isfinite(s.loss))
-      throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(s.loss) +
-                            ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "
-                            "were written");
-    return s;
-  }
+  LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt};
+  if (train.objective == ObjectiveKind::mlm)
+    windows.masking = MaskingRule{train.mask_probability, static_cast<int32_t>(r.tokenizer->vocab_size())};
+  LanguageModelEvaluation e =
+      evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(), windows, data, options);
+  if (!std::isfinite(e.scores.loss))
+    throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(e.scores.loss) +
+                          ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "
+                          "were written");
+  return e;
+}
+
+SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
+                               int64_t stride, const std::string& checkpoint) {
+  if (r.header.config.train.objective != ObjectiveKind::classify)
+    return evaluate_language_model_at_length(r, split, data, stride, checkpoint).scores;
+  const EvalOptions options{Progress::style(r.header.config.run.progress)};
   const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);
   require_finite_scores(e.scores, checkpoint);
   return {e.metrics.loss, e.metrics.accuracy, e.metrics.macro_f1};

@@ -7,6 +7,7 @@
 
 #include "datasets/dataset.h"
 #include "trainers/run/metrics_events.h"
+#include "trainers/training/language_model_evaluation.h"
 #include "trainers/training/restored_model.h"
 
 namespace rotor {
@@ -19,5 +20,12 @@ namespace rotor {
 // when the outputs are NaN or infinite.
 SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
                                int64_t stride, const std::string& checkpoint);
+
+// A restored language model's evaluation at data.eval_max_len with its
+// per-window sums (a study's length sweep pairs runs over them); the same
+// checks as evaluate_at_length.
+LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
+                                                          const DataConfig& data, int64_t stride,
+                                                          const std::string& checkpoint);
 
 }  // namespace rotor

@@ -155,13 +155,15 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
   for (const auto& entry : std::filesystem::directory_iterator(std::string(ROTOR_SOURCE_DIR) + "/configs/compare")) {
     if (entry.path().extension() != ".yaml") continue;
     INFO(entry.path().string());
+    // The quick language-model study trains four variants in ~10 minutes; every other one compares at least 7.
+    const size_t fewest = entry.path().stem() == "lm-extrapolation-quick" ? 4 : 7;
     for (const StudySpec& spec : parse_study_suite(entry.path().string()).studies) {
-      CHECK(spec.variants.size() >= 7);
+      CHECK(spec.variants.size() >= fewest);
       CHECK(spec.seeds.size() >= 2);
     }
     ++specs;
   }
-  CHECK(specs == 7);
+  CHECK(specs == 9);
 }
 
 TEST_CASE("study spec: a suite of tasks is one study per task with the same variants", "[study]") {

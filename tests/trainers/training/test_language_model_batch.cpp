@@ -38,3 +38,13 @@ TEST_CASE("target scores are the summed negative log-likelihood and the argmax h
   CHECK(f.count == 2);
   CHECK(f.correct == 1);  // row 1's largest logit is class 0
 }
+
+TEST_CASE("target scores per batch row sum to the batch's") {
+  // Two windows of two positions; window 1's first target is context only.
+  Tensor logits = Tensor::from_doubles({2, 2, 3}, DType::F64, {0, 1, 2, 5, 0, 0, 1, 1, 1, 0, 3, 0});
+  const TargetScores s = score_targets(logits, {2, 0, kUnscoredTarget, 1});
+  REQUIRE(s.row_nats.size() == 2);
+  CHECK(s.row_count == std::vector<int64_t>{2, 1});
+  CHECK(s.row_nats[1] == Approx(std::log(std::exp(0.0) + std::exp(3.0) + std::exp(0.0)) - 3.0).epsilon(1e-14));
+  CHECK(s.row_nats[0] + s.row_nats[1] == Approx(s.nats).epsilon(1e-14));
+}

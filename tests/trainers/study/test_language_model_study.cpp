@@ -1,0 +1,181 @@
+// A language-model study's statistics on cases whose answer is known: per
+// window nats weighted by the tokens each window scores (identical runs tied,
+// a planted loss gap found with the lower loss first, the mean a ratio of
+// sums), the evidence gathered from LM sweep cells (scalings as variants of
+// their own, no order control or usage), the verdict's "<" and the sweep
+// record's LM cell.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "engine/random.h"
+#include "trainers/study/study_evidence.h"
+#include "trainers/study/study_statistics.h"
+#include "trainers/study/study_verdict.h"
+
+using namespace rotor;
+
+namespace {
+
+constexpr int kWindows = 300;
+constexpr int64_t kTokens = 128;
+
+// Per-window nats summed over kTokens tokens of mean `loss` plus seeded noise.
+std::vector<double> window_nats(uint64_t stream, double loss) {
+  std::vector<double> nats(kWindows);
+  const RandomKey key{11, stream, 0};
+  for (int w = 0; w < kWindows; ++w) nats[w] = kTokens * (loss + 0.3 * (key.uniform_double(w) - 0.5));
+  return nats;
+}
+
+CellOutcomes weighted_cell(std::vector<VariantOutcomes> variants) {
+  CellOutcomes c{"test", 1024, "none", std::move(variants), {}};
+  c.weights.assign(kWindows, static_cast<double>(kTokens));
+  return c;
+}
+
+StatisticsOptions fast() {
+  StatisticsOptions o;
+  o.replicates = 1000;
+  return o;
+}
+
+RunResult lm_run(const std::string& variant, uint64_t seed, double loss, const std::string& scaling = "none") {
+  RunResult r;
+  r.run = {variant, seed, variant + "-seed" + std::to_string(seed)};
+  r.dir = "/runs/" + r.run.id;
+  r.finished = true;
+  for (const std::string& s : std::vector<std::string>{"none", scaling}) {
+    SweepCell c;
+    c.split = "test";
+    c.length = 1024;
+    c.scaling = s;
+    c.available = true;
+    c.language_model = true;
+    c.stride = 1024;
+    c.window_nats = window_nats(seed * 10 + (s == "none" ? 0 : 1), s == "none" ? loss : loss - 0.5);
+    c.window_tokens.assign(kWindows, kTokens);
+    c.documents = kWindows;
+    r.sweep.push_back(c);
+    if (scaling == "none") break;
+  }
+  return r;
+}
+
+StudyVariant variant_named(const std::string& name, const std::string& position) {
+  StudyVariant v;
+  v.name = name;
+  v.config.model.position.type = position;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("LM statistics: identical runs are tied with p = 1", "[study][statistics]") {
+  std::map<int64_t, std::vector<double>> runs;
+  for (int64_t seed : {1, 2, 3}) runs[seed] = window_nats(seed, 2.0);
+  const CellStatistics c = cell_statistics(weighted_cell({{"rope", runs}, {"alibi", runs}}), fast());
+  CHECK(c.lower_is_better);
+  REQUIRE(c.pairs.size() == 1);
+  CHECK(c.pairs[0].difference == 0.0);
+  CHECK(c.pairs[0].p == 1.0);
+  CHECK_FALSE(c.pairs[0].different);
+  CHECK(c.variants[0].tier == 1);
+  CHECK(c.variants[1].tier == 1);
+  CHECK(split_verdict({c}, 0.05).find("all variants tied") != std::string::npos);
+}
+
+TEST_CASE("LM statistics: a planted loss gap is found, the lower loss ranked first", "[study][statistics]") {
+  std::map<int64_t, std::vector<double>> rope, alibi;
+  for (int64_t seed : {1, 2, 3}) {
+    rope[seed] = window_nats(seed, 2.3);
+    alibi[seed] = window_nats(seed + 100, 2.0);
+  }
+  const CellStatistics c = cell_statistics(weighted_cell({{"rope", rope}, {"alibi", alibi}}), fast());
+  const PairStatistics& p = c.pairs.at(0);
+  CHECK(p.difference == Approx(0.3).margin(0.03));  // rope - alibi in nats per token
+  CHECK(p.ci_low > 0.0);
+  CHECK(p.different);
+  CHECK(c.variants[1].tier == 1);  // alibi, the lower loss
+  CHECK(c.variants[0].tier == 2);
+  CHECK(c.variants[1].mean == Approx(2.0).margin(0.02));
+  CHECK(split_verdict({c}, 0.05) == "alibi < rope at 1024 tokens (p < 0.001)");
+}
+
+TEST_CASE("LM statistics: the mean is summed nats over summed tokens, not a mean of window means",
+          "[study][statistics]") {
+  // Two windows: 10 nats over 10 tokens and 30 nats over 10 tokens, then 10 over 10 and 10 over 30.
+  CellOutcomes equal{"test", 64, "none", {{"a", {{1, {10.0, 30.0}}}}}, {10.0, 10.0}};
+  CellOutcomes unequal{"test", 64, "none", {{"a", {{1, {10.0, 10.0}}}}}, {10.0, 30.0}};
+  CHECK(cell_statistics(equal, fast()).variants[0].mean == 2.0);
+  CHECK(cell_statistics(unequal, fast()).variants[0].mean == 0.5);  // 20 / 40, where window means give 0.67
+  unequal.weights.pop_back();
+  CHECK_THROWS(cell_statistics(unequal, fast()));
+  CellOutcomes negative{"test", 64, "none", {{"a", {{1, {-1.0, 10.0}}}}}, {10.0, 10.0}};
+  CHECK_THROWS(cell_statistics(negative, fast()));
+}
+
+TEST_CASE("LM evidence: loss cells with scalings as variants, no order control or usage", "[study]") {
+  const std::vector<StudyVariant> variants{variant_named("rope", "rope"), variant_named("alibi", "alibi"),
+                                           variant_named("none", "none")};
+  std::vector<RunResult> runs;
+  for (uint64_t seed : {1, 2}) {
+    runs.push_back(lm_run("rope", seed, 3.0, "ntk"));
+    runs.push_back(lm_run("alibi", seed + 50, 2.0));
+    runs.back().run.seed = seed;
+    runs.push_back(lm_run("none", seed + 70, 2.0));
+    runs.back().run.seed = seed;
+  }
+  StatisticsOptions options;
+  options.replicates = 2000;
+  const StudyEvidence e = gather_evidence(variants, runs, options);
+  CHECK(e.language_model);
+  CHECK(e.reference.empty());
+  CHECK(e.order.empty());
+  CHECK(e.usage.empty());
+  REQUIRE(e.cells.size() == 1);
+  const CellStatistics& c = e.cells[0];
+  REQUIRE(c.variants.size() == 4);  // rope, rope+ntk, alibi, none
+  CHECK(c.variants[1].name == "rope+ntk");
+  CHECK(c.variants[1].mean == Approx(2.5).margin(0.02));
+  CHECK(c.variants[0].tier == 3);
+  CHECK(c.variants[1].tier == 2);
+  CHECK(c.variants[2].tier == 1);
+  CHECK(c.variants[3].tier == 1);
+  REQUIRE(e.verdicts.size() == 1);
+  CHECK(e.verdicts[0].find("alibi < rope, rope+ntk at 1024 tokens (p < 0.01)") != std::string::npos);
+  CHECK(e.verdicts[0].find("alibi, none tied") != std::string::npos);
+}
+
+TEST_CASE("LM evidence: runs scored on other windows are refused", "[study]") {
+  std::vector<RunResult> runs{lm_run("rope", 1, 2.0), lm_run("alibi", 1, 2.0)};
+  runs[1].sweep[0].window_tokens[0] = 5;
+  CHECK_THROWS_WITH(gather_evidence({variant_named("rope", "rope"), variant_named("alibi", "alibi")}, runs, {}),
+                    Catch::Contains("windows at 1024 tokens differ"));
+}
+
+TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier's has no LM keys", "[study]") {
+  SweepCell lm = lm_run("rope", 1, 2.0).sweep[0];
+  lm.loss = 2.0;
+  lm.accuracy = 0.4;
+  const nlohmann::json j = lm;
+  CHECK(j.at("perplexity").get<double>() == Approx(std::exp(2.0)));
+  CHECK(j.at("bits_per_token").get<double>() == Approx(2.0 / std::log(2.0)));
+  CHECK_FALSE(j.contains("predictions"));
+  const SweepCell back = j.get<SweepCell>();
+  CHECK(back.language_model);
+  CHECK(back.stride == 1024);
+  CHECK(back.window_nats == lm.window_nats);
+  CHECK(back.window_tokens == lm.window_tokens);
+  CHECK(back.loss == 2.0);
+
+  SweepCell classifier;
+  classifier.split = "test";
+  classifier.length = 64;
+  classifier.available = true;
+  classifier.predictions = {1, 0};
+  classifier.labels = {1, 1};
+  const nlohmann::json k = classifier;
+  for (const char* key : {"language_model", "stride", "window_nats", "perplexity"}) CHECK_FALSE(k.contains(key));
+  CHECK_FALSE(k.get<SweepCell>().language_model);
+}
