@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plots of a rotor study, drawn from the numbers rotor wrote (never computed here).
 
-  plot_study.py study REPORT_JSON OUT_DIR   val_accuracy, length_extrapolation
+  plot_study.py study REPORT_JSON OUT_DIR   val_accuracy (a language model: val_loss), length_extrapolation
                                             (a language-model study: perplexity
                                             against length), rope_decay and, for
                                             each cell under "statistics",
@@ -40,6 +40,9 @@ def colors(names):
 
 
 def val_accuracy(report, stem):
+    """Validation accuracy against step; a language model's validation loss (report "objective": "clm")."""
+    lm = report.get("objective") == "clm"
+    key, scale = ("loss", 1) if lm else ("accuracy", 100)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     color = colors([v["name"] for v in report["variants"]])
     for v in report["variants"]:
@@ -47,15 +50,16 @@ def val_accuracy(report, stem):
         if not pts:
             continue
         steps = [p["step"] for p in pts]
-        mean = [100 * p["accuracy"]["mean"] for p in pts]
-        lo = [100 * p["accuracy"]["min"] for p in pts]
-        hi = [100 * p["accuracy"]["max"] for p in pts]
+        mean = [scale * p[key]["mean"] for p in pts]
+        lo = [scale * p[key]["min"] for p in pts]
+        hi = [scale * p[key]["max"] for p in pts]
         ax.plot(steps, mean, marker="o", markersize=3, color=color[v["name"]], label=v["name"])
         ax.fill_between(steps, lo, hi, color=color[v["name"]], alpha=0.18, linewidth=0)
     n = len(report["seeds"])
-    ax.set_title(f"Validation accuracy (mean, band = min-max over {n} seed{'s' if n > 1 else ''})")
+    what = "Validation loss" if lm else "Validation accuracy"
+    ax.set_title(f"{what} (mean, band = min-max over {n} seed{'s' if n > 1 else ''})")
     ax.set_xlabel("step")
-    ax.set_ylabel("validation accuracy (%)")
+    ax.set_ylabel("validation loss (nats per token)" if lm else "validation accuracy (%)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     save(fig, stem)
@@ -292,7 +296,7 @@ def main(argv):
         return
     out = argv[3]
     os.makedirs(out, exist_ok=True)
-    val_accuracy(data, os.path.join(out, "val_accuracy"))
+    val_accuracy(data, os.path.join(out, "val_loss" if data.get("objective") == "clm" else "val_accuracy"))
     if data.get("objective") == "clm":
         perplexity_extrapolation(data, os.path.join(out, "length_extrapolation"))
     elif one_length_per_split(data):

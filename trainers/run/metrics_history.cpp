@@ -61,7 +61,8 @@ std::vector<std::pair<int64_t, double>> read_validation_curve(const std::string&
       const JsonFields j = JsonFields::parse(lines[i]);
       if (j.value("event", "") != "eval") continue;
       const EvalEvent e = j.get<EvalEvent>();
-      if (e.split == "val") curve.emplace_back(e.step, e.scores.accuracy);
+      // A language model's curve is its validation loss (its best metric).
+      if (e.split == "val") curve.emplace_back(e.step, e.scores.language_model ? e.scores.loss : e.scores.accuracy);
     } catch (const nlohmann::json::exception& ex) {
       throw RunFileError(path + ":" + std::to_string(i + 1) + ": not a metrics event (" + ex.what() + ")");
     }

@@ -20,7 +20,7 @@ SeedStats seed_stats(const std::vector<double>& values);
 
 struct CurvePoint {
   int64_t step = 0;
-  SeedStats accuracy;  // over the seeds that evaluated at this step
+  SeedStats accuracy;  // over the seeds that evaluated at this step (a language model's: its loss)
 };
 
 struct SweepStats {

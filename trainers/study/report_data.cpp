@@ -50,7 +50,10 @@ json usage_json(const StudyEvidence& e) {
 
 json cell_point(const SweepCell& c) { return {{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}}; }
 
-json run_json(const RunResult& r) {
+// The name of a validation curve's value in report.json: accuracy, or a language model's loss.
+const char* curve_key(bool language_model) { return language_model ? "loss" : "accuracy"; }
+
+json run_json(const RunResult& r, bool language_model) {
   json j{{"variant", r.run.variant}, {"seed", r.run.seed}, {"id", r.run.id}, {"dir", r.dir}, {"finished", r.finished}};
   if (!r.finished) return j;
   j.update({{"parameters", r.parameters},
@@ -61,7 +64,8 @@ json run_json(const RunResult& r) {
             {"metrics", r.metrics},
             {"val_curve", json::array()},
             {"sweep", json::array()}});
-  for (const auto& [step, accuracy] : r.val_curve) j["val_curve"].push_back({{"step", step}, {"accuracy", accuracy}});
+  for (const auto& [step, value] : r.val_curve)
+    j["val_curve"].push_back({{"step", step}, {curve_key(language_model), value}});
   for (const SweepCell& c : r.sweep) {
     json cell = cell_point(c);
     cell["available"] = c.available;
@@ -80,7 +84,7 @@ json run_json(const RunResult& r) {
   return j;
 }
 
-json variant_json(const VariantSummary& v, const StudyVariant& spec) {
+json variant_json(const VariantSummary& v, const StudyVariant& spec, bool language_model) {
   json j{{"name", v.name},
          {"position", spec.config.model.position.type},
          {"training_length", spec.config.data.max_len},
@@ -93,7 +97,7 @@ json variant_json(const VariantSummary& v, const StudyVariant& spec) {
          {"sweep", json::array()}};
   for (const auto& [key, s] : v.metrics) j["metrics"][key] = stats_json(s);
   for (const CurvePoint& p : v.val_curve)
-    j["val_curve"].push_back({{"step", p.step}, {"accuracy", stats_json(p.accuracy)}});
+    j["val_curve"].push_back({{"step", p.step}, {curve_key(language_model), stats_json(p.accuracy)}});
   for (const SweepStats& s : v.sweep) {
     json cell = cell_point(s.point);
     cell["available"] = s.available;
@@ -163,7 +167,7 @@ void split_metric(const std::string& key, CsvRow& row) {
   }
 }
 
-std::vector<CsvRow> run_rows(const RunResult& r) {
+std::vector<CsvRow> run_rows(const RunResult& r, bool language_model) {
   std::vector<CsvRow> rows;
   const std::string seed = std::to_string(r.run.seed);
   auto add = [&](const std::string& metric, double value) {
@@ -176,11 +180,11 @@ std::vector<CsvRow> run_rows(const RunResult& r) {
   add("tokens_per_s", r.tokens_per_s);
   add("elapsed_s", r.elapsed_s);
   for (const auto& [key, value] : r.metrics) add(key, value);
-  for (const auto& [step, accuracy] : r.val_curve) {
-    CsvRow row = make_row("run", r.run.variant, seed, "val_curve_accuracy");
+  for (const auto& [step, value] : r.val_curve) {
+    CsvRow row = make_row("run", r.run.variant, seed, std::string("val_curve_") + curve_key(language_model));
     row.split = "val";
     row.step = std::to_string(step);
-    row.value = accuracy;
+    row.value = value;
     rows.push_back(row);
   }
   for (const SweepCell& c : r.sweep) {
@@ -198,7 +202,7 @@ std::vector<CsvRow> run_rows(const RunResult& r) {
   return rows;
 }
 
-std::vector<CsvRow> variant_rows(const VariantSummary& v) {
+std::vector<CsvRow> variant_rows(const VariantSummary& v, bool language_model) {
   std::vector<CsvRow> rows;
   CsvRow params = aggregate_row(v.name, "parameters", seed_stats({static_cast<double>(v.parameters)}));
   params.n = v.finished;
@@ -209,7 +213,7 @@ std::vector<CsvRow> variant_rows(const VariantSummary& v) {
     rows.push_back(row);
   }
   for (const CurvePoint& p : v.val_curve) {
-    CsvRow row = aggregate_row(v.name, "val_curve_accuracy", p.accuracy);
+    CsvRow row = aggregate_row(v.name, std::string("val_curve_") + curve_key(language_model), p.accuracy);
     row.split = "val";
     row.step = std::to_string(p.step);
     rows.push_back(row);
@@ -278,8 +282,8 @@ json report_json(const StudyReport& report) {
          {"runs", json::array()}};
   if (report.evidence.language_model) j["objective"] = "clm";  // a classifier's report has no such key
   for (size_t i = 0; i < report.variants.size(); ++i)
-    j["variants"].push_back(variant_json(report.variants[i], spec.variants[i]));
-  for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r));
+    j["variants"].push_back(variant_json(report.variants[i], spec.variants[i], report.evidence.language_model));
+  for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r, report.evidence.language_model));
   if (!report.decay.empty()) {
     json points = json::array();
     for (const RopeDecayPoint& p : report.decay)
@@ -294,12 +298,12 @@ std::string report_csv(const StudyReport& report) {
   out << "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note\n";
   std::vector<CsvRow> rows;
   for (const VariantSummary& v : report.variants) {
-    const std::vector<CsvRow> more = variant_rows(v);
+    const std::vector<CsvRow> more = variant_rows(v, report.evidence.language_model);
     rows.insert(rows.end(), more.begin(), more.end());
   }
   for (const RunResult& r : report.runs) {
     if (!r.finished) continue;
-    const std::vector<CsvRow> more = run_rows(r);
+    const std::vector<CsvRow> more = run_rows(r, report.evidence.language_model);
     rows.insert(rows.end(), more.begin(), more.end());
   }
   for (const CsvRow& r : rows)

@@ -21,7 +21,7 @@ PlotOutcome write_study_report(const StudyReport& report) {
   plots.problem = run_plot_script("study", {(dir / "report.json").string(), (dir / "plots").string()});
   if (plots.problem.empty()) {
     // The fixed plots, then one pairwise-difference heatmap per statistics cell.
-    std::vector<std::string> names{"val_accuracy", "length_extrapolation", "rope_decay"};
+    std::vector<std::string> names{"val_accuracy", "val_loss", "length_extrapolation", "rope_decay"};
     std::vector<std::string> heatmaps;
     for (const fs::directory_entry& f : fs::directory_iterator(dir / "plots"))
       if (f.path().stem().string().rfind("pairwise_", 0) == 0 && f.path().extension() == ".png")

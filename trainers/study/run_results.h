@@ -24,7 +24,8 @@ struct RunResult {
   // "<split>_accuracy" and "<split>_macro_f1" of the best checkpoint, for
   // every held-out split (val, test, ...).
   std::map<std::string, double> metrics;
-  std::vector<std::pair<int64_t, double>> val_curve;  // (step, validation accuracy)
+  // (step, validation accuracy), or a language model's (step, validation loss)
+  std::vector<std::pair<int64_t, double>> val_curve;
   std::vector<SweepCell> sweep;
   AttentionUsage attention;
 };

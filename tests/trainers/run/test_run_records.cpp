@@ -130,6 +130,15 @@ TEST_CASE("run records: the length sweep and attention files round-trip", "[run]
                         Catch::EndsWith("; delete it to evaluate again"));
 }
 
+TEST_CASE("run records: a language model's validation curve is its validation loss", "[run]") {
+  ScratchDir dir("run-metrics-lm");
+  const RunDirectory run(dir.path());
+  std::ofstream(run.metrics_path())
+      << "{\"event\":\"eval\",\"split\":\"val\",\"step\":10,\"epoch\":0,\"loss\":2.5,\"accuracy\":0.25,"
+         "\"perplexity\":12.18,\"bits_per_token\":3.6,\"best\":true,\"elapsed_s\":1.0}\n";
+  CHECK(run.validation_curve() == std::vector<std::pair<int64_t, double>>{{10, 2.5}});
+}
+
 TEST_CASE("run records: the metrics log kept on resume and the validation curve", "[run]") {
   ScratchDir dir("run-metrics");
   const RunDirectory run(dir.path());
