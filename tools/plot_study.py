@@ -39,9 +39,14 @@ def colors(names):
     return {n: cycle[i % len(cycle)] for i, n in enumerate(names)}
 
 
+def language_model(report):
+    """A study of causal or masked language models: losses and perplexities, not accuracies."""
+    return report.get("objective") in ("clm", "mlm")
+
+
 def val_accuracy(report, stem):
-    """Validation accuracy against step; a language model's validation loss (report "objective": "clm")."""
-    lm = report.get("objective") == "clm"
+    """Validation accuracy against step; a language model's validation loss (report "objective": clm, mlm)."""
+    lm = language_model(report)
     key, scale = ("loss", 1) if lm else ("accuracy", 100)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     color = colors([v["name"] for v in report["variants"]])
@@ -296,8 +301,8 @@ def main(argv):
         return
     out = argv[3]
     os.makedirs(out, exist_ok=True)
-    val_accuracy(data, os.path.join(out, "val_loss" if data.get("objective") == "clm" else "val_accuracy"))
-    if data.get("objective") == "clm":
+    val_accuracy(data, os.path.join(out, "val_loss" if language_model(data) else "val_accuracy"))
+    if language_model(data):
         perplexity_extrapolation(data, os.path.join(out, "length_extrapolation"))
     elif one_length_per_split(data):
         split_extrapolation(data, os.path.join(out, "length_extrapolation"))

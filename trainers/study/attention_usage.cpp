@@ -51,7 +51,7 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
   const BestCheckpoint best = open_best_checkpoint(run_dir);
   RestoredModel r = restore_model(best.path, {"model.attention_kernel=composed"});
   AttentionUsage u;
-  if (r.header.config.train.objective == ObjectiveKind::clm) {
+  if (r.header.config.train.objective != ObjectiveKind::classify) {
     u.reason = "a language model: the position-usage check is a classifier study's";
   } else if (r.model->config().attention != AttentionKind::softmax) {
     u.reason = "linear attention forms no attention probabilities";

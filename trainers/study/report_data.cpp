@@ -280,7 +280,8 @@ json report_json(const StudyReport& report) {
          {"position_usage", usage_json(report.evidence)},
          {"variants", json::array()},
          {"runs", json::array()}};
-  if (report.evidence.language_model) j["objective"] = "clm";  // a classifier's report has no such key
+  // A classifier's report has no such key; a language model's names its objective (clm, mlm).
+  if (report.evidence.language_model) j["objective"] = option_name(spec.variants.front().config.train.objective);
   for (size_t i = 0; i < report.variants.size(); ++i)
     j["variants"].push_back(variant_json(report.variants[i], spec.variants[i], report.evidence.language_model));
   for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r, report.evidence.language_model));

@@ -169,8 +169,8 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
     }
   }
   if (const YAML::Node stride = node["stride"]) {
-    if (base.train.objective != ObjectiveKind::clm)
-      r.fail(stride, "evaluation.stride: a sliding window is for a language model (train.objective clm) only");
+    if (base.train.objective == ObjectiveKind::classify)
+      r.fail(stride, "evaluation.stride: a sliding window is for a language model (train.objective clm or mlm) only");
     ev.stride = r.integer(stride, "evaluation.stride");
     if (ev.stride < 1) r.fail(stride, "evaluation.stride: expected at least 1, got " + std::to_string(ev.stride));
   }
@@ -347,7 +347,7 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
         point.split = split;
         point.length = length;
         point.scaling = scaling;
-        point.language_model = config.train.objective == ObjectiveKind::clm;
+        point.language_model = config.train.objective != ObjectiveKind::classify;
         if (point.language_model)
           point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;
         plan.push_back(point);

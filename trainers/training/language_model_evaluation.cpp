@@ -44,7 +44,7 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
     if (!scores_batch(comm, index)) continue;
     const LanguageModelBatch lm =
         windows.masking
-            ? masked_language_model_batch(batch, {evaluation_mask_key(data.seed), *windows.masking, windows.stride})
+            ? masked_language_model_batch(batch, {evaluation_mask_key(data.data_seed), *windows.masking, windows.stride})
             : language_model_batch(batch);
     const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
     mine.push_back(packed(index, batch, s));

@@ -24,7 +24,8 @@ struct LanguageModelWindows {
   int64_t length = 0;  // inputs per window
   int64_t stride = 0;  // new targets per window; == length: non-overlapping
   // A masked language model: the stream corrupted by BERT's rule with the fixed
-  // evaluation_mask_key(data.seed), the same tokens at every length and stride.
+  // evaluation_mask_key(data.data_seed): the same tokens at every length and stride, and in
+  // every run of a study (its seeds change data.seed, the training order, not data.data_seed).
   std::optional<MaskingRule> masking;
 };
 

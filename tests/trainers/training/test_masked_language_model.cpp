@@ -88,4 +88,16 @@ TEST_CASE("rotor eval --max-len on an MLM checkpoint scores the masked LM at eac
     CHECK(s.loss > 0.0);
     CHECK(s.loss < std::log(static_cast<double>(r.tokenizer->vocab_size())) + 1.0);
   }
+  // The evaluation masks are keyed by data.data_seed, not by data.seed (the training order, which a study's
+  // seeds change): runs of one study score the same masked tokens, so they can be paired window by window.
+  at_length.eval_max_len = 32;
+  DataConfig other_order = at_length;
+  other_order.seed = at_length.seed + 1;
+  const auto tokens = [&](const DataConfig& d) {
+    return evaluate_language_model_at_length(r, data.split("val"), d, 32, "ckpt").window_tokens;
+  };
+  CHECK(tokens(at_length) == tokens(other_order));
+  DataConfig other_masks = at_length;
+  other_masks.data_seed = at_length.data_seed + 1;
+  CHECK(tokens(at_length) != tokens(other_masks));
 }
