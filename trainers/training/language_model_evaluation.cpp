@@ -43,9 +43,9 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   for (int64_t index = 0; sampler.next(batch); ++index) {
     if (!scores_batch(comm, index)) continue;
     const LanguageModelBatch lm =
-        windows.masking
-            ? masked_language_model_batch(batch, {evaluation_mask_key(data.data_seed), *windows.masking, windows.stride})
-            : language_model_batch(batch);
+        windows.masking ? masked_language_model_batch(
+                              batch, {evaluation_mask_key(data.data_seed), *windows.masking, windows.stride})
+                        : language_model_batch(batch);
     const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
     mine.push_back(packed(index, batch, s));
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
