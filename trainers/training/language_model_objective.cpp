@@ -1,10 +1,21 @@
-// train.objective clm: a causal LanguageModel predicts every next token. The
-// training split's documents are joined into one token stream (each followed
-// by SEP) and cut into blocks of data.max_len inputs that overlap by one token,
-// so every token but the first is a target exactly once an epoch; the sampler
-// shuffles the blocks per epoch like documents. Held-out splits are scored at
-// data.eval_max_len (0: max_len) in non-overlapping windows.
+// train.objective clm and mlm: a LanguageModel trained on the training split's
+// token stream (documents each followed by SEP) cut into blocks of
+// data.max_len + 1 tokens that overlap by one; the sampler shuffles the blocks
+// per epoch like documents. What differs is what a block teaches:
+//   clm  a causal model reads the block's first max_len tokens and predicts the
+//        next token at every slot: every token but the first is a target once an epoch.
+//   mlm  a masked model (BERT) reads the same max_len tokens, corrupted by BERT's
+//        masking (datasets/mlm_masking.h), and predicts the selected ones: every
+//        token is an input once an epoch (the stream's last, a SEP, is never
+//        maskable). Masks are keyed by (data.seed, epoch, stream position):
+//        redrawn every epoch, independent of threads and batching, and a resumed
+//        run draws the same.
+// Held-out splits are scored at data.eval_max_len (0: max_len) in
+// non-overlapping windows; a masked model's with the fixed evaluation masks.
+#include <optional>
+
 #include "datasets/lm_windows.h"
+#include "datasets/mlm_masking.h"
 #include "models/language_model.h"
 #include "trainers/training/language_model_batch.h"
 #include "trainers/training/language_model_evaluation.h"
@@ -13,12 +24,14 @@
 namespace rotor {
 namespace {
 
-class CausalLanguageModelling : public Objective {
+class LanguageModelling : public Objective {
  public:
-  CausalLanguageModelling(const Config& config, const Dataset& data)
-      : model_(config.model, LanguageModelKind::causal, DType::F32),
+  // masking: BERT's rule for a masked model; none: a causal model.
+  LanguageModelling(const Config& config, const Dataset& data, std::optional<MaskingRule> masking)
+      : model_(config.model, masking ? LanguageModelKind::masked : LanguageModelKind::causal, DType::F32),
         data_(data),
         config_(config.data),
+        masking_(masking),
         separator_(data.tokenizer->sep_id()),
         train_blocks_(lm_blocks("train", token_stream(data.split("train"), separator_), config.data.max_len,
                                 config.data.max_len)) {}
@@ -26,20 +39,16 @@ class CausalLanguageModelling : public Objective {
   Model& model() override { return model_; }
 
   Sampler training_sampler() const override {
-    WindowConfig block;  // a whole block: max_len inputs and the target after the last
+    WindowConfig block;  // a whole block: max_len inputs and the token after the last
     block.max_len = config_.max_len + 1;
     block.random_train_windows = false;
     return Sampler(train_blocks_, block, batch_config(config_), config_.seed, SamplerMode::train);
   }
 
-  int64_t loss_terms(const Batch& batch) const override {
-    int64_t terms = 0;
-    for (int64_t b = 0; b < batch.batch_size; ++b) terms += std::max(0, batch.lengths[b] - 1 - batch.labels[b]);
-    return terms;
-  }
+  int64_t loss_terms(const Batch& batch) const override { return model_batch(batch).scored; }
 
   BatchLoss forward(const Batch& batch, ForwardContext& ctx) const override {
-    const LanguageModelBatch lm = language_model_batch(batch);
+    const LanguageModelBatch lm = model_batch(batch);
     const Var logits = model_.logits(lm.input(), ctx);
     BatchLoss out;
     out.loss = model_.loss(logits, lm.targets);
@@ -50,13 +59,22 @@ class CausalLanguageModelling : public Objective {
 
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
     const int64_t length = eval_max_len(config_);
-    return evaluate_language_model(model_, data_.split(name), separator_, {length, length}, config_, {progress}).scores;
+    const LanguageModelWindows windows{length, length, masking_};
+    return evaluate_language_model(model_, data_.split(name), separator_, windows, config_, {progress}).scores;
   }
 
  private:
+  // The training batch as the model reads it: next-token targets, or the masked inputs and their targets.
+  LanguageModelBatch model_batch(const Batch& batch) const {
+    if (!masking_) return language_model_batch(batch);
+    return masked_language_model_batch(batch,
+                                       {training_mask_key(config_.seed, batch.epoch), *masking_, config_.max_len});
+  }
+
   LanguageModel model_;
   const Dataset& data_;
   DataConfig config_;
+  std::optional<MaskingRule> masking_;
   int32_t separator_;
   TokenizedSplit train_blocks_;
 };
@@ -64,7 +82,12 @@ class CausalLanguageModelling : public Objective {
 }  // namespace
 
 std::unique_ptr<Objective> make_causal_language_modelling(const Config& config, const Dataset& data) {
-  return std::make_unique<CausalLanguageModelling>(config, data);
+  return std::make_unique<LanguageModelling>(config, data, std::nullopt);
+}
+
+std::unique_ptr<Objective> make_masked_language_modelling(const Config& config, const Dataset& data) {
+  const MaskingRule rule{config.train.mask_probability, static_cast<int32_t>(config.model.vocab_size)};
+  return std::make_unique<LanguageModelling>(config, data, rule);
 }
 
 }  // namespace rotor
