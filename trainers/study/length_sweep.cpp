@@ -47,7 +47,8 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     r.emplace(restore_model(checkpoint, scaling_overrides(cell.scaling, cell.length, trained)));
     DataConfig& dc = r->header.config.data;
     dc.eval_max_len = cell.length;
-    if (cell.language_model) return language_model_cell(*r, data, checkpoint, std::move(cell));
+    // A copy: when the evaluation throws, the n/a cell below still names its split and scaling.
+    if (cell.language_model) return language_model_cell(*r, data, checkpoint, cell);
     const Evaluation e = evaluate(r->classifier("the length sweep"), data.split(cell.split), dc);
     const ClassificationMetrics& m = e.metrics;
     cell.predictions = predicted_classes(e.scores);
