@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -130,22 +131,30 @@ std::vector<uint64_t> read_seeds(const SpecReader& r, const YAML::Node& node) {
   return seeds;
 }
 
+// evaluation.splits: held-out splits of the task, or `all`: test and every longer test split it has.
+std::vector<std::string> read_splits(const SpecReader& r, const YAML::Node& splits, const Config& base) {
+  const std::vector<std::string> known = held_out_split_names(base.data);
+  std::vector<std::string> out;
+  if (splits.IsScalar() && splits.Scalar() == "all") {
+    std::copy_if(known.begin(), known.end(), std::back_inserter(out), [](const std::string& n) { return n != "val"; });
+    return out;
+  }
+  for (const YAML::Node& s : r.sequence(splits, "evaluation.splits")) {
+    const std::string name = r.scalar(s, "evaluation.splits");
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      r.fail(s, "evaluation.splits: unknown split '" + name + "' of task '" + base.data.task +
+                    "' (expected `all` or a list of: " + joined(known) + ")" + did_you_mean(name, known));
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      r.fail(s, "evaluation.splits: '" + name + "' is listed twice");
+    out.push_back(name);
+  }
+  return out;
+}
+
 StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, const Config& base) {
   StudyEvaluation ev;
   r.require_keys(node, "evaluation", {"splits", "lengths", "scalings", "stride"});
-  if (const YAML::Node splits = node["splits"]) {
-    const std::vector<std::string> known = held_out_split_names(base.data);
-    ev.splits.clear();
-    for (const YAML::Node& s : r.sequence(splits, "evaluation.splits")) {
-      const std::string name = r.scalar(s, "evaluation.splits");
-      if (std::find(known.begin(), known.end(), name) == known.end())
-        r.fail(s, "evaluation.splits: unknown split '" + name + "' of task '" + base.data.task +
-                      "' (expected one of: " + joined(known) + ")" + did_you_mean(name, known));
-      if (std::find(ev.splits.begin(), ev.splits.end(), name) != ev.splits.end())
-        r.fail(s, "evaluation.splits: '" + name + "' is listed twice");
-      ev.splits.push_back(name);
-    }
-  }
+  if (const YAML::Node splits = node["splits"]) ev.splits = read_splits(r, splits, base);
   if (const YAML::Node lengths = node["lengths"]) {
     for (const YAML::Node& l : r.sequence(lengths, "evaluation.lengths")) {
       const int64_t v = r.integer(l, "evaluation.lengths");

@@ -12,7 +12,8 @@
 //     - name: rope-base500             # ... or a name and its overrides
 //       set: {model.position.type: rope, model.position.base: 500}
 //   evaluation:
-//     splits: [test]                   # held-out splits of the task
+//     splits: [test]                   # held-out splits of the task; all: test and every
+//                                      # longer test split (test_128, ...) the task has
 //     lengths: [512, 1024, 2048]       # evaluation window lengths (tokens)
 //     scalings: [none, linear, ntk, yarn]  # rope variants, beyond max_len
 //     stride: 64                       # language models: a sliding window scoring 64 new

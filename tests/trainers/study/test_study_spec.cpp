@@ -118,12 +118,23 @@ TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[s
              Contains("evaluation.lengths: expected a non-empty list"));
   CHECK_THAT(parse_error(v + "evaluation:\n  scalings: [none, dynamic]\n"), Contains("unknown scaling 'dynamic'"));
   CHECK_THAT(parse_error(v + "evaluation:\n  splits: [test_4k]\n"),
-             Contains("unknown split 'test_4k' of task 'listops-easy' (expected one of: val, test)"));
+             Contains("unknown split 'test_4k' of task 'listops-easy' (expected `all` or a list of: val, test)"));
   CHECK_THAT(parse_error(v + "evaluation:\n  split: test\n"), Contains("unknown key 'split' in evaluation"));
   // A separation task's test_<L> splits are known.
   const std::string order = "set: {data.task: order, data.generated.test_lengths: [96]}\n" + v;
   CHECK_THAT(parse_error(order + "evaluation:\n  splits: [test_128]\n"),
-             Contains("unknown split 'test_128' of task 'order' (expected one of: val, test, test_96)"));
+             Contains("unknown split 'test_128' of task 'order' (expected `all` or a list of: val, test, test_96)"));
+  CHECK_THAT(parse_error(order + "evaluation:\n  splits: every\n"),
+             Contains("evaluation.splits: expected a non-empty list"));
+}
+
+TEST_CASE("study spec: evaluation splits `all` are test and every longer test split of the task", "[study]") {
+  const auto dir = test::fresh_dir("study-spec-all-splits");
+  const std::string path = test::tiny_study_spec(
+      dir,
+      "set: {data.task: order, data.generated.test_lengths: [96, 128]}\nseeds: [1]\nvariants: [rope]\n"
+      "evaluation:\n  splits: all\n");
+  CHECK(parse_study_spec(path).evaluation.splits == std::vector<std::string>{"test", "test_96", "test_128"});
 }
 
 TEST_CASE("study spec: a bad base config is reported before anything runs", "[study]") {
