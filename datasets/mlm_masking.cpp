@@ -23,10 +23,9 @@ MaskDecision mask_decision(const RandomKey& key, uint64_t position, int32_t toke
   if (!(rule.probability > 0.0 && rule.probability < 1.0))
     throw DataError("masking: train.mask_probability must be in (0, 1), got " + std::to_string(rule.probability));
   if (!maskable(token)) return {false, token};
-  // One counter, four words: selection (53 bits), the 80/10/10 branch, the replacement.
+  // One counter, four words: selection (words 0-1, as uniform_double), the 80/10/10 branch, the replacement.
+  if (key.uniform_double(position) >= rule.probability) return {false, token};
   const std::array<uint32_t, 4> w = key.bits(position);
-  const double select = static_cast<double>((static_cast<uint64_t>(w[0]) << 32 | w[1]) >> 11) * 0x1p-53;
-  if (select >= rule.probability) return {false, token};
   const double branch = static_cast<double>(w[2]) * 0x1p-32;
   if (branch < 0.8) return {true, Tokenizer::kMaskId};
   if (branch >= 0.9) return {true, token};

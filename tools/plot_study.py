@@ -72,52 +72,68 @@ def val_accuracy(report, stem):
 
 def has_accuracy(cell):
     """A sweep cell with a number: n/a cells and variants without a finished run have none."""
-    return cell["available"] and cell["accuracy"]["mean"] is not None
+    return has_value(cell, "accuracy")
+
+
+def has_value(cell, metric):
+    return cell["available"] and cell[metric]["mean"] is not None
+
+
+STYLES = {"none": "-", "linear": "--", "ntk": "-.", "yarn": ":"}  # line style and marker per RoPE scaling
+MARKERS = {"none": "o", "linear": "s", "ntk": "^", "yarn": "D"}
+
+
+def sweep_curves(report, split, metric):
+    """(variant, scaling, cells, label) for every curve of `split` with values of `metric`: a scaled curve starts
+    from the unscaled point before it (the training length); the label names the lengths that are n/a."""
+    for v in report["variants"]:
+        for scaling in report["evaluation"]["scalings"]:
+            at = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == scaling]
+            cells = [c for c in at if has_value(c, metric)]
+            if not cells:
+                continue
+            if scaling != "none":
+                base = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == "none"
+                        and has_value(c, metric) and c["length"] < cells[0]["length"]]
+                cells = base[-1:] + cells
+            label = v["name"] if scaling == "none" else f"{v['name']} + {scaling}"
+            missing = sorted({c["length"] for c in at if not c["available"]})
+            if missing:
+                label += " (n/a at " + ", ".join(str(m) for m in missing) + ")"
+            yield v, scaling, cells, label
+
+
+def length_axes(ax, report, lengths, label_y, label_va):
+    """The training length marked, the evaluation lengths as log2 ticks, the legend below the axes (with a dozen
+    lines, a legend inside hides some of them)."""
+    for t in sorted({v["training_length"] for v in report["variants"]}):
+        ax.axvline(t, color="grey", linestyle=":", linewidth=1)
+        ax.annotate("training length", (t, label_y), xycoords=("data", "axes fraction"), rotation=90,
+                    fontsize=7, color="grey", ha="right", va=label_va)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(lengths))
+    ax.set_xticklabels([str(x) for x in sorted(lengths)])
+    ax.set_xlabel("evaluation window length (tokens)")
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
 
 
 def length_extrapolation(report, stem):
     splits = report["evaluation"]["splits"]
     fig, axes = plt.subplots(1, len(splits), figsize=(7 * len(splits), 4.5), squeeze=False)
     color = colors([v["name"] for v in report["variants"]])
-    styles = {"none": "-", "linear": "--", "ntk": "-.", "yarn": ":"}
-    markers = {"none": "o", "linear": "s", "ntk": "^", "yarn": "D"}
     lengths = set()
     for ax, split in zip(axes[0], splits):
-        for v in report["variants"]:
-            for scaling in report["evaluation"]["scalings"]:
-                cells = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == scaling and has_accuracy(c)]
-                if not cells:
-                    continue
-                if scaling != "none":
-                    # A scaled curve starts from the unscaled point at the training length.
-                    base = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == "none"
-                            and has_accuracy(c) and c["length"] < cells[0]["length"]]
-                    cells = base[-1:] + cells
-                xs = [c["length"] for c in cells]
-                lengths.update(xs)
-                ys = [100 * c["accuracy"]["mean"] for c in cells]
-                err = [100 * c["accuracy"]["std"] for c in cells]
-                label = v["name"] if scaling == "none" else f"{v['name']} + {scaling}"
-                missing = sorted({c["length"] for c in v["sweep"] if c["split"] == split
-                                  and c["scaling"] == scaling and not c["available"]})
-                if missing:
-                    label += " (n/a at " + ", ".join(str(m) for m in missing) + ")"
-                ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=styles[scaling],
-                            marker=markers[scaling], markersize=4, label=label)
-        trained = sorted({v["training_length"] for v in report["variants"]})
-        for t in trained:
-            ax.axvline(t, color="grey", linestyle=":", linewidth=1)
-            ax.annotate("training length", (t, 0.02), xycoords=("data", "axes fraction"), rotation=90,
-                        fontsize=7, color="grey", ha="right", va="bottom")
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(sorted(lengths))
-        ax.set_xticklabels([str(x) for x in sorted(lengths)])
+        for v, scaling, cells, label in sweep_curves(report, split, "accuracy"):
+            xs = [c["length"] for c in cells]
+            lengths.update(xs)
+            ys = [100 * c["accuracy"]["mean"] for c in cells]
+            err = [100 * c["accuracy"]["std"] for c in cells]
+            ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=STYLES[scaling],
+                        marker=MARKERS[scaling], markersize=4, label=label)
         ax.set_title(f"{split} accuracy by evaluation length (mean ± std over seeds)")
-        ax.set_xlabel("evaluation window length (tokens)")
         ax.set_ylabel(f"{split} accuracy (%)")
         ax.grid(alpha=0.3)
-        # Below the axes: with a dozen lines, a legend inside hides some of them.
-        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+        length_axes(ax, report, lengths, 0.02, "bottom")
     save(fig, stem)
 
 
@@ -127,51 +143,26 @@ def perplexity_extrapolation(report, stem):
     splits = report["evaluation"]["splits"]
     fig, axes = plt.subplots(1, len(splits), figsize=(7.5 * len(splits), 5), squeeze=False)
     color = colors([v["name"] for v in report["variants"]])
-    styles = {"none": "-", "linear": "--", "ntk": "-.", "yarn": ":"}
-    markers = {"none": "o", "linear": "s", "ntk": "^", "yarn": "D"}
     lengths = set()
     seeds = len(report["seeds"])
     for ax, split in zip(axes[0], splits):
-        for v in report["variants"]:
-            for scaling in report["evaluation"]["scalings"]:
-                cells = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == scaling
-                         and c["available"] and c["perplexity"]["mean"] is not None]
-                if not cells:
-                    continue
-                if scaling != "none":  # a scaled curve starts from the unscaled point at the training length
-                    base = [c for c in v["sweep"] if c["split"] == split and c["scaling"] == "none"
-                            and c["available"] and c["perplexity"]["mean"] is not None
-                            and c["length"] < cells[0]["length"]]
-                    cells = base[-1:] + cells
-                xs = [c["length"] for c in cells]
-                lengths.update(xs)
-                label = v["name"] if scaling == "none" else f"{v['name']} + {scaling}"
-                missing = sorted({c["length"] for c in v["sweep"] if c["split"] == split
-                                  and c["scaling"] == scaling and not c["available"]})
-                if missing:
-                    label += " (n/a at " + ", ".join(str(m) for m in missing) + ")"
-                ax.plot(xs, [c["perplexity"]["mean"] for c in cells], color=color[v["name"]],
-                        linestyle=styles[scaling], marker=markers[scaling], markersize=4, label=label)
-                ax.fill_between(xs, [c["perplexity"]["min"] for c in cells], [c["perplexity"]["max"] for c in cells],
-                                color=color[v["name"]], alpha=0.15, linewidth=0)
-        for t in sorted({v["training_length"] for v in report["variants"]}):
-            ax.axvline(t, color="grey", linestyle=":", linewidth=1)
-            ax.annotate("training length", (t, 0.98), xycoords=("data", "axes fraction"), rotation=90,
-                        fontsize=7, color="grey", ha="right", va="top")
-        ax.set_xscale("log", base=2)
+        for v, scaling, cells, label in sweep_curves(report, split, "perplexity"):
+            xs = [c["length"] for c in cells]
+            lengths.update(xs)
+            ax.plot(xs, [c["perplexity"]["mean"] for c in cells], color=color[v["name"]],
+                    linestyle=STYLES[scaling], marker=MARKERS[scaling], markersize=4, label=label)
+            ax.fill_between(xs, [c["perplexity"]["min"] for c in cells], [c["perplexity"]["max"] for c in cells],
+                            color=color[v["name"]], alpha=0.15, linewidth=0)
         ax.set_yscale("log")
         plain = matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}")  # 12, not 1.2 x 10^1
         ax.yaxis.set_major_formatter(plain)
         ax.yaxis.set_minor_formatter(plain)
         ax.tick_params(axis="y", which="minor", labelsize=7)
-        ax.set_xticks(sorted(lengths))
-        ax.set_xticklabels([str(x) for x in sorted(lengths)])
         ax.set_title(f"{split} perplexity by evaluation length (mean, band = min-max over {seeds} seed"
                      f"{'s' if seeds > 1 else ''})", fontsize=10)
-        ax.set_xlabel("evaluation window length (tokens)")
         ax.set_ylabel(f"{split} perplexity (log scale, lower is better)")
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+        length_axes(ax, report, lengths, 0.98, "top")
     save(fig, stem)
 
 

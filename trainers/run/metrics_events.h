@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "trainers/config/config_options.h"
 #include "trainers/run/json_text.h"
 
 namespace rotor {
@@ -25,6 +26,10 @@ struct SplitScores {
   bool language_model = false;
   double perplexity() const;
   double bits_per_token() const;
+  // The value train.best_metric reads: loss is better when lower, the others when higher.
+  double get(BestMetric metric) const {
+    return metric == BestMetric::loss ? loss : metric == BestMetric::macro_f1 ? macro_f1 : accuracy;
+  }
   bool operator==(const SplitScores& o) const;
 };
 

@@ -73,6 +73,7 @@ CellOutcomes language_model_outcomes(const SweepCell& point, const std::vector<S
       if (scaling == "none" || !out.scores_by_seed.empty()) cell.variants.push_back(std::move(out));
     }
   if (tokens != nullptr) cell.weights.assign(tokens->begin(), tokens->end());
+  cell.lower_is_better = true;
   return cell;
 }
 

@@ -23,8 +23,8 @@ struct CellRuns {
   std::vector<std::vector<int64_t>> seeds;    // [variant] -> its seeds, ascending
   std::vector<std::vector<int64_t>> run_ids;  // [variant] -> run index of each of its seeds
   std::vector<double> sums;                   // [run] -> sum of its scores over all documents
-  std::vector<double> weights;                // [document]; empty: each weighs 1
-  double weight_total = 0.0;                  // over all documents (documents when unweighted)
+  std::vector<double> weights;                // [document] (1 each when the cell gives none)
+  double weight_total = 0.0;                  // their sum
 };
 
 std::string cell_name(const CellOutcomes& cell) {
@@ -38,11 +38,11 @@ void check_run(const CellOutcomes& cell, const VariantOutcomes& v, int64_t seed,
   if (static_cast<int64_t>(scores.size()) != documents)
     throw DataError(fmt::format("{}: {} document scores, expected {} like the other runs of the cell", where,
                                 scores.size(), documents));
-  const bool weighted = !cell.weights.empty();
+  const bool loss = cell.lower_is_better;
   for (size_t d = 0; d < scores.size(); ++d)
-    if (!(scores[d] >= 0.0 && (weighted ? std::isfinite(scores[d]) : scores[d] <= 1.0)))
+    if (!(scores[d] >= 0.0 && (loss ? std::isfinite(scores[d]) : scores[d] <= 1.0)))
       throw DataError(fmt::format("{}: document {} has score {}, expected {}", where, d, scores[d],
-                                  weighted ? "a finite sum of nats >= 0" : "a number in [0, 1]"));
+                                  loss ? "a finite sum of nats >= 0" : "a number in [0, 1]"));
 }
 
 // One weight per document, none negative, some positive.
@@ -77,9 +77,8 @@ CellRuns gather_runs(const CellOutcomes& cell) {
   }
   r.runs = static_cast<int64_t>(columns.size());
   if (r.runs > 0) check_weights(cell, r.documents);
-  r.weights = cell.weights;
-  r.weight_total = static_cast<double>(r.documents);
-  if (!r.weights.empty()) r.weight_total = std::accumulate(r.weights.begin(), r.weights.end(), 0.0);
+  r.weights = cell.weights.empty() ? std::vector<double>(static_cast<size_t>(r.documents), 1.0) : cell.weights;
+  r.weight_total = std::accumulate(r.weights.begin(), r.weights.end(), 0.0);
   r.scores.resize(static_cast<size_t>(r.documents * r.runs));
   r.sums.assign(static_cast<size_t>(r.runs), 0.0);
   for (int64_t d = 0; d < r.documents; ++d)
@@ -130,17 +129,17 @@ struct Replicates {
 };
 
 // Score totals of every run over the documents that `key` draws (N with
-// replacement); returns the drawn documents' total weight (N unweighted).
+// replacement); returns the drawn documents' total weight.
 double resampled_sums(const CellRuns& r, const RandomKey& key, std::vector<int64_t>& counts,
                       std::vector<double>& sums) {
   std::fill(counts.begin(), counts.end(), 0);
   for (int64_t i = 0; i < r.documents; ++i) ++counts[key.below(static_cast<uint64_t>(i), r.documents)];
   std::fill(sums.begin(), sums.end(), 0.0);
-  double weight = r.weights.empty() ? static_cast<double>(r.documents) : 0.0;
+  double weight = 0.0;
   for (int64_t d = 0; d < r.documents; ++d) {
     if (counts[d] == 0) continue;
     const double c = static_cast<double>(counts[d]);
-    if (!r.weights.empty()) weight += c * r.weights[d];
+    weight += c * r.weights[d];
     const double* row = &r.scores[d * r.runs];
     for (int64_t k = 0; k < r.runs; ++k) sums[k] += c * row[k];
   }
@@ -324,7 +323,7 @@ CellStatistics cell_statistics(const CellOutcomes& cell, const StatisticsOptions
   const Comparisons comparisons_ = comparisons(runs);
   const Replicates replicates = bootstrap(runs, comparisons_, options);
   const int64_t tail = tail_count(options);
-  CellStatistics out{cell.split, cell.length, cell.scaling, !cell.weights.empty(), {}, {}};
+  CellStatistics out{cell.split, cell.length, cell.scaling, cell.lower_is_better, {}, {}};
   for (size_t v = 0; v < cell.variants.size(); ++v)
     out.variants.push_back(variant_statistics(cell.variants[v], runs, v, replicates.variant[v], tail));
   std::vector<double> p;

@@ -63,7 +63,9 @@ struct CellOutcomes {
   int64_t length = 0;
   std::string scaling = "none";
   std::vector<VariantOutcomes> variants;  // in spec order; a variant with no finished run has no seeds
-  std::vector<double> weights{};          // per document; empty: unweighted
+  std::vector<double> weights{};          // per document; empty: each weighs 1
+  // The scores are losses (a language model's nats), so the lowest mean ranks first; else proportions in [0, 1].
+  bool lower_is_better = false;
 };
 
 struct VariantStatistics {
@@ -93,7 +95,7 @@ struct CellStatistics {
   std::string split;
   int64_t length = 0;
   std::string scaling;
-  bool lower_is_better = false;             // a weighted (language-model) cell: the mean is a loss
+  bool lower_is_better = false;             // the cell's scores are losses (CellOutcomes::lower_is_better)
   std::vector<VariantStatistics> variants;  // in input order
   std::vector<PairStatistics> pairs;        // (variants[i], variants[j]) for i < j, in that order
 };

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "trainers/config/config_options.h"
+#include "trainers/run/metrics_events.h"
 
 namespace rotor {
 
@@ -12,10 +13,8 @@ struct ClassificationMetrics {
   double accuracy = 0.0;
   double macro_f1 = 0.0;  // mean F1 over the classes present in labels or predictions
   int64_t count = 0;
-  // loss is better when lower, the others when higher.
-  double get(BestMetric metric) const {
-    return metric == BestMetric::loss ? loss : metric == BestMetric::macro_f1 ? macro_f1 : accuracy;
-  }
+
+  SplitScores scores() const { return {loss, accuracy, macro_f1}; }
 };
 
 class MetricsAccumulator {

@@ -26,6 +26,7 @@ class Classification : public Objective {
     BatchLoss out;
     const Var logits = model_.logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
     out.loss = model_.loss(logits, batch.labels, label_smoothing_);
+    out.terms = batch.batch_size;
     // Correct predictions (the first largest logit) and real tokens.
     const std::vector<double> l = logits.value().to_doubles();
     const int64_t C = logits.size(1);
@@ -37,8 +38,7 @@ class Classification : public Objective {
   }
 
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
-    const ClassificationMetrics m = rotor::evaluate(model_, data_.split(name), config_, {progress}).metrics;
-    return {m.loss, m.accuracy, m.macro_f1};
+    return rotor::evaluate(model_, data_.split(name), config_, {progress}).metrics.scores();
   }
 
  private:

@@ -73,7 +73,22 @@ TargetScores score_rows(const T* logits, int64_t batch, int64_t vocab, const std
   return s;
 }
 
+template <class T>
+int64_t correct_rows(const T* logits, int64_t vocab, const std::vector<int32_t>& targets) {
+  int64_t correct = 0;
+  for (size_t row = 0; row < targets.size(); ++row)
+    if (targets[row] != kUnscoredTarget)
+      correct += argmax(logits + static_cast<int64_t>(row) * vocab, static_cast<size_t>(vocab)) == targets[row];
+  return correct;
+}
+
 }  // namespace
+
+int64_t correct_targets(const Tensor& logits, const std::vector<int32_t>& targets) {
+  const int64_t vocab = logits.size(-1);
+  if (logits.dtype() == DType::F64) return correct_rows(logits.data<double>(), vocab, targets);
+  return correct_rows(logits.data<float>(), vocab, targets);
+}
 
 TargetScores score_targets(const Tensor& logits, const std::vector<int32_t>& targets) {
   const int64_t vocab = logits.size(-1), batch = logits.size(0);

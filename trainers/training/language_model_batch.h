@@ -52,5 +52,7 @@ struct TargetScores {
 
 // logits: [batch, seq_len, vocab], float or double; targets as above.
 TargetScores score_targets(const Tensor& logits, const std::vector<int32_t>& targets);
+// TargetScores::correct alone, without the log-likelihood: what a training step counts (its loss is the op's).
+int64_t correct_targets(const Tensor& logits, const std::vector<int32_t>& targets);
 
 }  // namespace rotor

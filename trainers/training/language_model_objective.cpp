@@ -12,6 +12,7 @@
 //        run draws the same.
 // Held-out splits are scored at data.eval_max_len (0: max_len) in
 // non-overlapping windows; a masked model's with the fixed evaluation masks.
+#include <algorithm>
 #include <optional>
 
 #include "datasets/lm_windows.h"
@@ -45,14 +46,20 @@ class LanguageModelling : public Objective {
     return Sampler(train_blocks_, block, batch_config(config_), config_.seed, SamplerMode::train);
   }
 
-  int64_t loss_terms(const Batch& batch) const override { return model_batch(batch).scored; }
+  int64_t loss_terms(const Batch& batch) const override {
+    if (masking_) return model_batch(batch).scored;  // the masks decide
+    int64_t terms = 0;  // every input slot's next token, but the window's context-only ones
+    for (int64_t b = 0; b < batch.batch_size; ++b) terms += std::max(0, batch.lengths[b] - 1 - batch.labels[b]);
+    return terms;
+  }
 
   BatchLoss forward(const Batch& batch, ForwardContext& ctx) const override {
     const LanguageModelBatch lm = model_batch(batch);
     const Var logits = model_.logits(lm.input(), ctx);
     BatchLoss out;
     out.loss = model_.loss(logits, lm.targets);
-    out.correct = score_targets(logits.value(), lm.targets).correct;
+    out.terms = lm.scored;
+    out.correct = correct_targets(logits.value(), lm.targets);
     for (const int32_t n : lm.lengths) out.tokens += n;
     return out;
   }

@@ -24,6 +24,7 @@ namespace rotor {
 
 struct BatchLoss {
   Var loss;             // mean over the batch's loss terms
+  int64_t terms = 0;    // loss_terms() of the batch, counted while building it
   int64_t correct = 0;  // loss terms whose prediction is right (label, next token)
   int64_t tokens = 0;   // real input tokens
 };

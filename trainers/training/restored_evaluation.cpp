@@ -32,7 +32,7 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
   const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);
   require_finite_scores(e.scores, checkpoint);
-  return {e.metrics.loss, e.metrics.accuracy, e.metrics.macro_f1};
+  return e.metrics.scores();
 }
 
 }  // namespace rotor

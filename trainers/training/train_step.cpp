@@ -40,7 +40,8 @@ StepTotals TrainStep::forward_backward(const std::vector<Batch>& micro_batches, 
   StepTally tally(micro, groups_);
   for (int64_t i = 0; i < micro; ++i) {
     const Batch& batch = micro_batches[i];
-    for (int64_t j = 0; j < groups_.local(); ++j) {  // this rank's gradient groups
+    const int64_t batch_terms = objective_.loss_terms(batch);  // once: every group's share divides by it
+    for (int64_t j = 0; j < groups_.local(); ++j) {            // this rank's gradient groups
       const int64_t g = groups_.first() + j;
       const bool last = i + 1 == micro && j + 1 == groups_.local();
       reducer_.begin_group(j, i == 0);
@@ -50,10 +51,9 @@ StepTotals TrainStep::forward_backward(const std::vector<Batch>& micro_batches, 
         ForwardContext ctx{true, seed_, draw, 0};
         const BatchLoss out = objective_.forward(part, ctx);
         // The group's share of the batch mean, averaged over the micro-batches.
-        const int64_t terms = objective_.loss_terms(part);
-        const double share = static_cast<double>(terms) / static_cast<double>(objective_.loss_terms(batch));
+        const double share = static_cast<double>(out.terms) / static_cast<double>(batch_terms);
         backward(mul_scalar(out.loss, share / static_cast<double>(micro)), reducer_.on_leaf_final(last));
-        tally.add(i, g, out.loss.value().item(), terms, out.correct, out.tokens);
+        tally.add(i, g, out.loss.value().item(), out.terms, out.correct, out.tokens);
       }
       reducer_.end_group(j, last);
     }

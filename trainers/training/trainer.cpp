@@ -36,11 +36,6 @@ namespace rotor {
 namespace fs = std::filesystem;
 namespace {
 
-// The value of `metric` in `s` (a language model's best metric is its loss).
-double metric_value(const SplitScores& s, BestMetric metric) {
-  return metric == BestMetric::loss ? s.loss : metric == BestMetric::macro_f1 ? s.macro_f1 : s.accuracy;
-}
-
 class TrainingSession {
  public:
   TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from);
@@ -301,7 +296,7 @@ int TrainingSession::run(int64_t stop_after) {
     bool better = false;
     if (evaluated) {
       const SplitScores m = evaluate("val");
-      const double value = metric_value(m, t.best_metric);
+      const double value = m.get(t.best_metric);
       better = std::isnan(state_.best_metric) || improves(t.best_metric, value, state_.best_metric);
       if (better) {
         state_.best_metric = value;

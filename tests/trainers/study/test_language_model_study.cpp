@@ -31,6 +31,7 @@ std::vector<double> window_nats(uint64_t stream, double loss) {
 CellOutcomes weighted_cell(std::vector<VariantOutcomes> variants) {
   CellOutcomes c{"test", 1024, "none", std::move(variants), {}};
   c.weights.assign(kWindows, static_cast<double>(kTokens));
+  c.lower_is_better = true;
   return c;
 }
 
@@ -104,14 +105,14 @@ TEST_CASE("LM statistics: a planted loss gap is found, the lower loss ranked fir
 
 TEST_CASE("LM statistics: the mean is summed nats over summed tokens, not a mean of window means",
           "[study][statistics]") {
-  // Two windows: 10 nats over 10 tokens and 30 nats over 10 tokens, then 10 over 10 and 10 over 30.
-  CellOutcomes equal{"test", 64, "none", {{"a", {{1, {10.0, 30.0}}}}}, {10.0, 10.0}};
-  CellOutcomes unequal{"test", 64, "none", {{"a", {{1, {10.0, 10.0}}}}}, {10.0, 30.0}};
+  // Two windows: 10 nats over 10 tokens and 30 nats over 10 tokens, then 10 over 10 and 10 over 30 (loss cells).
+  CellOutcomes equal{"test", 64, "none", {{"a", {{1, {10.0, 30.0}}}}}, {10.0, 10.0}, true};
+  CellOutcomes unequal{"test", 64, "none", {{"a", {{1, {10.0, 10.0}}}}}, {10.0, 30.0}, true};
   CHECK(cell_statistics(equal, fast()).variants[0].mean == 2.0);
   CHECK(cell_statistics(unequal, fast()).variants[0].mean == 0.5);  // 20 / 40, where window means give 0.67
   unequal.weights.pop_back();
   CHECK_THROWS(cell_statistics(unequal, fast()));
-  CellOutcomes negative{"test", 64, "none", {{"a", {{1, {-1.0, 10.0}}}}}, {10.0, 10.0}};
+  CellOutcomes negative{"test", 64, "none", {{"a", {{1, {-1.0, 10.0}}}}}, {10.0, 10.0}, true};
   CHECK_THROWS(cell_statistics(negative, fast()));
 }
 
