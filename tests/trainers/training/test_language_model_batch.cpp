@@ -36,7 +36,7 @@ TEST_CASE("target scores are the summed negative log-likelihood and the argmax h
   CHECK(s.correct == 1);
   const TargetScores f = score_targets(logits.to(DType::F32), {0, 0});
   CHECK(f.count == 2);
-  CHECK(f.correct == 1);  // row 1's largest logit is class 0
+  CHECK(f.correct == 1);                                       // row 1's largest logit is class 0
   CHECK(correct_targets(logits.to(DType::F32), {0, 0}) == 1);  // a training step's count, without the likelihood
   CHECK(correct_targets(logits, {2, kUnscoredTarget}) == 1);
 }
