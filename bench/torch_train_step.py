@@ -2,6 +2,7 @@
 """PyTorch peer of bench_train_step: the same model, the same step, timed the same way.
 
     /usr/bin/python3 bench/torch_train_step.py bench/configs/S-rope.yaml [--steps 10] [--warmup 2] [--threads N]
+        [--precision fp32|bf16] [--mode train|infer]
 
 Reads the same rotor YAML (following `extends:`) for the shape and model, and builds
 the model the way one would for speed in PyTorch 1.13 (no fused attention exists there):
@@ -10,7 +11,11 @@ length, the attention bias added in place, softmax and dropout in place where au
 allows, AdamW over all parameters, zero_grad(set_to_none=True). Positions: rope (interleaved
 pairs, RoFormer), sinusoidal (Vaswani, x*sqrt(d) + PE), t5_bias (HF bidirectional buckets,
 one table shared by the layers), alibi (symmetric -m_h |i-j|). Prints one human line on
-stderr and one JSON object on stdout, like the C++ bench.
+stderr and one JSON object on stdout, like the C++ bench. --precision bf16 runs the forward and the loss
+under torch.autocast("cpu", dtype=torch.bfloat16) (fp32 master weights, backward outside the
+context); --mode infer times forward passes only (model.eval(), torch.no_grad()). The JSON
+carries the minor page faults per timed step, the allocator (tcmalloc when the driver
+preloads it) and the OpenBLAS core, read from inside the process.
 """
 import argparse
 import json
@@ -25,6 +30,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import yaml
+
+import bench_process
 
 
 def load_config(path):
@@ -192,63 +199,125 @@ class Model(nn.Module):
         return self.head(F.dropout(pooled, self.p, self.training))
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("config")
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads; 0: the config's run.threads")
-    a = ap.parse_args()
-    cfg = load_config(a.config)
-    threads = a.threads or cfg.get("run", {}).get("threads", 1) or os.cpu_count()
-    torch.set_num_threads(threads)
-    torch.manual_seed(cfg.get("run", {}).get("seed", 42))
+    ap.add_argument("--precision", choices=("fp32", "bf16"), default="fp32",
+                    help="bf16: the forward and loss under torch.autocast('cpu', dtype=torch.bfloat16)")
+    ap.add_argument("--mode", choices=("train", "infer"), default="train",
+                    help="infer: forward only, model.eval() under torch.no_grad()")
+    return ap.parse_args()
+
+
+def make_batch(cfg, causal):
+    """Random byte tokens at full length; random class labels, or next-byte targets for a causal LM."""
     B, N = cfg["data"]["batch_size"], cfg["data"]["max_len"]
-    tr = cfg.get("train", {})
-    model = Model(cfg)
-    model.train()
-    opt = torch.optim.AdamW(model.parameters(), lr=tr.get("lr", 3e-4), weight_decay=tr.get("weight_decay", 0.01),
-                            betas=(tr.get("beta1", 0.9), tr.get("beta2", 0.999)), eps=tr.get("eps", 1e-8))
-    clip = tr.get("clip_norm", 1.0)
     tokens = torch.randint(4, 260, (B, N))
     lengths = torch.full((B,), N)
     labels = torch.randint(0, cfg["model"].get("num_classes", 2), (B,))
-    causal = model.causal
-    if causal:  # next-token targets; the last slot has none
+    if causal:  # the last slot has no target
         labels = torch.cat([tokens[:, 1:], torch.full((B, 1), -100)], dim=1).reshape(-1)
-    times, loss = [], 0.0
-    for s in range(a.warmup + a.steps):
-        t0 = time.perf_counter()
+    return tokens, lengths, labels
+
+
+def train_step(cfg, model, batch, autocast):
+    """One optimizer update: the usual CPU mixed-precision recipe (fp32 master weights, backward outside autocast)."""
+    tr = cfg.get("train", {})
+    opt = torch.optim.AdamW(model.parameters(), lr=tr.get("lr", 3e-4), weight_decay=tr.get("weight_decay", 0.01),
+                            betas=(tr.get("beta1", 0.9), tr.get("beta2", 0.999)), eps=tr.get("eps", 1e-8))
+    clip = tr.get("clip_norm", 1.0)
+    tokens, lengths, labels = batch
+    model.train()
+
+    def step():
         opt.zero_grad(set_to_none=True)
-        logits = model(tokens, lengths)
-        out = F.cross_entropy(logits.reshape(-1, logits.shape[-1]) if causal else logits, labels)
+        with autocast():
+            logits = model(tokens, lengths)
+            out = F.cross_entropy(logits.reshape(-1, logits.shape[-1]) if model.causal else logits, labels)
         out.backward()
         if clip > 0:
             torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
         opt.step()
-        loss = out.item()
-        dt = time.perf_counter() - t0
-        if s >= a.warmup:
-            times.append(dt)
-    m = cfg["model"]
+        return out.item()
+
+    return step
+
+
+def infer_step(model, batch, autocast):
+    """One forward pass as an evaluation runs it: eval mode (no dropout), no autograd graph."""
+    tokens, lengths, _ = batch
+    model.eval()
+
+    def step():
+        with torch.no_grad(), autocast():
+            model(tokens, lengths)
+        return None
+
+    return step
+
+
+def time_steps(step, warmup, steps):
+    """Per-step seconds of the timed steps, their minor page faults per step, the last step's value."""
+    times, value, faults = [], None, 0
+    for s in range(warmup + steps):
+        if s == warmup:
+            faults = bench_process.minor_faults()
+        t0 = time.perf_counter()
+        value = step()
+        if s >= warmup:
+            times.append(time.perf_counter() - t0)
+    return times, (bench_process.minor_faults() - faults) / steps, value
+
+
+def matmul_flops(cfg, causal, passes):
+    """(all, attention) matmul FLOPs per step; passes 3 for a training step (forward, dX, dW), 1 for a forward."""
+    m, B, N = cfg["model"], cfg["data"]["batch_size"], cfg["data"]["max_len"]
     d, ff, L, C = m["d_model"], m["d_ff"], m["layers"], m.get("num_classes", 2)
     T = B * N
     head = 2.0 * T * d * 260 if causal else 2.0 * B * d * C  # a causal LM scores every slot over the vocabulary
-    linear = 3.0 * (L * 2.0 * T * (4 * d * d + 2 * d * ff) + head)
+    linear = passes * (L * 2.0 * T * (4 * d * d + 2 * d * ff) + head)
     # A causal LM needs the products at or below the diagonal only: half (PyTorch 1.13 computes them all).
-    attention = 3.0 * L * 4.0 * B * N * N * d * (0.5 if causal else 1.0)
+    attention = passes * L * 4.0 * B * N * N * d * (0.5 if causal else 1.0)
+    return linear + attention, attention
+
+
+def report(a, cfg, causal, threads, times, faults, loss):
+    B, N, T = cfg["data"]["batch_size"], cfg["data"]["max_len"], cfg["data"]["batch_size"] * cfg["data"]["max_len"]
+    flops, attention = matmul_flops(cfg, causal, 3 if a.mode == "train" else 1)
     med = statistics.median(times)
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-    kind = m.get("position", {}).get("type", "rope")
-    print(f"{a.config} [torch]: {N} x {B}, {kind}, {threads} threads: median {med:.3f} s/step "
-          f"(min {min(times):.3f}, max {max(times):.3f}, {len(times)} steps), {T / med:.0f} tokens/s, "
-          f"{(linear + attention) * 1e-9:.2f} GFLOP matmul/step, {(linear + attention) / med * 1e-9:.1f} GFLOP/s, "
-          f"peak RSS {rss:.0f} MiB, loss {loss:.4f}", file=sys.stderr)
-    print(json.dumps(dict(impl="torch", config=a.config, position=kind, causal=causal, seq=N, batch=B, threads=threads,
-                          steps=len(times), warmup=a.warmup, median_s=med, min_s=min(times), max_s=max(times),
-                          tokens_per_s=T / med, matmul_gflop=(linear + attention) * 1e-9,
-                          attention_gflop=attention * 1e-9, gflops=(linear + attention) / med * 1e-9,
-                          peak_rss_mib=rss, times_s=times)))
+    rss = bench_process.peak_rss_mib()
+    env = bench_process.environment()
+    kind = cfg["model"].get("position", {}).get("type", "rope")
+    print(f"{a.config} [torch {a.mode} {a.precision}, {env['allocator']}]: {N} x {B}, {kind}, {threads} threads: "
+          f"median {med:.3f} s/step (min {min(times):.3f}, max {max(times):.3f}, {len(times)} steps), "
+          f"{T / med:.0f} tokens/s, {flops * 1e-9:.2f} GFLOP matmul/step, {flops / med * 1e-9:.1f} GFLOP/s, "
+          f"peak RSS {rss:.0f} MiB, {faults:.0f} minor faults/step" + (f", loss {loss:.4f}" if loss is not None else ""),
+          file=sys.stderr)
+    print(json.dumps(dict(impl="torch", config=a.config, mode=a.mode, precision=a.precision, position=kind,
+                          causal=causal, seq=N, batch=B, threads=threads, steps=len(times), warmup=a.warmup,
+                          median_s=med, min_s=min(times), max_s=max(times), tokens_per_s=T / med,
+                          matmul_gflop=flops * 1e-9, attention_gflop=attention * 1e-9, gflops=flops / med * 1e-9,
+                          peak_rss_mib=rss, minflt_per_step=faults, loss=loss, times_s=times, **env)))
+
+
+def main():
+    a = parse_args()
+    cfg = load_config(a.config)
+    threads = a.threads or cfg.get("run", {}).get("threads", 1) or os.cpu_count()
+    torch.set_num_threads(threads)
+    torch.manual_seed(cfg.get("run", {}).get("seed", 42))
+    model = Model(cfg)
+    batch = make_batch(cfg, model.causal)
+
+    def autocast():
+        return torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.precision == "bf16")
+
+    step = train_step(cfg, model, batch, autocast) if a.mode == "train" else infer_step(model, batch, autocast)
+    times, faults, loss = time_steps(step, a.warmup, a.steps)
+    report(a, cfg, model.causal, threads, times, faults, loss)
 
 
 if __name__ == "__main__":
