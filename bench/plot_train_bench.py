@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/plot_train_bench.py bench/results/train-*.json --out bench/results/step-time.png
 
-One line per (implementation, position encoding, threads) over the sequence lengths found
+One line per (implementation and precision, position encoding, threads) over the sequence lengths found
 (S 512 .. XXL 32768), log-log, next to the attention FLOPs per step scaled to meet the
 first point of the fastest line: a curve that stays under the FLOPs line grows no faster
 than the attention work. Failed runs (out of memory, timeout) are named in their line's label.
@@ -24,7 +24,7 @@ def main():
     ap.add_argument("--out", default="step-time.png")
     ap.add_argument("--threads", default="", help="only these thread counts, e.g. 1 (default: all)")
     a = ap.parse_args()
-    lines = collections.defaultdict(dict)  # (impl, position, threads) -> {tokens: median s}
+    lines = collections.defaultdict(dict)  # (impl precision, position, threads) -> {tokens: median s}
     failed = collections.defaultdict(set)
     attention = {}
     for path in a.results:
@@ -33,7 +33,8 @@ def main():
         for s in run["samples"]:
             if a.threads and str(s["threads"]) not in a.threads.split(","):
                 continue
-            key = (s["impl"], s.get("position") or s["config_name"].split("-", 1)[-1], s["threads"])
+            impl = f"{s['impl']} {s.get('precision', 'fp32')}"  # runs before --precision were fp32
+            key = (impl, s.get("position") or s["config_name"].split("-", 1)[-1], s["threads"])
             if "median_s" not in s:
                 failed[key].add(s["config_name"])
                 continue
