@@ -1,7 +1,8 @@
 // bench_attention: the fused attention op against the composed engine ops
 // (matmul, + bias, masked softmax, dropout, matmul), forward + backward, fp32,
-// with a T5/ALiBi-style bias table and attention dropout (default 0.1).
-//   bench_attention --n 2048 [--b 1 --h 4 --dh 64 --reps 7 --dropout 0.1] [--paths fused,composed]
+// with a T5/ALiBi-style bias table and attention dropout (default 0.1); the
+// path fused_bf16 is the fused op under Precision::bf16 (bf16 tile products).
+//   bench_attention --n 2048 [--b 1 --h 4 --dh 64 --reps 7 --dropout 0.1] [--paths fused,fused_bf16,composed]
 // Paths alternate within each repetition (interleaved); prints the median
 // seconds of each and the process's peak RSS (run one path per process to
 // attribute the peak to it).
@@ -17,6 +18,7 @@
 
 #include "engine/ops.h"
 #include "engine/parallel.h"
+#include "engine/precision.h"
 #include "engine/random.h"
 #include "tests/engine/attention_reference.h"
 
@@ -33,7 +35,8 @@ Tensor random_tensor(const Shape& shape, uint64_t seed) {
 }
 
 // One forward + backward; returns seconds.
-double step(bool fused, const Shape& shape, int64_t N, double dropout) {
+double step(bool fused, Precision precision, const Shape& shape, int64_t N, double dropout) {
+  const PrecisionScope scope(precision);
   Var q(random_tensor(shape, 1), true), k(random_tensor(shape, 2), true), v(random_tensor(shape, 3), true);
   Var bias(random_tensor({shape[1], 2 * N - 1}, 4), true);
   Tensor r = random_tensor(shape, 5);
@@ -46,6 +49,11 @@ double step(bool fused, const Shape& shape, int64_t N, double dropout) {
   const Var out = fused ? attention(q, k, v, opt) : test::composed_attention(q, k, v, opt);
   backward(sum_all(out * Var(r)));
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Whether the comma-separated list names `path`.
+bool has_path(const std::string& paths, const std::string& path) {
+  return ("," + paths + ",").find("," + path + ",") != std::string::npos;
 }
 
 double median(std::vector<double> v) {
@@ -82,13 +90,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const bool run_fused = paths.find("fused") != std::string::npos;
-  const bool run_composed = paths.find("composed") != std::string::npos;
+  const bool run_fused = has_path(paths, "fused"), run_bf16 = has_path(paths, "fused_bf16");
+  const bool run_composed = has_path(paths, "composed");
   const Shape shape{B, H, N, dh};
-  std::vector<double> fused, composed;
+  std::vector<double> fused, bf16, composed;
   for (int r = 0; r < reps; ++r) {
-    if (run_fused) fused.push_back(step(true, shape, N, dropout));
-    if (run_composed) composed.push_back(step(false, shape, N, dropout));
+    if (run_fused) fused.push_back(step(true, Precision::fp32, shape, N, dropout));
+    if (run_bf16) bf16.push_back(step(true, Precision::bf16, shape, N, dropout));
+    if (run_composed) composed.push_back(step(false, Precision::fp32, shape, N, dropout));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -96,6 +105,8 @@ int main(int argc, char** argv) {
               static_cast<long long>(B), static_cast<long long>(H), static_cast<long long>(N),
               static_cast<long long>(dh), num_threads(), reps, dropout);
   if (run_fused) std::printf("fused    median %.4f s\n", median(fused));
+  if (run_bf16) std::printf("fused_bf16 median %.4f s\n", median(bf16));
+  if (run_fused && run_bf16) std::printf("fused / fused_bf16 = %.2f\n", median(fused) / median(bf16));
   if (run_composed) std::printf("composed median %.4f s\n", median(composed));
   if (run_fused && run_composed) std::printf("composed / fused = %.2f\n", median(composed) / median(fused));
   std::printf("peak RSS %.1f MiB\n", usage.ru_maxrss / 1024.0);

@@ -22,8 +22,14 @@
 // Work is partitioned statically by shape only (forward: batch x head x query
 // block; backward: batch x head, bias and pair-bias gradients reduced over
 // (batch, head) in order), so every bit is independent of the thread count.
+//
+// Precision::bf16 (float only; double ignores it): the inputs of every tile
+// product (Q, K, V, P; in the backward also dO, dS) are rounded to bfloat16
+// (attention_tile_bf16.h), the products accumulate in fp32, and the scores,
+// softmax, log-sum-exp, biases and dropout stay fp32. fp32 is today's bits.
 #include <cstdint>
 
+#include "engine/precision.h"
 #include "engine/random.h"
 
 namespace rotor {
@@ -45,14 +51,16 @@ struct AttentionConfig {
 // q, k, v, out: [B, H, N, dh]; bias: [H, 2N - 1] or nullptr; lse: [B, H, N]
 // (-inf for rows without a valid key).
 template <class T>
-void attention_forward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, T* out, T* lse);
+void attention_forward(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* v, const T* bias,
+                       T* out, T* lse);
 
 // Accumulates (+=) the gradients into dq, dk, dv ([B, H, N, dh]), dbias
 // ([H, 2N - 1]) and dpair (the pair bias's flat parameter gradient, its
 // gradient_size() elements); any of them may be nullptr when not needed. out
 // and lse are the forward's.
 template <class T>
-void attention_backward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, const T* out,
-                        const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias, double* dpair);
+void attention_backward(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* v,
+                        const T* bias, const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias,
+                        double* dpair);
 
 }  // namespace rotor::kernels

@@ -8,10 +8,12 @@
 // filled from its dS tiles in tile order, summed in (batch, head) order.
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "engine/kernels/attention.h"
 #include "engine/kernels/attention_tile.h"
+#include "engine/kernels/attention_tile_bf16.h"
 #include "engine/kernels/attention_tiling.h"
 #include "engine/pair_bias.h"
 #include "engine/parallel.h"
@@ -21,9 +23,30 @@ namespace {
 
 using namespace attention_tiling;
 
+// bf16 operands (attention_tile_bf16.h): words of two bf16, pairs along rows
+// (`rows`: A operands) or pairs of rows (`cols`: B operands, and A^T ones).
+struct Bf16Operands {
+  Bf16Operands(int64_t N, int64_t dh, bool bf16)
+      : dh_pairs((dh + 1) / 2),
+        q_rows(bf16 ? N * dh_pairs : 0),
+        do_rows(bf16 ? N * dh_pairs : 0),
+        q_cols(bf16 ? (N + 1) / 2 * dh : 0),
+        do_cols(bf16 ? (N + 1) / 2 * dh : 0),
+        kt_cols(bf16 ? dh_pairs * kBlock : 0),
+        vt_cols(bf16 ? dh_pairs * kBlock : 0),
+        k_cols(bf16 ? kBlock / 2 * dh : 0),
+        p_cols(bf16 ? kBlock * kBlock / 2 : 0),
+        ds_cols(bf16 ? kBlock * kBlock / 2 : 0),
+        ds_rows(bf16 ? kBlock * kBlock / 2 : 0) {}
+  int64_t dh_pairs;
+  std::vector<uint32_t> q_rows, do_rows, q_cols, do_cols;  // the head's Q and dO
+  std::vector<uint32_t> kt_cols, vt_cols, k_cols;          // the key block's K^T, V^T, K
+  std::vector<uint32_t> p_cols, ds_cols, ds_rows;          // the tile's dropped-out P and dS
+};
+
 template <class T>
 struct BackwardScratch {
-  BackwardScratch(int64_t N, int64_t dh, bool pair_bias)
+  BackwardScratch(int64_t N, int64_t dh, bool pair_bias, bool bf16)
       : kt(dh * kBlock),
         vt(dh * kBlock),
         s(kBlock * kBlock),
@@ -34,9 +57,13 @@ struct BackwardScratch {
         f(kBlock),
         D(N),
         pair(pair_bias ? kBlock * kBlock : 0),
-        dpair(pair_bias ? kBlock * kBlock : 0) {}
+        dpair(pair_bias ? kBlock * kBlock : 0),
+        bf16(bf16),
+        packed(N, dh, bf16) {}
   std::vector<T> kt, vt, s, dp, pt, dk, dv, f, D;
   std::vector<double> pair, dpair;  // the pair-bias tile and its dS, when there is a pair bias
+  bool bf16;                        // the tile products' inputs rounded to bf16 (float only)
+  Bf16Operands packed;
 };
 
 // Where a tile sits: head index b * H + h, query rows i0 .. i0 + m, keys j0 .. j0 + n.
@@ -88,6 +115,76 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
   }
 }
 
+// The head's Q and dO as bf16 operands (bf16 only): pairs along rows for the
+// score tiles, pairs of rows for dV and dK.
+template <class T>
+void pack_head(const T* Q, const T* dO, int64_t N, int64_t dh, BackwardScratch<T>& w) {
+  if constexpr (std::is_same_v<T, float>)
+    if (w.bf16) {
+      Bf16Operands& b = w.packed;
+      pack_row_pairs(Q, N, dh, dh, b.q_rows.data(), b.dh_pairs);
+      pack_row_pairs(dO, N, dh, dh, b.do_rows.data(), b.dh_pairs);
+      pack_column_pairs(Q, N, dh, dh, b.q_cols.data(), dh);
+      pack_column_pairs(dO, N, dh, dh, b.do_cols.data(), dh);
+    }
+}
+
+// The key block's K^T and V^T for the score tiles (and, bf16, K for dQ).
+template <class T>
+void load_key_block(const T* K, const T* V, int64_t n, int64_t dh, BackwardScratch<T>& w) {
+  transpose(K, n, dh, dh, w.kt.data(), kBlock);
+  transpose(V, n, dh, dh, w.vt.data(), kBlock);
+  if constexpr (std::is_same_v<T, float>)
+    if (w.bf16) {
+      Bf16Operands& b = w.packed;
+      pack_column_pairs(w.kt.data(), dh, n, kBlock, b.kt_cols.data(), kBlock);
+      pack_column_pairs(w.vt.data(), dh, n, kBlock, b.vt_cols.data(), kBlock);
+      pack_column_pairs(K, n, dh, dh, b.k_cols.data(), dh);
+    }
+}
+
+// w.s = Q K^T and w.dp = dO V^T on the tile of query rows i0 .. i0 + m - 1 and the loaded key block's n keys.
+template <class T>
+void score_tiles(const T* Q, const T* dO, int64_t i0, int64_t m, int64_t n, int64_t dh, BackwardScratch<T>& w) {
+  if constexpr (std::is_same_v<T, float>)
+    if (w.bf16) {
+      const Bf16Operands& b = w.packed;
+      const int64_t row = i0 * b.dh_pairs;
+      tile_matmul_bf16(m, n, dh, Bf16PairsA{b.q_rows.data() + row, b.dh_pairs, 1}, b.kt_cols.data(), kBlock, w.s.data(),
+                       kBlock, false);
+      tile_matmul_bf16(m, n, dh, Bf16PairsA{b.do_rows.data() + row, b.dh_pairs, 1}, b.vt_cols.data(), kBlock,
+                       w.dp.data(), kBlock, false);
+      return;
+    }
+  tile_matmul<T>(m, n, dh, Q + i0 * dh, dh, w.kt.data(), kBlock, w.s.data(), kBlock, false);
+  tile_matmul<T>(m, n, dh, dO + i0 * dh, dh, w.vt.data(), kBlock, w.dp.data(), kBlock, false);
+}
+
+// From the tile's P (w.pt) and dS (w.s): dV += P^T dO and dK += dS^T Q into
+// the block's w.dv, w.dk, and dQ += dS K into dq (the tile's rows, or null).
+template <class T>
+void gradient_products(const T* Q, const T* dO, const T* K, int64_t i0, int64_t m, int64_t n, int64_t dh, T* dq,
+                       BackwardScratch<T>& w) {
+  if constexpr (std::is_same_v<T, float>)
+    if (w.bf16) {
+      Bf16Operands& b = w.packed;
+      pack_column_pairs(w.pt.data(), m, n, kBlock, b.p_cols.data(), kBlock);
+      pack_column_pairs(w.s.data(), m, n, kBlock, b.ds_cols.data(), kBlock);
+      const int64_t pair_row = i0 / 2 * dh;  // i0 is a multiple of kBlock: even
+      tile_matmul_bf16(n, dh, m, Bf16PairsA{b.p_cols.data(), 1, kBlock}, b.do_cols.data() + pair_row, dh, w.dv.data(),
+                       dh, true);
+      tile_matmul_bf16(n, dh, m, Bf16PairsA{b.ds_cols.data(), 1, kBlock}, b.q_cols.data() + pair_row, dh, w.dk.data(),
+                       dh, true);
+      if (!dq) return;
+      pack_row_pairs(w.s.data(), m, n, kBlock, b.ds_rows.data(), kBlock / 2);
+      tile_matmul_bf16(m, dh, n, Bf16PairsA{b.ds_rows.data(), kBlock / 2, 1}, b.k_cols.data(), dh, dq, dh, true);
+      return;
+    }
+  tile_matmul_at<T>(n, dh, m, w.pt.data(), kBlock, dO + i0 * dh, dh, w.dv.data(), dh, true);
+  tile_matmul_at<T>(n, dh, m, w.s.data(), kBlock, Q + i0 * dh, dh, w.dk.data(), dh, true);
+  if (dq) tile_matmul<T>(m, dh, n, w.s.data(), kBlock, K, dh, dq, dh, true);
+}
+
 template <class T>
 void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* k, const T* v, const T* bias,
                    const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias_part, double* dpair_part,
@@ -102,23 +199,20 @@ void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* 
     for (int64_t e = 0; e < dh; ++e) d += dO[i * dh + e] * O[i * dh + e];
     w.D[i] = d;
   }
+  pack_head(Q, dO, N, dh, w);
   for (int64_t j0 = 0; j0 < len; j0 += kBlock) {
     const int64_t n = std::min(kBlock, len - j0);
-    transpose(K + j0 * dh, n, dh, dh, w.kt.data(), kBlock);
-    transpose(V + j0 * dh, n, dh, dh, w.vt.data(), kBlock);
+    load_key_block(K + j0 * dh, V + j0 * dh, n, dh, w);
     std::fill(w.dk.begin(), w.dk.end(), T(0));
     std::fill(w.dv.begin(), w.dv.end(), T(0));
     for (int64_t i0 = first_query_block(c, j0); i0 < N; i0 += kBlock) {
       const int64_t m = std::min(kBlock, N - i0);
-      tile_matmul<T>(m, n, dh, Q + i0 * dh, dh, w.kt.data(), kBlock, w.s.data(), kBlock, false);
-      tile_matmul<T>(m, n, dh, dO + i0 * dh, dh, w.vt.data(), kBlock, w.dp.data(), kBlock, false);
+      score_tiles(Q, dO, i0, m, n, dh, w);
       const PairTile pair_tile{head % c.H, i0, m, j0, n};
       if (c.pair_bias) fill_pair_bias(c, pair_tile, w.pair.data(), kBlock);
       gradient_tile(c, TilePosition{head, i0, m, j0, n}, bias_h, lse, w, dbias_part);
       if (dpair_part) accumulate_pair_gradients(c, pair_tile, w.dpair.data(), kBlock, dpair_part);
-      tile_matmul_at<T>(n, dh, m, w.pt.data(), kBlock, dO + i0 * dh, dh, w.dv.data(), dh, true);
-      tile_matmul_at<T>(n, dh, m, w.s.data(), kBlock, Q + i0 * dh, dh, w.dk.data(), dh, true);
-      if (dq) tile_matmul<T>(m, dh, n, w.s.data(), kBlock, K + j0 * dh, dh, dq + base + i0 * dh, dh, true);
+      gradient_products(Q, dO, K + j0 * dh, i0, m, n, dh, dq ? dq + base + i0 * dh : nullptr, w);
     }
     for (int64_t e = 0; e < n * dh; ++e) {
       if (dk) dk[base + j0 * dh + e] += w.dk[e];
@@ -130,16 +224,18 @@ void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* 
 }  // namespace
 
 template <class T>
-void attention_backward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, const T* out,
-                        const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias, double* dpair) {
+void attention_backward(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* v,
+                        const T* bias, const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias,
+                        double* dpair) {
   const int64_t N = c.N, heads = c.B * c.H, width = 2 * N - 1;
   if (heads == 0 || N == 0) return;
   if (!c.pair_bias) dpair = nullptr;
+  const bool bf16 = std::is_same_v<T, float> && precision == Precision::bf16;
   const int64_t pair_size = dpair ? c.pair_bias->gradient_size() : 0;
   std::vector<T> dbias_part(dbias ? static_cast<size_t>(heads * width) : 0, T(0));
   std::vector<double> dpair_part(static_cast<size_t>(heads * pair_size), 0.0);
   parallel_for(heads, 1, [&](int64_t hb, int64_t he) {
-    BackwardScratch<T> scratch(N, c.dh, c.pair_bias != nullptr);
+    BackwardScratch<T> scratch(N, c.dh, c.pair_bias != nullptr, bf16);
     for (int64_t h = hb; h < he; ++h)
       backward_head(c, h, q, k, v, bias, out, lse, dout, dq, dk, dv, dbias ? dbias_part.data() + h * width : nullptr,
                     dpair ? dpair_part.data() + h * pair_size : nullptr, scratch);
@@ -154,10 +250,10 @@ void attention_backward(const AttentionConfig& c, const T* q, const T* k, const 
     }
 }
 
-template void attention_backward<float>(const AttentionConfig&, const float*, const float*, const float*, const float*,
-                                        const float*, const float*, const float*, float*, float*, float*, float*,
-                                        double*);
-template void attention_backward<double>(const AttentionConfig&, const double*, const double*, const double*,
+template void attention_backward<float>(const AttentionConfig&, Precision, const float*, const float*, const float*,
+                                        const float*, const float*, const float*, const float*, float*, float*, float*,
+                                        float*, double*);
+template void attention_backward<double>(const AttentionConfig&, Precision, const double*, const double*, const double*,
                                          const double*, const double*, const double*, const double*, double*, double*,
                                          double*, double*, double*);
 

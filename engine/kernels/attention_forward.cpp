@@ -2,10 +2,12 @@
 // key tiles with an online softmax (running max and sum per row).
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "engine/kernels/attention.h"
 #include "engine/kernels/attention_tile.h"
+#include "engine/kernels/attention_tile_bf16.h"
 #include "engine/kernels/attention_tiling.h"
 #include "engine/pair_bias.h"
 #include "engine/parallel.h"
@@ -17,15 +19,88 @@ using namespace attention_tiling;
 
 template <class T>
 struct ForwardScratch {
-  ForwardScratch(int64_t dh, bool pair_bias)
+  ForwardScratch(int64_t dh, bool pair_bias, bool bf16)
       : s(kBlock * kBlock),
         f(kBlock),
         o(kBlock * dh),
         row_max(kBlock),
         row_sum(kBlock),
-        pair(pair_bias ? kBlock * kBlock : 0) {}
+        pair(pair_bias ? kBlock * kBlock : 0),
+        q_pairs(bf16 ? kBlock * ((dh + 1) / 2) : 0),
+        p_pairs(bf16 ? kBlock * kBlock / 2 : 0) {}
   std::vector<T> s, f, o, row_max, row_sum;
-  std::vector<double> pair;  // the pair-bias tile, when there is a pair bias
+  std::vector<double> pair;                // the pair-bias tile, when there is a pair bias
+  std::vector<uint32_t> q_pairs, p_pairs;  // bf16: the query block and the P tile, pairs along rows
+};
+
+// The operands of the two tile products, S = Q K^T and O += P V, shared by the
+// threads. fp32 (and double): K^T per head ([dh, N], score tiles then read
+// contiguous key columns) and V as it is. bf16: K^T and V packed per head into
+// bf16 pairs (attention_tile_bf16.h), the query block and the P tile into the
+// thread's scratch.
+template <class T>
+class ForwardOperands {
+ public:
+  ForwardOperands(const AttentionConfig& c, Precision precision, const T* k, const T* v)
+      : c_(c),
+        bf16_(std::is_same_v<T, float> && precision == Precision::bf16),
+        v_(v),
+        dh_pairs_((c.dh + 1) / 2),
+        key_pairs_((c.N + 1) / 2) {
+    const int64_t N = c.N, dh = c.dh, heads = c.B * c.H;
+    if (bf16_) {
+      k_pairs_.resize(static_cast<size_t>(heads * dh_pairs_ * N));
+      v_pairs_.resize(static_cast<size_t>(heads * key_pairs_ * dh));
+    } else {
+      kt_.resize(static_cast<size_t>(heads * dh * N));
+    }
+    parallel_for(heads, grain_for(N * dh), [&](int64_t hb, int64_t he) {
+      std::vector<T> kt_head(bf16_ ? static_cast<size_t>(dh * N) : 0);
+      for (int64_t h = hb; h < he; ++h) {
+        T* kt = bf16_ ? kt_head.data() : kt_.data() + h * dh * N;
+        transpose(k + h * N * dh, N, dh, dh, kt, N);
+        if constexpr (std::is_same_v<T, float>)
+          if (bf16_) {
+            pack_column_pairs(kt, dh, N, N, k_pairs_.data() + h * dh_pairs_ * N, N);
+            pack_column_pairs(v + h * N * dh, N, dh, dh, v_pairs_.data() + h * key_pairs_ * dh, dh);
+          }
+      }
+    });
+  }
+
+  bool bf16() const { return bf16_; }
+
+  // w.s[m, n] = Q K^T for the m query rows at Q and keys j0 .. j0 + n - 1 of `head`.
+  void scores(int64_t head, const T* Q, int64_t m, int64_t j0, int64_t n, ForwardScratch<T>& w) const {
+    const int64_t N = c_.N, dh = c_.dh;
+    if constexpr (std::is_same_v<T, float>)
+      if (bf16_) {
+        if (j0 == 0) pack_row_pairs(Q, m, dh, dh, w.q_pairs.data(), dh_pairs_);  // once per query block
+        return tile_matmul_bf16(m, n, dh, Bf16PairsA{w.q_pairs.data(), dh_pairs_, 1},
+                                k_pairs_.data() + head * dh_pairs_ * N + j0, N, w.s.data(), kBlock, false);
+      }
+    tile_matmul<T>(m, n, dh, Q, dh, kt_.data() + head * dh * N + j0, N, w.s.data(), kBlock, false);
+  }
+
+  // w.o[m, dh] += P V with P the tile's weights in w.s.
+  void add_weighted_values(int64_t head, int64_t m, int64_t j0, int64_t n, ForwardScratch<T>& w) const {
+    const int64_t N = c_.N, dh = c_.dh;
+    if constexpr (std::is_same_v<T, float>)
+      if (bf16_) {
+        pack_row_pairs(w.s.data(), m, n, kBlock, w.p_pairs.data(), kBlock / 2);
+        return tile_matmul_bf16(m, dh, n, Bf16PairsA{w.p_pairs.data(), kBlock / 2, 1},
+                                v_pairs_.data() + (head * key_pairs_ + j0 / 2) * dh, dh, w.o.data(), dh, true);
+      }
+    tile_matmul<T>(m, dh, n, w.s.data(), kBlock, v_ + (head * N + j0) * dh, dh, w.o.data(), dh, true);
+  }
+
+ private:
+  const AttentionConfig& c_;
+  const bool bf16_;
+  const T* v_;
+  const int64_t dh_pairs_, key_pairs_;  // words per row of Q and K, per column of V
+  std::vector<T> kt_;
+  std::vector<uint32_t> k_pairs_, v_pairs_;  // bf16: [dh / 2, N] and [N / 2, dh] words per head (halves rounded up)
 };
 
 // Folds one tile row of scores into the running softmax of its query row and
@@ -46,7 +121,7 @@ void online_softmax_row(T* s, int64_t n, T& running_max, T& running_sum, T* o, i
 }
 
 template <class T>
-void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* q, const T* kt, const T* v,
+void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* q, const ForwardOperands<T>& operands,
                    const T* bias, T* out, T* lse, ForwardScratch<T>& w) {
   const int64_t N = c.N, dh = c.dh, b = head / c.H, h = head % c.H;
   const int64_t m = std::min(kBlock, N - i0), keys = key_end(c, b, i0, m);
@@ -62,7 +137,7 @@ void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* 
   std::fill(w.o.begin(), w.o.end(), T(0));
   for (int64_t j0 = 0; j0 < keys; j0 += kBlock) {
     const int64_t n = std::min(kBlock, keys - j0);
-    tile_matmul<T>(m, n, dh, Q, dh, kt + head * dh * N + j0, N, w.s.data(), kBlock, false);
+    operands.scores(head, Q, m, j0, n, w);
     if (c.pair_bias) fill_pair_bias(c, PairTile{h, i0, m, j0, n}, w.pair.data(), kBlock);
     for (int64_t r = 0; r < m; ++r) {
       T* s = w.s.data() + r * kBlock;
@@ -75,7 +150,7 @@ void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* 
       drop.row(static_cast<uint64_t>((head * N + i0 + r) * N + j0), cols, w.f.data());
       for (int64_t col = 0; col < cols; ++col) s[col] *= w.f[col];
     }
-    tile_matmul<T>(m, dh, n, w.s.data(), kBlock, v + (head * N + j0) * dh, dh, w.o.data(), dh, true);
+    operands.add_weighted_values(head, m, j0, n, w);
   }
   for (int64_t r = 0; r < m; ++r) {
     const T sum = w.row_sum[r];
@@ -88,25 +163,22 @@ void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* 
 }  // namespace
 
 template <class T>
-void attention_forward(const AttentionConfig& c, const T* q, const T* k, const T* v, const T* bias, T* out, T* lse) {
+void attention_forward(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* v, const T* bias,
+                       T* out, T* lse) {
   const int64_t N = c.N, dh = c.dh, heads = c.B * c.H;
   if (heads == 0 || N == 0) return;
   const int64_t blocks = (N + kBlock - 1) / kBlock;
-  // K^T per head, [dh, N]: score tiles then read contiguous key columns.
-  std::vector<T> kt(static_cast<size_t>(heads * dh * N));
-  parallel_for(heads, grain_for(N * dh), [&](int64_t hb, int64_t he) {
-    for (int64_t h = hb; h < he; ++h) attention_tiling::transpose(k + h * N * dh, N, dh, dh, kt.data() + h * dh * N, N);
-  });
+  const ForwardOperands<T> operands(c, precision, k, v);
   parallel_for(heads * blocks, 1, [&](int64_t tb, int64_t te) {
-    ForwardScratch<T> scratch(dh, c.pair_bias != nullptr);
+    ForwardScratch<T> scratch(dh, c.pair_bias != nullptr, operands.bf16());
     for (int64_t t = tb; t < te; ++t)
-      forward_block(c, t / blocks, (t % blocks) * kBlock, q, kt.data(), v, bias, out, lse, scratch);
+      forward_block(c, t / blocks, (t % blocks) * kBlock, q, operands, bias, out, lse, scratch);
   });
 }
 
-template void attention_forward<float>(const AttentionConfig&, const float*, const float*, const float*, const float*,
-                                       float*, float*);
-template void attention_forward<double>(const AttentionConfig&, const double*, const double*, const double*,
+template void attention_forward<float>(const AttentionConfig&, Precision, const float*, const float*, const float*,
+                                       const float*, float*, float*);
+template void attention_forward<double>(const AttentionConfig&, Precision, const double*, const double*, const double*,
                                         const double*, double*, double*);
 
 }  // namespace rotor::kernels

@@ -82,9 +82,11 @@ Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& 
   Tensor out = Tensor::empty(q.shape(), q.dtype());
   Tensor lse = Tensor::empty({B, H, N}, q.dtype());
   const Tensor bias = opt.bias.defined() ? opt.bias.value() : Tensor();
+  // The caller's setting, kept for the backward (which may run on another thread); double ignores it.
+  const Precision precision = q.dtype() == DType::F32 ? matmul_precision() : Precision::fp32;
   dispatch(q.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    kernels::attention_forward<T>(config, q.value().data<T>(), k.value().data<T>(), v.value().data<T>(),
+    kernels::attention_forward<T>(config, precision, q.value().data<T>(), k.value().data<T>(), v.value().data<T>(),
                                   bias.defined() ? bias.data<T>() : nullptr, out.data<T>(), lse.data<T>());
   });
   std::vector<Var> inputs{q, k, v};
@@ -102,7 +104,7 @@ Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& 
         Tensor* g = i < first_pair_input ? detail::input_grad(n, i) : nullptr;
         return g ? g->data<T>() : nullptr;
       };
-      kernels::attention_backward<T>(config, qv.data<T>(), kv.data<T>(), vv.data<T>(),
+      kernels::attention_backward<T>(config, precision, qv.data<T>(), kv.data<T>(), vv.data<T>(),
                                      bias.defined() ? bias.data<T>() : nullptr, n.value.data<T>(), lse.data<T>(),
                                      n.grad.data<T>(), grad(0), grad(1), grad(2), grad(3),
                                      dpair.empty() ? nullptr : dpair.data());
