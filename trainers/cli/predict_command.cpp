@@ -6,6 +6,7 @@
 
 #include "datasets/dataset.h"
 #include "engine/argmax.h"
+#include "engine/precision.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
 #include "trainers/distributed/communicator.h"
@@ -36,6 +37,7 @@ int predict_command(const PredictRequest& req) {
   }
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
+  const PrecisionScope precision(config.run.precision);
   const DocumentScores s =
       evaluate(r.classifier("rotor predict"), split, config.data, {Progress::style(config.run.progress)}).scores;
   require_finite_scores(s, resolved.path);

@@ -8,6 +8,7 @@
 #include "datasets/dataset.h"
 #include "engine/error.h"
 #include "engine/optim/lr_schedule.h"
+#include "engine/precision.h"
 #include "models/model_config.h"
 #include "trainers/config/config_options.h"
 
@@ -24,6 +25,7 @@ struct RunConfig {
   int64_t threads = 0;  // OpenMP threads; 0: all cores. Bit-exact resume needs the same count
   ProgressMode progress = ProgressMode::automatic;  // auto | bar | lines | none
   int64_t log_every = 20;                           // steps between training log events
+  Precision precision = Precision::fp32;            // matrix-product inputs (engine/precision.h)
   // Gradient reduction across MPI ranks (trainers/distributed/reducer_options.h); neither changes results.
   bool mpi_overlap = true;                      // start bucket sums during the backward pass
   int64_t mpi_bucket_bytes = int64_t{4} << 20;  // bytes of whole parameters per bucket

@@ -118,6 +118,9 @@ std::vector<ConfigOption> rows() {
       OPT("run.seed", run.seed, "Seed of parameter initialisation and dropout"),
       OPT("run.threads", run.threads, "OpenMP threads (0: all cores); bit-exact resume needs the same count")
           .at_least(0),
+      OPT("run.precision", run.precision,
+          "Matrix-product inputs: fp32, or bf16 (rounded to bfloat16, fp32 accumulation; weights, optimizer state, "
+          "softmax, norms, losses and rotations stay fp32)"),
       OPT("run.progress", run.progress, "Progress display: a bar on terminals, plain lines otherwise").on_resume(),
       OPT("run.log_every", run.log_every, "Steps between training log events in metrics.jsonl").at_least(1).on_resume(),
       OPT("run.mpi_overlap", run.mpi_overlap,

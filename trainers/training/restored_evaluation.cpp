@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "engine/precision.h"
 #include "storage/checkpoint_error.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/language_model_evaluation.h"
@@ -12,6 +13,7 @@ LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r
                                                           const DataConfig& data, int64_t stride,
                                                           const std::string& checkpoint) {
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
+  const PrecisionScope precision(r.header.config.run.precision);
   const TrainConfig& train = r.header.config.train;
   LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt};
   if (train.objective == ObjectiveKind::mlm)
@@ -30,6 +32,7 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
   if (r.header.config.train.objective != ObjectiveKind::classify)
     return evaluate_language_model_at_length(r, split, data, stride, checkpoint).scores;
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
+  const PrecisionScope precision(r.header.config.run.precision);
   const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);
   require_finite_scores(e.scores, checkpoint);
   return e.metrics.scores();

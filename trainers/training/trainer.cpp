@@ -13,6 +13,7 @@
 
 #include "datasets/dataset.h"
 #include "engine/parallel.h"
+#include "engine/precision.h"
 #include "storage/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
@@ -65,6 +66,7 @@ class TrainingSession {
   }
 
   Config config_;
+  PrecisionScope precision_{config_.run.precision};  // this thread's products, for the whole session
   fs::path run_dir_;
   RunDirectory run_files_;
   Communicator& comm_ = world();
