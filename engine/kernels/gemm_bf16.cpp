@@ -5,7 +5,7 @@
 
 #include "engine/bf16.h"
 #include "engine/kernels/gemm.h"
-#include "engine/kernels/gemm_bf16_block.h"
+#include "engine/kernels/gemm_bf16_avx512.h"
 #include "engine/kernels/gemm_tiles.h"
 #include "engine/parallel.h"
 
@@ -33,11 +33,6 @@ bool detect_bf16_dot() {
   return __builtin_cpu_supports("avx512bf16");
 }
 
-void block_bf16(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
-                float beta, float* C) {
-  gemm_bf16_block_avx512(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
-}
-
 }  // namespace
 
 bool cpu_has_bf16_dot() {
@@ -51,10 +46,7 @@ void gemm_bf16(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, c
     gemm_bf16_rounded_fp32(ta, tb, M, N, K, alpha, A, B, beta, C);
     return;
   }
-  if (M == 0 || N == 0) return;
-  for_each_gemm_tile(M, N, K, [&](int64_t r0, int64_t m, int64_t c0, int64_t n) {
-    gemm_bf16_block_avx512(ta, tb, M, N, K, r0, m, c0, n, alpha, A, B, beta, C);
-  });
+  gemm_bf16_avx512(ta, tb, M, N, K, alpha, A, B, beta, C);
 }
 
 void gemm_batched_bf16(bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
@@ -67,7 +59,9 @@ void gemm_batched_bf16(bool ta, bool tb, int64_t batch, int64_t M, int64_t N, in
   for_each_gemm_in_batch(
       batch, M, N, K, beta, sc,
       [&](int64_t i, float beta_i) { gemm_bf16(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, beta_i, C + i * sc); },
-      [&](int64_t i) { block_bf16(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, beta, C + i * sc); });
+      [&](int64_t i) {
+        gemm_bf16_avx512_one_thread(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, beta, C + i * sc);
+      });
 }
 
 void gemm_bf16_rounded_fp32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/kernels/gemm_bf16_block.h"
+#include "engine/kernels/gemm_bf16_avx512.h"
+#include "engine/kernels/gemm_tiles.h"
+#include "engine/parallel.h"
 
 // The bf16 block product on AVX-512 BF16. Every function that uses the
 // instructions carries the target attribute, so the rest of the build stays
@@ -24,9 +26,9 @@ namespace {
 
 constexpr int64_t kRows = 8;        // micro-tile rows (A panel width)
 constexpr int64_t kCols = 32;       // micro-tile columns (B panel width)
-constexpr int64_t kDepth = 256;     // k per packed block: a B micro-panel (16 KiB) stays in L1
-constexpr int64_t kRowBlock = 128;  // rows per packed A block (64 KiB, in L2)
-constexpr int64_t kColBlock = 512;  // columns per packed B block (256 KiB, in L2)
+constexpr int64_t kDepth = 512;     // k per packed block (a 32-column B panel: 32 KiB)
+constexpr int64_t kRowBlock = 128;  // rows of A per pass over a B block (64 KiB of A, in L2)
+constexpr int64_t kColBlock = 512;  // columns per B block (256 KiB, in L2)
 
 // Element (k, j) of an operand view at x[k * sk + j * sj].
 struct OperandView {
@@ -34,46 +36,47 @@ struct OperandView {
   int64_t sk, sj;
 };
 
-// Words (x[k0+2p][j], x[k0+2p+1][j]) for pairs p < (kc+1)/2 and columns j0+j,
-// j < width, stored at dst[p * width + j]; zero past `cols` columns and past k0+kc.
+__mmask16 first_lanes(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xffff : n <= 0 ? 0 : (1u << n) - 1); }
+
+// Words (x[k0+2p][j0+j], x[k0+2p+1][j0+j]) for pairs p < (kc+1)/2 and columns
+// j < cols rounded up to `width`, as panels of `width` columns: column j at
+// dst[(j / width) * width * pairs + p * width + j % width]; zero past `cols`
+// and past k0+kc. Memory is read in its own order, row after row.
 ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t j0, int64_t cols, int64_t width,
                                   uint32_t* dst) {
-  const int64_t pairs = (kc + 1) / 2;
+  const int64_t pairs = (kc + 1) / 2, span = (cols + width - 1) / width * width, chunk = std::min<int64_t>(16, width);
+  auto at = [&](int64_t p, int64_t j) { return dst + (j / width) * width * pairs + p * width + j % width; };
   if (v.sj == 1) {  // rows contiguous: convert two rows, interleave their halves
     const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22,
                                                 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
-    for (int64_t p = 0; p < pairs; ++p) {
-      const float* r0 = v.x + (k0 + 2 * p) * v.sk + j0;
-      const bool odd_tail = 2 * p + 1 >= kc;
-      for (int64_t j = 0; j < width; j += 16) {
-        const int64_t live = std::clamp<int64_t>(cols - j, 0, 16);
-        const __mmask16 mask = static_cast<__mmask16>((1u << live) - 1);
-        const __m512 lo = _mm512_maskz_loadu_ps(mask, r0 + j);
-        const __m512 hi = odd_tail ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(mask, r0 + v.sk + j);
+    for (int64_t j = 0; j < span; j += chunk) {
+      const __mmask16 live = first_lanes(std::min(chunk, cols - j));
+      for (int64_t p = 0; p < pairs; ++p) {
+        const float* r0 = v.x + (k0 + 2 * p) * v.sk + j0;
+        const bool odd_tail = 2 * p + 1 >= kc;
+        const __m512 lo = _mm512_maskz_loadu_ps(live, r0 + j);
+        const __m512 hi = odd_tail ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(live, r0 + v.sk + j);
         const __m512i w = _mm512_permutexvar_epi16(interleave, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(hi, lo)));
-        const int64_t room = std::min<int64_t>(16, width - j);  // 8 for an A panel
-        _mm512_mask_storeu_epi32(dst + p * width + j, static_cast<__mmask16>((1u << room) - 1), w);
+        _mm512_mask_storeu_epi32(at(p, j), first_lanes(chunk), w);
       }
     }
     return;
   }
   // k contiguous (sk == 1): a column's bf16 values are already its pairs.
   alignas(64) uint32_t words[16];
-  for (int64_t j = 0; j < width; ++j) {
+  for (int64_t j = 0; j < span; ++j) {
     if (j >= cols) {
-      for (int64_t p = 0; p < pairs; ++p) dst[p * width + j] = 0;
+      for (int64_t p = 0; p < pairs; ++p) *at(p, j) = 0;
       continue;
     }
     const float* col = v.x + (j0 + j) * v.sj + k0;
     for (int64_t p = 0; p < pairs; p += 16) {
       const int64_t left = kc - 2 * p;
-      const __mmask16 lo_mask = static_cast<__mmask16>(left >= 16 ? 0xffff : (1u << left) - 1);
-      const __mmask16 hi_mask = static_cast<__mmask16>(left >= 32 ? 0xffff : left <= 16 ? 0 : (1u << (left - 16)) - 1);
-      const __m512 lo = _mm512_maskz_loadu_ps(lo_mask, col + 2 * p);
-      const __m512 hi = _mm512_maskz_loadu_ps(hi_mask, col + 2 * p + 16);
+      const __m512 lo = _mm512_maskz_loadu_ps(first_lanes(left), col + 2 * p);
+      const __m512 hi = _mm512_maskz_loadu_ps(first_lanes(left - 16), col + 2 * p + 16);
       _mm512_store_si512(words, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(hi, lo)));
       const int64_t n = std::min<int64_t>(16, pairs - p);
-      for (int64_t q = 0; q < n; ++q) dst[(p + q) * width + j] = words[q];
+      for (int64_t q = 0; q < n; ++q) *at(p + q, j) = words[q];
     }
   }
 }
@@ -122,45 +125,76 @@ ROTOR_BF16_TARGET void micro_tile(int64_t pairs, const uint32_t* a, const uint32
   }
 }
 
-__mmask16 live_columns(int64_t cols) {
-  return static_cast<__mmask16>(cols >= 16 ? 0xffff : cols <= 0 ? 0 : (1u << cols) - 1);
-}
-
-struct PackedBlocks {
-  std::vector<uint32_t> a, b;
-  std::vector<float> ws;
+// One operand of the product, op(X) as a [K x cols] view, cut into panels of
+// `width` columns. The operand that every tile uses is packed once, ahead
+// (`packed`: the K block at pc starts at word padded * pc / 2, each panel
+// `width * pairs` words); a tile's own operand is packed block by block as the
+// tile reaches it, so it is still in cache when used.
+struct Operand {
+  OperandView view;
+  int64_t cols, width;
+  const uint32_t* packed = nullptr;
 };
 
-// The block's [m, n] product, C at c (row stride ldc), B's columns from col0.
-ROTOR_BF16_TARGET void block_product(OperandView a_op, OperandView b_op, int64_t K, int64_t m, int64_t n, float alpha,
-                                     float beta, float* c, int64_t ldc) {
-  thread_local PackedBlocks buf;  // kept per thread: steady-state calls allocate nothing
-  const int64_t pairs_max = kDepth / 2;
-  buf.a.resize(static_cast<size_t>(((kRowBlock + kRows - 1) / kRows) * kRows * pairs_max));
-  buf.b.resize(static_cast<size_t>(kColBlock * pairs_max));
-  if (K > kDepth) buf.ws.resize(static_cast<size_t>(((m + kRows - 1) / kRows) * kRows * kColBlock));
+int64_t padded(const Operand& op) { return (op.cols + op.width - 1) / op.width * op.width; }
+
+// Panels of columns j0..j0+cols of the K block at pc: from the packed operand,
+// or packed now into `scratch`.
+const uint32_t* block_panels(const Operand& op, int64_t K, int64_t pc, int64_t j0, int64_t cols,
+                             std::vector<uint32_t>& scratch) {
+  const int64_t kc = std::min(kDepth, K - pc), pairs = (kc + 1) / 2;
+  if (op.packed) return op.packed + padded(op) * pc / 2 + j0 * pairs;
+  scratch.resize(static_cast<size_t>((cols + op.width - 1) / op.width * op.width * pairs));
+  pack_pairs(op.view, pc, kc, j0, cols, op.width, scratch.data());
+  return scratch.data();
+}
+
+// Every panel of every K block of `op` into dst, over the OpenMP threads. A
+// view with k contiguous is read panel by panel (each row streams through all
+// of K), one with columns contiguous block by block.
+void pack_ahead(Operand& op, int64_t K, std::vector<uint32_t>& dst) {
+  const int64_t panels = (op.cols + op.width - 1) / op.width, blocks = (K + kDepth - 1) / kDepth;
+  dst.resize(static_cast<size_t>(padded(op) * ((K + 1) / 2)));
+  const bool panel_major = op.view.sk == 1;
+  parallel_for(panels * blocks, grain_for(op.width * kDepth * 4), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t panel = panel_major ? t / blocks : t % panels,
+                    pc = (panel_major ? t % blocks : t / panels) * kDepth;
+      const int64_t kc = std::min(kDepth, K - pc), j0 = panel * op.width;
+      pack_pairs(op.view, pc, kc, j0, std::min(op.width, op.cols - j0), op.width,
+                 dst.data() + padded(op) * pc / 2 + j0 * ((kc + 1) / 2));
+    }
+  });
+  op.packed = dst.data();
+}
+
+// C's [m, n] block at (row0, col0), C's row stride ldc.
+ROTOR_BF16_TARGET void block_product(const Operand& a_op, const Operand& b_op, int64_t K, int64_t row0, int64_t m,
+                                     int64_t col0, int64_t n, float alpha, float beta, float* C, int64_t ldc) {
+  // Kept per thread, so a steady state allocates nothing: partial sums between K blocks, the tile's own panels.
+  thread_local std::vector<float> ws;
+  thread_local std::vector<uint32_t> a_scratch, b_scratch;
+  if (K > kDepth) ws.resize(static_cast<size_t>((m + kRows - 1) / kRows * kRows * kColBlock));
   for (int64_t jc = 0; jc < n; jc += kColBlock) {
     const int64_t nc = std::min(kColBlock, n - jc);
     for (int64_t pc = 0; pc < K; pc += kDepth) {
       const int64_t kc = std::min(kDepth, K - pc), pairs = (kc + 1) / 2;
-      for (int64_t jr = 0; jr < nc; jr += kCols)
-        pack_pairs(b_op, pc, kc, jc + jr, std::min(kCols, nc - jr), kCols, buf.b.data() + jr * pairs);
+      const uint32_t* b = block_panels(b_op, K, pc, col0 + jc, nc, b_scratch);
       for (int64_t ic = 0; ic < m; ic += kRowBlock) {
         const int64_t mc = std::min(kRowBlock, m - ic);
-        for (int64_t ir = 0; ir < mc; ir += kRows)
-          pack_pairs(a_op, pc, kc, ic + ir, std::min(kRows, mc - ir), kRows, buf.a.data() + ir * pairs);
+        const uint32_t* a = block_panels(a_op, K, pc, row0 + ic, mc, a_scratch);
         for (int64_t jr = 0; jr < nc; jr += kCols) {
           for (int64_t ir = 0; ir < mc; ir += kRows) {
-            MicroTileOut out{c + (ic + ir) * ldc + jc + jr,
+            MicroTileOut out{C + (row0 + ic + ir) * ldc + col0 + jc + jr,
                              ldc,
-                             K > kDepth ? buf.ws.data() + (ic + ir) * kColBlock + jr : nullptr,
+                             K > kDepth ? ws.data() + (ic + ir) * kColBlock + jr : nullptr,
                              std::min(kRows, mc - ir),
-                             {live_columns(nc - jr), live_columns(nc - jr - 16)},
+                             {first_lanes(nc - jr), first_lanes(nc - jr - 16)},
                              pc == 0,
                              pc + kc == K,
                              alpha,
                              beta};
-            micro_tile(pairs, buf.a.data() + ir * pairs, buf.b.data() + jr * pairs, out);
+            micro_tile(pairs, a + ir * pairs, b + jr * pairs, out);
           }
         }
       }
@@ -168,20 +202,41 @@ ROTOR_BF16_TARGET void block_product(OperandView a_op, OperandView b_op, int64_t
   }
 }
 
+void scale_c(int64_t M, int64_t N, float beta, float* C) {  // as BLAS when K == 0 or alpha == 0
+  for (int64_t i = 0; i < M * N; ++i) C[i] = beta == 0.f ? 0.f : beta * C[i];
+}
+
+// op(A) as rows of a [K x M] view, op(B) as columns of a [K x N] view.
+Operand operand_a(bool ta, int64_t M, int64_t K, const float* A) {
+  return {ta ? OperandView{A, M, 1} : OperandView{A, 1, K}, M, kRows};
+}
+Operand operand_b(bool tb, int64_t N, int64_t K, const float* B) {
+  return {tb ? OperandView{B, 1, K} : OperandView{B, N, 1}, N, kCols};
+}
+
+static_assert(kGemmTile % kCols == 0 && kGemmTile % kRows == 0, "tiles start on panel boundaries");
+
 }  // namespace
 
-void gemm_bf16_block_avx512(bool ta, bool tb, int64_t M, int64_t N, int64_t K, int64_t row0, int64_t m, int64_t col0,
-                            int64_t n, float alpha, const float* A, const float* B, float beta, float* C) {
-  float* c = C + row0 * N + col0;
-  if (K == 0 || alpha == 0.f) {  // as BLAS: op(A) op(B) is not formed, C = beta * C
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) c[i * N + j] = beta == 0.f ? 0.f : beta * c[i * N + j];
-    return;
-  }
-  // op(A) as rows i of a [K x M] view, op(B) as columns j of a [K x N] view.
-  const OperandView a_op = ta ? OperandView{A + row0, M, 1} : OperandView{A + row0 * K, 1, K};
-  const OperandView b_op = tb ? OperandView{B + col0 * K, 1, K} : OperandView{B + col0, N, 1};
-  block_product(a_op, b_op, K, m, n, alpha, beta, c, N);
+void gemm_bf16_avx512(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
+                      float beta, float* C) {
+  if (M == 0 || N == 0) return;
+  if (K == 0 || alpha == 0.f) return scale_c(M, N, beta, C);
+  Operand a = operand_a(ta, M, K, A), b = operand_b(tb, N, K, B);
+  thread_local std::vector<uint32_t> shared_panels;  // the caller's, kept between calls
+  const GemmTiling tiling = gemm_tiling(M, N, K);
+  if (tiling == GemmTiling::rows) pack_ahead(b, K, shared_panels);  // every row tile reads all of B
+  if (tiling == GemmTiling::columns) pack_ahead(a, K, shared_panels);
+  for_each_gemm_tile(M, N, K, [&](int64_t r0, int64_t m, int64_t c0, int64_t n) {
+    block_product(a, b, K, r0, m, c0, n, alpha, beta, C, N);
+  });
+}
+
+void gemm_bf16_avx512_one_thread(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                                 const float* B, float beta, float* C) {
+  if (M == 0 || N == 0) return;
+  if (K == 0 || alpha == 0.f) return scale_c(M, N, beta, C);
+  block_product(operand_a(ta, M, K, A), operand_b(tb, N, K, B), K, 0, M, 0, N, alpha, beta, C, N);
 }
 
 }  // namespace rotor::kernels

@@ -15,22 +15,34 @@ namespace rotor::kernels {
 constexpr int64_t kGemmTile = 128;                 // rows (or columns) per tile
 constexpr int64_t kGemmMinParallelWork = 1 << 18;  // multiply-adds below which one thread is faster
 
-// Calls block(row0, m, col0, n) for every tile of C [M, N]; the larger output
-// dimension is tiled when it is big enough to share.
+// How C [M, N] is cut: one block, 128-row tiles, or 128-column tiles (the
+// larger output dimension, when it is big enough to share).
+enum class GemmTiling { one_block, rows, columns };
+
+inline GemmTiling gemm_tiling(int64_t M, int64_t N, int64_t K) {
+  if (M * N * K < kGemmMinParallelWork) return GemmTiling::one_block;
+  if (M >= 2 * kGemmTile || (M >= N && M > kGemmTile)) return GemmTiling::rows;
+  if (N > kGemmTile) return GemmTiling::columns;
+  return GemmTiling::one_block;
+}
+
+// Calls block(row0, m, col0, n) for every tile of C [M, N].
 template <class Block>
 void for_each_gemm_tile(int64_t M, int64_t N, int64_t K, Block&& block) {
-  if (M * N * K < kGemmMinParallelWork) {
-    block(0, M, 0, N);
-  } else if (M >= 2 * kGemmTile || (M >= N && M > kGemmTile)) {
-    parallel_for((M + kGemmTile - 1) / kGemmTile, 1, [&](int64_t t0, int64_t te) {
-      for (int64_t t = t0; t < te; ++t) block(t * kGemmTile, std::min(kGemmTile, M - t * kGemmTile), 0, N);
-    });
-  } else if (N > kGemmTile) {
-    parallel_for((N + kGemmTile - 1) / kGemmTile, 1, [&](int64_t t0, int64_t te) {
-      for (int64_t t = t0; t < te; ++t) block(0, M, t * kGemmTile, std::min(kGemmTile, N - t * kGemmTile));
-    });
-  } else {
-    block(0, M, 0, N);
+  switch (gemm_tiling(M, N, K)) {
+    case GemmTiling::one_block:
+      block(0, M, 0, N);
+      return;
+    case GemmTiling::rows:
+      parallel_for((M + kGemmTile - 1) / kGemmTile, 1, [&](int64_t t0, int64_t te) {
+        for (int64_t t = t0; t < te; ++t) block(t * kGemmTile, std::min(kGemmTile, M - t * kGemmTile), 0, N);
+      });
+      return;
+    case GemmTiling::columns:
+      parallel_for((N + kGemmTile - 1) / kGemmTile, 1, [&](int64_t t0, int64_t te) {
+        for (int64_t t = t0; t < te; ++t) block(0, M, t * kGemmTile, std::min(kGemmTile, N - t * kGemmTile));
+      });
+      return;
   }
 }
 
