@@ -44,20 +44,23 @@ __mmask16 first_lanes(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xfff
 // and past k0+kc. Memory is read in its own order, row after row.
 ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t j0, int64_t cols, int64_t width,
                                   uint32_t* dst) {
-  const int64_t pairs = (kc + 1) / 2, span = (cols + width - 1) / width * width, chunk = std::min<int64_t>(16, width);
+  const int64_t pairs = (kc + 1) / 2, span = (cols + width - 1) / width * width;
   auto at = [&](int64_t p, int64_t j) { return dst + (j / width) * width * pairs + p * width + j % width; };
   if (v.sj == 1) {  // rows contiguous: convert two rows, interleave their halves
     const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22,
                                                 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
-    for (int64_t j = 0; j < span; j += chunk) {
-      const __mmask16 live = first_lanes(std::min(chunk, cols - j));
+    for (int64_t j = 0; j < span; j += 16) {  // 16 columns (a 64-byte line of a row) at a time
+      const __mmask16 live = first_lanes(cols - j);
+      // Lanes 8..15 go to column j + 8, in the next panel when panels are 8 wide.
+      const __mmask16 lo = first_lanes(std::min<int64_t>(8, span - j)), hi = first_lanes(span - j) & 0xff00;
       for (int64_t p = 0; p < pairs; ++p) {
-        const float* r0 = v.x + (k0 + 2 * p) * v.sk + j0;
-        const bool odd_tail = 2 * p + 1 >= kc;
-        const __m512 lo = _mm512_maskz_loadu_ps(live, r0 + j);
-        const __m512 hi = odd_tail ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(live, r0 + v.sk + j);
-        const __m512i w = _mm512_permutexvar_epi16(interleave, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(hi, lo)));
-        _mm512_mask_storeu_epi32(at(p, j), first_lanes(chunk), w);
+        const float* r0 = v.x + (k0 + 2 * p) * v.sk + j0 + j;
+        const __m512 even = _mm512_maskz_loadu_ps(live, r0);
+        const __m512 odd = 2 * p + 1 >= kc ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(live, r0 + v.sk);
+        const __m512i w =
+            _mm512_permutexvar_epi16(interleave, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even)));
+        _mm512_mask_storeu_epi32(at(p, j), lo, w);
+        if (hi) _mm512_mask_storeu_epi32(at(p, j + 8) - 8, hi, w);
       }
     }
     return;

@@ -108,8 +108,8 @@ std::vector<float> run(GemmFn f, const Case& c, const std::vector<float>& A, con
 }
 
 std::vector<Case> cases() {
-  const int64_t shapes[][3] = {{1, 1, 1},     {1, 1, 0},     {5, 7, 0},       {7, 5, 3},     {9, 33, 600},
-                               {37, 45, 513}, {130, 67, 31}, {300, 129, 257}, {100, 300, 64}};
+  const int64_t shapes[][3] = {{1, 1, 1},     {1, 1, 0},     {5, 7, 0},       {7, 5, 3},      {9, 33, 600},
+                               {37, 45, 513}, {130, 67, 31}, {300, 129, 257}, {100, 300, 64}, {260, 70, 1030}};
   const float scales[][2] = {{1.f, 0.f}, {0.5f, 1.f}, {-1.25f, 0.75f}};
   std::vector<Case> out;
   for (int t = 0; t < 4; ++t)
