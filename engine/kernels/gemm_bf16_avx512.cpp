@@ -88,7 +88,7 @@ ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t
 struct MicroTileOut {
   float* c;
   int64_t ldc;
-  float* ws;  // partial sums, row stride kColBlock
+  float* ws;  // partial sums, the micro-tile's own kRows x kCols floats
   int64_t rows;
   __mmask16 mask[2];  // live columns of each 16-column half
   bool first, last;
@@ -100,7 +100,7 @@ ROTOR_BF16_TARGET void micro_tile(int64_t pairs, const uint32_t* a, const uint32
 #pragma GCC unroll 8
   for (int r = 0; r < kRows; ++r)
     for (int h = 0; h < 2; ++h)
-      acc[r][h] = out.first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(out.mask[h], out.ws + r * kColBlock + 16 * h);
+      acc[r][h] = out.first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(out.mask[h], out.ws + r * kCols + 16 * h);
   for (int64_t p = 0; p < pairs; ++p) {
     const __m512bh b0 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(b + p * kCols));
     const __m512bh b1 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(b + p * kCols + 16));
@@ -117,7 +117,7 @@ ROTOR_BF16_TARGET void micro_tile(int64_t pairs, const uint32_t* a, const uint32
     if (r >= out.rows) break;
     for (int h = 0; h < 2; ++h) {
       if (!out.last) {
-        _mm512_mask_storeu_ps(out.ws + r * kColBlock + 16 * h, out.mask[h], acc[r][h]);
+        _mm512_mask_storeu_ps(out.ws + r * kCols + 16 * h, out.mask[h], acc[r][h]);
         continue;
       }
       float* c = out.c + r * out.ldc + 16 * h;
@@ -186,11 +186,11 @@ ROTOR_BF16_TARGET void block_product(const Operand& a_op, const Operand& b_op, i
       for (int64_t ic = 0; ic < m; ic += kRowBlock) {
         const int64_t mc = std::min(kRowBlock, m - ic);
         const uint32_t* a = block_panels(a_op, K, pc, row0 + ic, mc, a_scratch);
-        for (int64_t jr = 0; jr < nc; jr += kCols) {
-          for (int64_t ir = 0; ir < mc; ir += kRows) {
+        for (int64_t ir = 0; ir < mc; ir += kRows) {
+          for (int64_t jr = 0; jr < nc; jr += kCols) {
             MicroTileOut out{C + (row0 + ic + ir) * ldc + col0 + jc + jr,
                              ldc,
-                             K > kDepth ? ws.data() + (ic + ir) * kColBlock + jr : nullptr,
+                             K > kDepth ? ws.data() + (ic + ir) * kColBlock + jr * kRows : nullptr,
                              std::min(kRows, mc - ir),
                              {first_lanes(nc - jr), first_lanes(nc - jr - 16)},
                              pc == 0,
