@@ -122,6 +122,34 @@ bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
   return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
 }
 
+using BatchedFn = void (*)(bool, bool, int64_t, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*,
+                           int64_t, float, float*, int64_t);
+
+std::vector<float> slice(const std::vector<float>& v, int64_t i, int64_t size) {
+  return std::vector<float>(v.begin() + i * size, v.begin() + (i + 1) * size);
+}
+
+// `batch` products summed into one C, written as one product of depth batch * K:
+// op(A) = [op(A_0) ... op(A_b)], op(B) = [op(B_0); ...; op(B_b)], in c's transposes.
+void require_batch_sum_within_bound(const Case& c, int64_t batch, const std::vector<float>& A,
+                                    const std::vector<float>& B, const std::vector<float>& C0,
+                                    const std::vector<float>& got) {
+  Case deep = c;
+  deep.K = batch * c.K;
+  std::vector<float> Ad(static_cast<size_t>(c.M * deep.K)), Bd(static_cast<size_t>(deep.K * c.N));
+  for (int64_t i = 0; i < batch; ++i) {
+    const auto Ai = slice(A, i, c.M * c.K), Bi = slice(B, i, c.K * c.N);
+    for (int64_t k = 0; k < c.K; ++k) {
+      const int64_t kd = i * c.K + k;
+      for (int64_t r = 0; r < c.M; ++r)
+        Ad[static_cast<size_t>(c.ta ? kd * c.M + r : r * deep.K + kd)] = op_a(c, Ai, r, k);
+      for (int64_t j = 0; j < c.N; ++j)
+        Bd[static_cast<size_t>(c.tb ? j * deep.K + kd : kd * c.N + j)] = op_b(c, Bi, k, j);
+    }
+  }
+  require_within_bound(deep, Ad, Bd, C0, got, int(batch));
+}
+
 }  // namespace
 
 TEST_CASE("gemm_bf16 and its portable path are within fp32 summation's bound of the rounded inputs' product") {
@@ -155,40 +183,27 @@ TEST_CASE("gemm_bf16 rounds its inputs to the nearest bf16, ties to even, in eve
   }
 }
 
-TEST_CASE("gemm_batched_bf16: own operands, shared operands (stride 0), and products summed into one C") {
+TEST_CASE("gemm_batched_bf16 and its portable path: own and shared (stride 0) operands, products summed into one C") {
   const int64_t batch = 3;
-  for (int t = 0; t < 4; ++t) {
-    const Case c{(t & 1) != 0, (t & 2) != 0, 21, 35, 300, 0.75f, 0.5f};
-    INFO("ta " << c.ta << " tb " << c.tb);
-    const auto A = uniform(batch * c.M * c.K, 11 + t), B = uniform(batch * c.K * c.N, 21 + t);
-    const auto C0 = uniform(batch * c.M * c.N, 31 + t);
-    const int64_t sa = c.M * c.K, sb = c.K * c.N, sc = c.M * c.N;
-    auto slice = [](const std::vector<float>& v, int64_t i, int64_t size) {
-      return std::vector<float>(v.begin() + i * size, v.begin() + (i + 1) * size);
-    };
-    std::vector<float> C = C0;  // own A, B shared, own C
-    gemm_batched_bf16(c.ta, c.tb, batch, c.M, c.N, c.K, c.alpha, A.data(), sa, B.data(), 0, c.beta, C.data(), sc);
-    for (int64_t i = 0; i < batch; ++i)
-      require_within_bound(c, slice(A, i, sa), slice(B, 0, sb), slice(C0, i, sc), slice(C, i, sc));
-    // Every product into one C: C = beta C0 + sum_i alpha A_i B_i, as one product of depth batch * K.
-    std::vector<float> acc = slice(C0, 0, sc);
-    gemm_batched_bf16(c.ta, c.tb, batch, c.M, c.N, c.K, c.alpha, A.data(), sa, B.data(), sb, c.beta, acc.data(), 0);
-    Case deep = c;
-    deep.K = batch * c.K;
-    std::vector<float> Adeep(static_cast<size_t>(c.M * deep.K)), Bdeep(static_cast<size_t>(deep.K * c.N));
-    for (int64_t i = 0; i < batch; ++i)
-      for (int64_t r = 0; r < c.M; ++r)
-        for (int64_t k = 0; k < c.K; ++k) {
-          const float x = op_a(c, slice(A, i, sa), r, k);
-          Adeep[static_cast<size_t>(c.ta ? (i * c.K + k) * c.M + r : r * deep.K + i * c.K + k)] = x;
-        }
-    for (int64_t i = 0; i < batch; ++i)
-      for (int64_t k = 0; k < c.K; ++k)
-        for (int64_t j = 0; j < c.N; ++j)
-          Bdeep[static_cast<size_t>(c.tb ? j * deep.K + i * c.K + k : (i * c.K + k) * c.N + j)] =
-              op_b(c, slice(B, i, sb), k, j);
-    require_within_bound(deep, Adeep, Bdeep, slice(C0, 0, sc), acc, int(batch));
-  }
+  for (BatchedFn f : {BatchedFn(gemm_batched_bf16), BatchedFn(gemm_batched_bf16_rounded_fp32)})
+    for (int t = 0; t < 4; ++t) {
+      const Case c{(t & 1) != 0, (t & 2) != 0, 21, 35, 300, 0.75f, 0.5f};
+      INFO("ta " << c.ta << " tb " << c.tb << (f == gemm_batched_bf16 ? " gemm_batched_bf16" : " portable"));
+      const auto A = uniform(batch * c.M * c.K, 11 + t), B = uniform(batch * c.K * c.N, 21 + t);
+      const auto C0 = uniform(batch * c.M * c.N, 31 + t);
+      const int64_t sa = c.M * c.K, sb = c.K * c.N, sc = c.M * c.N;
+      std::vector<float> C = C0;  // own A, B shared, own C
+      f(c.ta, c.tb, batch, c.M, c.N, c.K, c.alpha, A.data(), sa, B.data(), 0, c.beta, C.data(), sc);
+      for (int64_t i = 0; i < batch; ++i)
+        require_within_bound(c, slice(A, i, sa), slice(B, 0, sb), slice(C0, i, sc), slice(C, i, sc));
+      C = C0;  // A shared, own B, own C
+      f(c.ta, c.tb, batch, c.M, c.N, c.K, c.alpha, A.data(), 0, B.data(), sb, c.beta, C.data(), sc);
+      for (int64_t i = 0; i < batch; ++i)
+        require_within_bound(c, slice(A, 0, sa), slice(B, i, sb), slice(C0, i, sc), slice(C, i, sc));
+      std::vector<float> acc = slice(C0, 0, sc);  // every product into one C: beta C0 + sum_i alpha A_i B_i
+      f(c.ta, c.tb, batch, c.M, c.N, c.K, c.alpha, A.data(), sa, B.data(), sb, c.beta, acc.data(), 0);
+      require_batch_sum_within_bound(c, batch, A, B, slice(C0, 0, sc), acc);
+    }
 }
 
 TEST_CASE("gemm_bf16 gives the same bits with one thread and with two, on both paths") {
@@ -212,6 +227,19 @@ TEST_CASE("gemm_bf16 gives the same bits with one thread and with two, on both p
       }
     }
   }
+  const Case c{false, true, 100, 90, 120, 1.f, 1.f};  // a batch dealt to the threads, and one summed into C
+  const int64_t batch = 6, sa = c.M * c.K, sb = c.K * c.N, sc = c.M * c.N;
+  const auto A = uniform(batch * sa, 101), B = uniform(batch * sb, 102), C0 = uniform(batch * sc, 103);
+  for (BatchedFn f : {BatchedFn(gemm_batched_bf16), BatchedFn(gemm_batched_bf16_rounded_fp32)})
+    for (int64_t stride_c : {sc, int64_t{0}}) {
+      std::vector<float> out[2] = {C0, C0};
+      for (int threads : {1, 2}) {
+        ThreadCountGuard guard(threads);
+        f(c.ta, c.tb, batch, c.M, c.N, c.K, c.alpha, A.data(), sa, B.data(), sb, c.beta, out[threads - 1].data(),
+          stride_c);
+      }
+      CHECK(same_bits(out[0], out[1]));
+    }
 }
 
 TEST_CASE("the native bf16 kernel and the portable path agree within twice the bound") {
