@@ -26,7 +26,7 @@ namespace {
 
 constexpr int64_t kRows = 8;        // micro-tile rows (A panel width)
 constexpr int64_t kCols = 32;       // micro-tile columns (B panel width)
-constexpr int64_t kDepth = 512;     // k per packed block (a 32-column B panel: 32 KiB)
+constexpr int64_t kDepth = 1024;  // k per packed block: every K <= 1024 is one block (no partial sums)
 constexpr int64_t kRowBlock = 128;  // rows of A per pass over a B block (64 KiB of A, in L2)
 constexpr int64_t kColBlock = 512;  // columns per B block (256 KiB, in L2)
 
