@@ -26,9 +26,9 @@ namespace {
 
 constexpr int64_t kRows = 8;        // micro-tile rows (A panel width)
 constexpr int64_t kCols = 32;       // micro-tile columns (B panel width)
-constexpr int64_t kDepth = 1024;  // k per packed block: every K <= 1024 is one block (no partial sums)
-constexpr int64_t kRowBlock = 128;  // rows of A per pass over a B block (64 KiB of A, in L2)
-constexpr int64_t kColBlock = 512;  // columns per B block (256 KiB, in L2)
+constexpr int64_t kDepth = 1024;    // k per packed block: every K <= 1024 is one block (no partial sums)
+constexpr int64_t kRowBlock = 128;  // rows of A per pass over a B block (up to 256 KiB of pairs)
+constexpr int64_t kColBlock = 512;  // columns per B block (up to 1 MiB of pairs, read once per 8-row A panel)
 
 // Element (k, j) of an operand view at x[k * sk + j * sj].
 struct OperandView {
