@@ -13,6 +13,10 @@
 //   e  Eigen compiled with EIGEN_USE_BLAS: the former Eigen-tiled engine plus that macro.
 //   e2 Eigen compiled with EIGEN_USE_BLAS, one whole product (OpenBLAS threads).
 //   et the engine's former Eigen-tiled gemm.cpp, frozen here for comparison.
+//   bf rotor::kernels::gemm_bf16: bf16 inputs, fp32 sums (AVX-512 BF16 kernel where
+//      the CPU has it, else the portable path); same tiles as (a). Its error
+//      against (a) is bf16's (~1e-2 relative), not a fault.
+//   bfp the bf16 portable path: inputs rounded to bf16 copies, then (a).
 //   torch  torch.matmul via bench/torch_matmul.py --serve (a /usr/bin/python3
 //      child process), interleaved shape by shape with the C++ paths.
 //
@@ -45,6 +49,7 @@
 #include "bench/torch_client.h"
 #include "engine/fnv1a.h"
 #include "engine/kernels/gemm.h"
+#include "engine/kernels/gemm_bf16.h"
 #include "engine/parallel.h"
 
 // ---------------------------------------------------------------------------
@@ -182,6 +187,12 @@ bool select_paths(GemmBenchRun& run) {
       {"e2", "eigblas-whole", "one Eigen product with EIGEN_USE_BLAS, OpenBLAS threading", eigen_blas_whole_gemm},
       {"et", "eigen-tiled", "rotor's tiles, Eigen kernels: the former engine gemm.cpp (reference copy)",
        rotor::bench::eigen_tiled_gemm},
+      {"bf", "rotor-bf16",
+       rotor::kernels::cpu_has_bf16_dot() ? "rotor::kernels::gemm_bf16: rotor's tiles, AVX-512 BF16 micro-kernel"
+                                          : "rotor::kernels::gemm_bf16: no AVX-512 BF16 here, the portable path",
+       rotor::kernels::gemm_bf16},
+      {"bfp", "bf16-portable", "gemm_bf16_rounded_fp32: inputs rounded to bf16 copies, then (a)",
+       rotor::kernels::gemm_bf16_rounded_fp32},
   };
   for (const auto& k : run.opt.paths) {
     auto it = std::find_if(all.begin(), all.end(), [&](const PathDef& p) { return p.key == k; });

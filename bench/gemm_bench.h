@@ -59,7 +59,7 @@ struct Config {
 struct Options {
   std::vector<int64_t> tokens = {2048, 8192};
   std::vector<int> threads = {1, 2};
-  std::vector<std::string> paths = {"a", "b", "c", "e", "e2", "et"};
+  std::vector<std::string> paths = {"a", "b", "c", "e", "e2", "et", "bf"};
   int reps = 5;
   double budget_s = 170;  // stop adding rounds (after 3) when the run would exceed this; 0: no limit
   int inner = 0;          // calls per timed sample; 0: about 2 GFLOP per sample (see inner_for)

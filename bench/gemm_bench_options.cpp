@@ -28,7 +28,7 @@ std::vector<T> parse_list(const std::string& s) {
 void usage() {
   std::printf(
       "usage: bench_gemm [--tokens 2048,8192] [--threads 1,2] [--reps 5] [--inner N (default ~2 GFLOP/sample)]\n"
-      "                  [--budget-s 170 (0: none)] [--paths a,b,c,e,e2,et] [--with-torch]\n"
+      "                  [--budget-s 170 (0: none)] [--paths a,b,c,e,e2,et,bf(,bfp)] [--with-torch]\n"
       "                  [--python /usr/bin/python3]\n"
       "                  [--torch-script bench/torch_matmul.py] [--json FILE]\n"
       "  a  rotor::kernels::gemm (tiles of cblas_sgemm, deterministic)   b  Eigen, Eigen's OpenMP threads\n"

@@ -6,17 +6,13 @@
 #include <cblas.h>
 #include <omp.h>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "engine/error.h"
-#include "engine/parallel.h"
+#include "engine/kernels/gemm_tiles.h"
 
 namespace rotor::kernels {
 namespace {
-
-constexpr int64_t kTile = 128;                 // rows (or columns) per tile
-constexpr int64_t kMinParallelWork = 1 << 18;  // multiply-adds below which one thread is faster
 
 // OpenBLAS's OpenMP build runs a call made inside an active OpenMP region on
 // one thread, so our tiles never nest. Outside a region it would thread a big
@@ -75,45 +71,18 @@ template <class T>
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta, T* C) {
   if (M == 0 || N == 0) return;
   if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX) throw ShapeError("gemm: a dimension exceeds BLAS's 32-bit int");
-  // Tile the larger output dimension when it is big enough to share.
-  if (M * N * K < kMinParallelWork) {
-    gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
-  } else if (M >= 2 * kTile || (M >= N && M > kTile)) {
-    parallel_for((M + kTile - 1) / kTile, 1, [&](int64_t tb0, int64_t te) {
-      for (int64_t t = tb0; t < te; ++t) {
-        const int64_t r0 = t * kTile, m = std::min(kTile, M - r0);
-        gemm_block<T>(ta, tb, M, N, K, r0, m, 0, N, alpha, A, B, beta, C);
-      }
-    });
-  } else if (N > kTile) {
-    parallel_for((N + kTile - 1) / kTile, 1, [&](int64_t tb0, int64_t te) {
-      for (int64_t t = tb0; t < te; ++t) {
-        const int64_t c0 = t * kTile, n = std::min(kTile, N - c0);
-        gemm_block<T>(ta, tb, M, N, K, 0, M, c0, n, alpha, A, B, beta, C);
-      }
-    });
-  } else {
-    gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A, B, beta, C);
-  }
+  for_each_gemm_tile(M, N, K, [&](int64_t r0, int64_t m, int64_t c0, int64_t n) {
+    gemm_block<T>(ta, tb, M, N, K, r0, m, c0, n, alpha, A, B, beta, C);
+  });
 }
 
 template <class T>
 void gemm_batched(bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t K, T alpha, const T* A, int64_t sa,
                   const T* B, int64_t sb, T beta, T* C, int64_t sc) {
-  if (sc == 0) {  // every product lands in the same C: accumulate in batch order
-    for (int64_t i = 0; i < batch; ++i)
-      gemm<T>(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, i == 0 ? beta : T(1), C);
-    return;
-  }
-  if (batch == 1) {
-    gemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
-    return;
-  }
-  parallel_for(batch, std::max<int64_t>(1, kMinParallelWork / std::max<int64_t>(1, M * N * K)),
-               [&](int64_t b0, int64_t e) {
-                 for (int64_t i = b0; i < e; ++i)
-                   gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A + i * sa, B + i * sb, beta, C + i * sc);
-               });
+  for_each_gemm_in_batch(
+      batch, M, N, K, beta, sc,
+      [&](int64_t i, T beta_i) { gemm<T>(ta, tb, M, N, K, alpha, A + i * sa, B + i * sb, beta_i, C + i * sc); },
+      [&](int64_t i) { gemm_block<T>(ta, tb, M, N, K, 0, M, 0, N, alpha, A + i * sa, B + i * sb, beta, C + i * sc); });
 }
 
 template void gemm<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*, float, float*);
