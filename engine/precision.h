@@ -8,6 +8,7 @@
 // goldens) ignore the setting. Like NoGradGuard it belongs to the calling
 // thread, the one that runs ops; kernels read it only through their callers.
 #include <array>
+#include <string>
 #include <utility>
 
 #include "engine/option_names.h"
@@ -23,6 +24,11 @@ struct OptionNames<Precision> {
 };
 
 Precision matmul_precision();
+
+// For logs: "fp32", or bf16 and how this CPU runs it (native AVX-512 BF16 dot
+// products, or bf16-rounded inputs on the fp32 kernels: same number format,
+// no speed-up).
+std::string describe(Precision p);
 
 // Sets the precision for its scope (a run, a test) and restores the previous one.
 class PrecisionScope {

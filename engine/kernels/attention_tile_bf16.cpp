@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/bf16.h"
+#include "engine/kernels/cpu_features.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ROTOR_BF16_KERNEL 1
@@ -150,18 +151,12 @@ ROTOR_BF16_TARGET void panels_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A
 
 }  // namespace
 
-bool attention_tile_bf16_native() {
-  static const bool native = __builtin_cpu_supports("avx512bf16");
-  return native;
-}
-
 void tile_matmul_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint32_t* B, int64_t ldb, float* C,
                       int64_t ldc, bool accumulate) {
-  if (attention_tile_bf16_native()) return panels_bf16(M, N, K, A, B, ldb, C, ldc, accumulate);
+  if (cpu_has_bf16_dot()) return panels_bf16(M, N, K, A, B, ldb, C, ldc, accumulate);
   tile_matmul_bf16_portable(M, N, K, A, B, ldb, C, ldc, accumulate);
 }
 #else
-bool attention_tile_bf16_native() { return false; }
 
 void tile_matmul_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint32_t* B, int64_t ldb, float* C,
                       int64_t ldc, bool accumulate) {

@@ -28,9 +28,6 @@ void tile_matmul_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint3
 void tile_matmul_bf16_portable(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint32_t* B, int64_t ldb, float* C,
                                int64_t ldc, bool accumulate);
 
-// Whether this CPU runs vdpbf16ps (tile_matmul_bf16 then uses it).
-bool attention_tile_bf16_native();
-
 // Packing (to_bf16: round to nearest even). Pairs along each row:
 //   dst[r * ldd + p] = (src[r][2p], src[r][2p + 1]),  a zero odd half past `cols`.
 void pack_row_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd);

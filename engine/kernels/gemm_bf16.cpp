@@ -28,17 +28,7 @@ std::vector<float> rounded_operands(const float* x, int64_t batch, int64_t strid
   return out;
 }
 
-bool detect_bf16_dot() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512bf16");
-}
-
 }  // namespace
-
-bool cpu_has_bf16_dot() {
-  static const bool has = detect_bf16_dot();
-  return has;
-}
 
 void gemm_bf16(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
                float beta, float* C) {

@@ -12,10 +12,9 @@
 // the portable path below.
 #include <cstdint>
 
-namespace rotor::kernels {
+#include "engine/kernels/cpu_features.h"
 
-// True when this CPU has AVX-512 BF16 dot products (vdpbf16ps).
-bool cpu_has_bf16_dot();
+namespace rotor::kernels {
 
 void gemm_bf16(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
                float beta, float* C);

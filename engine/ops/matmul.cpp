@@ -1,11 +1,14 @@
 // matmul (batched, with transposes) and linear.
 #include <string>
+#include <type_traits>
 
 #include "engine/kernels/elementwise.h"
 #include "engine/kernels/gemm.h"
+#include "engine/kernels/gemm_bf16.h"
 #include "engine/ops.h"
 #include "engine/ops/op_util.h"
 #include "engine/parallel.h"
+#include "engine/precision.h"
 
 namespace rotor {
 
@@ -35,22 +38,43 @@ MatmulDims matmul_dims(const Var& a, const Var& b, bool ta, bool tb) {
   return {M, K, N, numel(batch_shape), shared_b, out};
 }
 
+// The products of float inputs take run.precision's format (precision.h);
+// double is always exact fp64. The forward reads the setting once and its
+// backward reuses it, whichever thread runs the backward.
+Precision product_precision(DType dtype) { return dtype == DType::F32 ? matmul_precision() : Precision::fp32; }
+
+template <class T>
+void product(Precision p, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const T* A, const T* B, T beta, T* C) {
+  if constexpr (std::is_same_v<T, float>)
+    if (p == Precision::bf16) return kernels::gemm_bf16(ta, tb, M, N, K, 1.0f, A, B, beta, C);
+  kernels::gemm<T>(ta, tb, M, N, K, T(1), A, B, beta, C);
+}
+
+template <class T>
+void batched_product(Precision p, bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t K, const T* A,
+                     int64_t sa, const T* B, int64_t sb, T beta, T* C, int64_t sc) {
+  if constexpr (std::is_same_v<T, float>)
+    if (p == Precision::bf16)
+      return kernels::gemm_batched_bf16(ta, tb, batch, M, N, K, 1.0f, A, sa, B, sb, beta, C, sc);
+  kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), A, sa, B, sb, beta, C, sc);
+}
+
 }  // namespace
 
 Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
   const MatmulDims d = matmul_dims(a, b, ta, tb);
   const int64_t M = d.M, K = d.K, N = d.N, batch = d.batch;
   const bool shared_b = d.shared_b;
+  const Precision p = product_precision(a.dtype());
   Tensor out = Tensor::empty(d.out, a.dtype());
   dispatch(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* A = a.value().data<T>();
     const T* B = b.value().data<T>();
     if (shared_b && !ta)  // fold the batch into the rows: one big product
-      kernels::gemm<T>(false, tb, batch * M, N, K, T(1), A, B, T(0), out.data<T>());
+      product<T>(p, false, tb, batch * M, N, K, A, B, T(0), out.data<T>());
     else
-      kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), A, M * K, B, shared_b ? 0 : K * N, T(0), out.data<T>(),
-                               M * N);
+      batched_product<T>(p, ta, tb, batch, M, N, K, A, M * K, B, shared_b ? 0 : K * N, T(0), out.data<T>(), M * N);
   });
   return make_result(OpKind::matmul, out, {a, b}, [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
@@ -62,24 +86,24 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
       if (Tensor* ga = detail::input_grad(n, 0)) {
         T* dA = ga->data<T>();
         if (!ta && shared_b)  // dA = dC op(B)^T
-          kernels::gemm<T>(false, !tb, batch * M, K, N, T(1), dC, B, T(1), dA);
+          product<T>(p, false, !tb, batch * M, K, N, dC, B, T(1), dA);
         else if (!ta)
-          kernels::gemm_batched<T>(false, !tb, batch, M, K, N, T(1), dC, M * N, B, sb, T(1), dA, M * K);
+          batched_product<T>(p, false, !tb, batch, M, K, N, dC, M * N, B, sb, T(1), dA, M * K);
         else  // dA [K, M] = op(B) dC^T
-          kernels::gemm_batched<T>(tb, true, batch, K, M, N, T(1), B, sb, dC, M * N, T(1), dA, M * K);
+          batched_product<T>(p, tb, true, batch, K, M, N, B, sb, dC, M * N, T(1), dA, M * K);
       }
       if (Tensor* gb = detail::input_grad(n, 1)) {
         T* dB = gb->data<T>();
         if (!tb) {  // dB [K, N] = op(A)^T dC
           if (shared_b && !ta)
-            kernels::gemm<T>(true, false, K, N, batch * M, T(1), A, dC, T(1), dB);
+            product<T>(p, true, false, K, N, batch * M, A, dC, T(1), dB);
           else
-            kernels::gemm_batched<T>(!ta, false, batch, K, N, M, T(1), A, M * K, dC, M * N, T(1), dB, sb);
+            batched_product<T>(p, !ta, false, batch, K, N, M, A, M * K, dC, M * N, T(1), dB, sb);
         } else {  // dB [N, K] = dC^T op(A)
           if (shared_b && !ta)
-            kernels::gemm<T>(true, false, N, K, batch * M, T(1), dC, A, T(1), dB);
+            product<T>(p, true, false, N, K, batch * M, dC, A, T(1), dB);
           else
-            kernels::gemm_batched<T>(true, ta, batch, N, K, M, T(1), dC, M * N, A, M * K, T(1), dB, sb);
+            batched_product<T>(p, true, ta, batch, N, K, M, dC, M * N, A, M * K, T(1), dB, sb);
         }
       }
     });
@@ -99,10 +123,11 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
   Shape os = x.shape();
   os.back() = outf;
   Tensor out = Tensor::empty(os, x.dtype());
+  const Precision p = product_precision(x.dtype());
   dispatch(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     T* y = out.data<T>();
-    kernels::gemm<T>(false, true, rows, outf, in, T(1), x.value().data<T>(), weight.value().data<T>(), T(0), y);
+    product<T>(p, false, true, rows, outf, in, x.value().data<T>(), weight.value().data<T>(), T(0), y);
     if (bias.defined()) {
       const T* bb = bias.value().data<T>();
       parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / outf), [&](int64_t r0, int64_t r1) {
@@ -118,9 +143,9 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
       using T = decltype(tag);
       const T* dy = n.grad.data<T>();
       if (Tensor* gx = detail::input_grad(n, 0))  // dx = dy W
-        kernels::gemm<T>(false, false, rows, in, outf, T(1), dy, n.parents[1]->value.data<T>(), T(1), gx->data<T>());
+        product<T>(p, false, false, rows, in, outf, dy, n.parents[1]->value.data<T>(), T(1), gx->data<T>());
       if (Tensor* gw = detail::input_grad(n, 1))  // dW = dy^T x
-        kernels::gemm<T>(true, false, outf, in, rows, T(1), dy, n.parents[0]->value.data<T>(), T(1), gw->data<T>());
+        product<T>(p, true, false, outf, in, rows, dy, n.parents[0]->value.data<T>(), T(1), gw->data<T>());
       if (n.parents.size() > 2)
         if (Tensor* gb = detail::input_grad(n, 2))  // db = column sums of dy
           kernels::sum_to_shape<T>(dy, {rows, outf}, gb->data<T>(), {outf});

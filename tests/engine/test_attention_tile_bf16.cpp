@@ -8,6 +8,7 @@
 
 #include "engine/bf16.h"
 #include "engine/kernels/attention_tile_bf16.h"
+#include "engine/kernels/cpu_features.h"
 #include "engine/random.h"
 
 using namespace rotor;
@@ -97,7 +98,7 @@ TEST_CASE("bf16 tile products match a double reference on the rounded inputs") {
 }
 
 TEST_CASE("the portable bf16 tile product gives the native kernel's bits") {
-  if (!attention_tile_bf16_native()) {
+  if (!cpu_has_bf16_dot()) {
     WARN("this CPU has no AVX-512 BF16: only the portable path runs");
     return;
   }

@@ -279,9 +279,10 @@ int TrainingSession::run(int64_t stop_after) {
   install_stop_handlers();
   progress_ = std::make_unique<Progress>("train", total_steps_, root_ ? style_ : Progress::Style::none);
   if (root_)
-    fmt::print(stderr, "model: {} parameters, {} position encoding; training {} steps into {}{}\n",
-               objective_->model().parameters().total_size(), config_.model.position.type, total_steps_,
-               run_dir_.string(), comm_.size() > 1 ? fmt::format(" on {} MPI ranks", comm_.size()) : "");
+    fmt::print(stderr, "model: {} parameters, {} position encoding, {}; training {} steps into {}{}\n",
+               objective_->model().parameters().total_size(), config_.model.position.type,
+               describe(config_.run.precision), total_steps_, run_dir_.string(),
+               comm_.size() > 1 ? fmt::format(" on {} MPI ranks", comm_.size()) : "");
   const int64_t first_step = state_.step;
   while (!finished()) {
     // A signal to any rank stops every rank after the same step.

@@ -94,6 +94,14 @@ TEST_CASE("a resumed masked language model run is bit-identical to the uninterru
   CHECK_THAT(summary, Catch::Contains("\"best_metric\":\"loss\""));
 }
 
+// bf16 products are a function of the inputs alone (fixed tiles, fixed accumulation order).
+TEST_CASE("a resumed bf16 run is bit-identical to the uninterrupted run", "[resume][bf16]") {
+  const auto dir = test::fresh_dir("resume-bf16");
+  const std::string objective = GENERATE(as<std::string>{}, "classify", "clm");
+  check_resume_is_bit_identical(dir / objective, test::tiny_run_config(dir),
+                                {"run.precision=bf16", "train.objective=" + objective});
+}
+
 TEST_CASE("resuming with a changed model or data config is refused, listing the keys", "[resume]") {
   const auto dir = test::fresh_dir("resume-changed");
   const std::string config = test::tiny_run_config(dir);
