@@ -4,6 +4,8 @@
 #include <mutex>
 #include <new>
 
+#include "engine/malloc_tuning.h"
+
 namespace rotor {
 namespace {
 
@@ -59,6 +61,9 @@ BufferPool& pool() {
 }  // namespace
 
 std::shared_ptr<std::byte> acquire_buffer(size_t bytes) {
+  // Before the first tensor: every allocation of the run, tensor or scratch,
+  // then reuses freed memory rather than faulting in fresh pages each step.
+  tune_malloc_for_repeated_steps();
   if (bytes < kMinPooledBytes) {
     auto* p = static_cast<std::byte*>(::operator new(bytes ? bytes : 1, kAlign));
     return std::shared_ptr<std::byte>(p, [](std::byte* q) { ::operator delete(q, kAlign); });

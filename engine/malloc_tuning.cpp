@@ -1,0 +1,32 @@
+#include "engine/malloc_tuning.h"
+
+#include <climits>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace rotor {
+namespace {
+
+bool apply() {
+#if defined(__GLIBC__)
+  // M_MMAP_MAX 0: every block comes from the heap, whose freed chunks are
+  // reused (split and merged) for any later size. M_TRIM_THRESHOLD at its
+  // largest: the heap's free top is kept for the next step.
+  const bool no_mmap = mallopt(M_MMAP_MAX, 0) == 1;
+  const bool no_trim = mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
+  return no_mmap && no_trim;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+bool tune_malloc_for_repeated_steps() {
+  static const bool applied = apply();  // thread-safe, once
+  return applied;
+}
+
+}  // namespace rotor
