@@ -62,8 +62,9 @@ printf '{"text": "[MAX 1 7 ]", "label": "7"}\n{"text": "[MIN 4 [SM 5 5 ] ]", "la
 "$rotor" eval "$ckpt" --data "$dir/few.jsonl" --output "$dir/few-metrics.json" > "$dir/eval.log" 2>&1
 check "eval --data exits 0" test $? -eq 0
 check "eval --data reports 2 documents" grep -q '"documents":2' "$dir/few-metrics.json"
-"$rotor" eval "$ckpt" --split val --max-len 16 > "$dir/eval-val.log" 2>&1
+"$rotor" eval "$ckpt" --split val --max-len 16 --set run.progress=lines > "$dir/eval-val.log" 2>&1
 check "eval --split val --max-len 16" grep -q "windows of 16 tokens" "$dir/eval-val.log"
+check "eval reports its input tokens/s" grep -q "^eval val [0-9]* input tokens in .* s, [0-9]* tokens/s" "$dir/eval-val.log"
 "$rotor" predict "$ckpt" --input "$dir/few.jsonl" --output "$dir/pred.jsonl" > /dev/null 2>&1
 check "predict writes one line per document" test "$(wc -l < "$dir/pred.jsonl")" -eq 2
 check "predict gives a label and probabilities" grep -q '"label":"[^"]*","probabilities":{"0":' "$dir/pred.jsonl"

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include <fmt/core.h>
+
 #include "engine/argmax.h"
 #include "storage/checkpoint_error.h"
 #include "trainers/distributed/communicator.h"
@@ -12,9 +14,9 @@
 namespace rotor {
 namespace {
 
-// `on_batch(done, total)` reports progress.
+// `on_batch(batch)` reports progress after each batch this rank scores.
 DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64_t num_docs,
-                               const std::function<void(int64_t, int64_t)>& on_batch) {
+                               const std::function<void(const Batch&)>& on_batch) {
   const int64_t C = model.config().num_classes;
   DocumentScores s;
   s.logits.assign(static_cast<size_t>(num_docs), std::vector<double>(static_cast<size_t>(C), 0.0));
@@ -23,7 +25,6 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
   NoGradGuard no_grad;
   ForwardContext ctx;  // training = false: no dropout
   sampler.restore({sampler.state().epoch, 0});
-  const int64_t total = sampler.batches_in_epoch();
   // Under MPI each rank scores every N-th batch; the batches are gathered
   // back in order so the sums below are the same on any number of ranks.
   Communicator& comm = world();
@@ -33,7 +34,7 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
     if (!scores_batch(comm, index)) continue;
     const Tensor logits = model.logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx).value();
     scored.push_back({index, batch.doc_ids, batch.labels, logits.to_doubles()});
-    on_batch(index + 1, total);
+    on_batch(batch);
   }
   for (const ScoredBatch& b : gather_in_order(comm, std::move(scored))) {
     for (size_t r = 0; r < b.doc_ids.size(); ++r) {
@@ -50,19 +51,34 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
 
 }  // namespace
 
+void EvalRate::add(const Batch& batch) {
+  ++batches;
+  for (const int32_t n : batch.lengths) tokens += n;
+}
+
+double EvalRate::tokens_per_s() const {
+  const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return dt > 0 ? static_cast<double>(tokens) / dt : 0.0;
+}
+
+std::string EvalRate::summary() const {
+  const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return fmt::format("{} input tokens in {:.1f} s, {:.0f} tokens/s", tokens, dt, tokens_per_s());
+}
+
 Evaluation evaluate(EncoderClassifier& model, const TokenizedSplit& split, const DataConfig& data,
                     const EvalOptions& options) {
   Sampler sampler = make_eval_sampler(split, data);
   // Under mpirun every rank scores a share of the batches; rank 0 reports.
   Progress progress("eval " + split.name, sampler.batches_in_epoch(),
                     world().is_root() ? options.progress : Progress::Style::none);
-  const auto start = std::chrono::steady_clock::now();
+  EvalRate rate;
   Evaluation e;
-  e.scores = score_documents(model, sampler, split.num_docs(), [&](int64_t done, int64_t) {
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    progress.update(done, "", dt > 0 ? static_cast<double>(done) / dt : 0.0, "batches/s");
+  e.scores = score_documents(model, sampler, split.num_docs(), [&](const Batch& batch) {
+    rate.add(batch);
+    progress.update(rate.batches, "", rate.tokens_per_s(), "tokens/s");
   });
-  progress.finish("");
+  progress.finish(rate.summary());
   e.metrics = metrics_of(e.scores, model.config().num_classes);
   return e;
 }

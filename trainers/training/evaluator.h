@@ -6,11 +6,13 @@
 // mean of its windows' logits. Under mpirun the ranks share the batches and
 // gather the scores back in batch order (trainers/distributed/), so every
 // rank gets the single process's bits.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "datasets/batch.h"
 #include "datasets/dataset.h"
 #include "models/encoder_classifier.h"
 #include "trainers/training/classification_metrics.h"
@@ -24,8 +26,18 @@ struct DocumentScores {
 };
 
 struct EvalOptions {
-  // A progress line "eval <split>" in batches/s, on rank 0 only.
+  // A progress line "eval <split>" in input tokens/s (rank 0's own batches), on rank 0 only.
   Progress::Style progress = Progress::Style::none;
+};
+
+// What an evaluation's progress line reports: real (non-padding) input tokens
+// per second since it started, over the batches this rank scored.
+struct EvalRate {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  int64_t batches = 0, tokens = 0;
+  void add(const Batch& batch);
+  double tokens_per_s() const;
+  std::string summary() const;  // "N input tokens in S s, R tokens/s"
 };
 
 struct Evaluation {

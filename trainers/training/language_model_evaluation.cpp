@@ -1,7 +1,5 @@
 #include "trainers/training/language_model_evaluation.h"
 
-#include <chrono>
-
 #include "datasets/lm_windows.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/scored_batches.h"
@@ -35,7 +33,7 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   Communicator& comm = world();
   Progress progress("eval " + split.name, sampler.batches_in_epoch(),
                     comm.is_root() ? options.progress : Progress::Style::none);
-  const auto start = std::chrono::steady_clock::now();
+  EvalRate rate;
   NoGradGuard no_grad;
   ForwardContext ctx;  // training = false: no dropout
   std::vector<ScoredBatch> mine;
@@ -48,10 +46,10 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
                         : language_model_batch(batch);
     const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
     mine.push_back(packed(index, batch, s));
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    progress.update(index + 1, "", dt > 0 ? static_cast<double>(index + 1) / dt : 0.0, "batches/s");
+    rate.add(batch);
+    progress.update(index + 1, "", rate.tokens_per_s(), "tokens/s");
   }
-  progress.finish("");
+  progress.finish(rate.summary());
   double nats = 0.0, count = 0.0, correct = 0.0;
   LanguageModelEvaluation out;
   out.window_nats.assign(static_cast<size_t>(blocks.num_docs()), 0.0);
