@@ -16,6 +16,14 @@ const SweepCell* find_cell(const RunResult& r, const SweepCell& point) {
   return nullptr;
 }
 
+// Calls record(run, cell) for each run of `variant` with a cell at `point`, in run order.
+template <class Record>
+void for_each_cell(const std::vector<RunResult>& runs, const std::string& variant, const SweepCell& point,
+                   Record&& record) {
+  for (const RunResult& r : runs)
+    if (const SweepCell* c = r.run.variant == variant ? find_cell(r, point) : nullptr) record(r, *c);
+}
+
 // The points (scaling none) some finished run has predictions for, in sweep order.
 std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs) {
   std::vector<SweepCell> points;
@@ -33,16 +41,14 @@ CellOutcomes outcomes(const SweepCell& point, const std::vector<StudyVariant>& v
   const std::vector<int32_t>* labels = nullptr;
   for (const StudyVariant& v : variants) {
     VariantOutcomes out{v.name, {}};
-    for (const RunResult& r : runs) {
-      const SweepCell* c = r.run.variant == v.name ? find_cell(r, point) : nullptr;
-      if (c == nullptr) continue;
-      if (labels == nullptr) labels = &c->labels;
-      if (c->labels != *labels)
+    for_each_cell(runs, v.name, point, [&](const RunResult& r, const SweepCell& c) {
+      if (labels == nullptr) labels = &c.labels;
+      if (c.labels != *labels)
         throw ConfigError(r.dir + "/length_sweep.json: the " + point.split + " labels differ from the other runs' (" +
                           "not the same documents): the runs of a study must share data.data_seed and sources");
       std::vector<double>& scores = out.scores_by_seed[static_cast<int64_t>(r.run.seed)];
-      for (size_t d = 0; d < c->labels.size(); ++d) scores.push_back(c->predictions[d] == c->labels[d] ? 1.0 : 0.0);
-    }
+      for (size_t d = 0; d < c.labels.size(); ++d) scores.push_back(c.predictions[d] == c.labels[d] ? 1.0 : 0.0);
+    });
     cell.variants.push_back(std::move(out));
   }
   return cell;
@@ -60,16 +66,14 @@ CellOutcomes language_model_outcomes(const SweepCell& point, const std::vector<S
       SweepCell at = point;
       at.scaling = scaling;
       VariantOutcomes out{scaling == "none" ? v.name : v.name + "+" + scaling, {}};
-      for (const RunResult& r : runs) {
-        const SweepCell* c = r.run.variant == v.name ? find_cell(r, at) : nullptr;
-        if (c == nullptr) continue;
-        if (tokens == nullptr) tokens = &c->window_tokens;
-        if (c->window_tokens != *tokens)
+      for_each_cell(runs, v.name, at, [&](const RunResult& r, const SweepCell& c) {
+        if (tokens == nullptr) tokens = &c.window_tokens;
+        if (c.window_tokens != *tokens)
           throw ConfigError(r.dir + "/length_sweep.json: the " + point.split + " windows at " +
                             std::to_string(point.length) + " tokens differ from the other runs' (not the same text " +
                             "or stride): the runs of a study must share data.data_seed and sources");
-        out.scores_by_seed[static_cast<int64_t>(r.run.seed)] = c->window_nats;
-      }
+        out.scores_by_seed[static_cast<int64_t>(r.run.seed)] = c.window_nats;
+      });
       if (scaling == "none" || !out.scores_by_seed.empty()) cell.variants.push_back(std::move(out));
     }
   if (tokens != nullptr) cell.weights.assign(tokens->begin(), tokens->end());
