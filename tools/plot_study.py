@@ -60,9 +60,12 @@ def val_accuracy(report, stem):
         hi = [scale * p[key]["max"] for p in pts]
         ax.plot(steps, mean, marker="o", markersize=3, color=color[v["name"]], label=v["name"])
         ax.fill_between(steps, lo, hi, color=color[v["name"]], alpha=0.18, linewidth=0)
+    for c in report.get("convergence", []):  # the steps-to-threshold levels of the report
+        ax.axhline(scale * c["threshold"], color="0.4", linestyle=":", linewidth=1)
     n = len(report["seeds"])
     what = "Validation loss" if lm else "Validation accuracy"
-    ax.set_title(f"{what} (mean, band = min-max over {n} seed{'s' if n > 1 else ''})")
+    levels = " (dotted: thresholds)" if report.get("convergence") else ""
+    ax.set_title(f"{what} (mean, band = min-max over {n} seed{'s' if n > 1 else ''}){levels}")
     ax.set_xlabel("step")
     ax.set_ylabel("validation loss (nats per token)" if lm else "validation accuracy (%)")
     ax.grid(alpha=0.3)

@@ -237,6 +237,27 @@ std::vector<CsvRow> variant_rows(const VariantSummary& v, bool language_model) {
   return rows;
 }
 
+// Steps to each threshold: a row per run that reached it and one per variant
+// (n: the seeds that reached it); the threshold is in the note.
+std::vector<CsvRow> convergence_rows(const ThresholdConvergence& c) {
+  std::vector<CsvRow> rows;
+  const std::string note = fmt::format("threshold {:g}", c.threshold);
+  for (const VariantConvergence& v : c.variants) {
+    std::vector<double> steps;
+    for (const auto& seed_step : v.steps) steps.push_back(seed_step.second);
+    CsvRow row = aggregate_row(v.name, "steps_to_threshold", seed_stats(steps));
+    row.note = note;
+    rows.push_back(row);
+    for (const auto& [seed, step] : v.steps) {
+      CsvRow run = make_row("run", v.name, std::to_string(seed), "steps_to_threshold");
+      run.value = step;
+      run.note = note;
+      rows.push_back(run);
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 StudyReport build_study_report(const std::string& study_dir, const StudyManifest& manifest) {
@@ -252,6 +273,11 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
     report.variants.push_back(summarize_variant(v.name, own, sweep_plan(spec, v.config)));
   }
   report.evidence = gather_evidence(spec.variants, report.runs, report_statistics_options());
+  std::vector<std::string> names;
+  for (const StudyVariant& v : spec.variants) names.push_back(v.name);
+  for (double threshold : spec.evaluation.thresholds)
+    report.convergence.push_back(threshold_convergence(names, report.runs, threshold, report.evidence.language_model,
+                                                       report.evidence.options.alpha));
   for (const StudyVariant& v : spec.variants) {
     if (!position_encoding(v.config.model.position.type).rope_frequencies) continue;
     report.decay_head_dim = v.config.model.rotary_dims();
@@ -273,11 +299,13 @@ json report_json(const StudyReport& report) {
          {"evaluation",
           {{"splits", spec.evaluation.splits},
            {"lengths", spec.evaluation.lengths},
-           {"scalings", spec.evaluation.scalings}}},
+           {"scalings", spec.evaluation.scalings},
+           {"thresholds", spec.evaluation.thresholds}}},
          {"verdicts", report.evidence.verdicts},
          {"statistics", statistics_json(report.evidence.cells, report.evidence.options)},
          {"order_dependence", order_json(report.evidence)},
          {"position_usage", usage_json(report.evidence)},
+         {"convergence", json::array()},
          {"variants", json::array()},
          {"runs", json::array()}};
   // A classifier's report has no such key; a language model's names its objective (clm, mlm).
@@ -285,6 +313,7 @@ json report_json(const StudyReport& report) {
   for (size_t i = 0; i < report.variants.size(); ++i)
     j["variants"].push_back(variant_json(report.variants[i], spec.variants[i], report.evidence.language_model));
   for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r, report.evidence.language_model));
+  for (const ThresholdConvergence& c : report.convergence) j["convergence"].push_back(to_json(c));
   if (!report.decay.empty()) {
     json points = json::array();
     for (const RopeDecayPoint& p : report.decay)
@@ -305,6 +334,10 @@ std::string report_csv(const StudyReport& report) {
   for (const RunResult& r : report.runs) {
     if (!r.finished) continue;
     const std::vector<CsvRow> more = run_rows(r, report.evidence.language_model);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  for (const ThresholdConvergence& c : report.convergence) {
+    const std::vector<CsvRow> more = convergence_rows(c);
     rows.insert(rows.end(), more.begin(), more.end());
   }
   for (const CsvRow& r : rows)

@@ -199,7 +199,7 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
        "other work (other runs of the study with --jobs): they say as much about its load as about the "
        "encoding.\n\n## Results\n\n"
     << results_table(r) << "\n"
-    << evidence_markdown(r) << "\n## Per seed\n\n"
+    << evidence_markdown(r) << convergence_markdown(r) << "\n## Per seed\n\n"
     << seed_table(r)
     << "\n## Length extrapolation\n\nThe best checkpoint of every run evaluated with windows of each length; "
        "RoPE scalings (scaling factor = length / training length) only beyond the training length.\n"

@@ -15,19 +15,22 @@ void write_study_manifest(const std::string& study_dir, const StudyManifest& m) 
   json variants = json::array();
   for (const StudyVariant& v : s.variants)
     variants.push_back({{"name", v.name}, {"overrides", v.overrides}, {"config", dump_config(v.config)}});
-  const json out{
-      {"command", m.command},
-      {"task", s.task},
-      {"spec_path", s.path},
-      {"spec_file", fs::weakly_canonical(fs::absolute(s.path)).string()},
-      {"spec_text", s.text},
-      {"base", s.base},
-      {"out_dir", s.out_dir},
-      {"overrides", s.overrides},
-      {"seeds", s.seeds},
-      {"variants", variants},
-      {"evaluation",
-       {{"splits", s.evaluation.splits}, {"lengths", s.evaluation.lengths}, {"scalings", s.evaluation.scalings}}}};
+  const json out{{"command", m.command},
+                 {"task", s.task},
+                 {"spec_path", s.path},
+                 {"spec_file", fs::weakly_canonical(fs::absolute(s.path)).string()},
+                 {"spec_text", s.text},
+                 {"base", s.base},
+                 {"out_dir", s.out_dir},
+                 {"overrides", s.overrides},
+                 {"seeds", s.seeds},
+                 {"variants", variants},
+                 {"evaluation",
+                  {{"splits", s.evaluation.splits},
+                   {"lengths", s.evaluation.lengths},
+                   {"scalings", s.evaluation.scalings},
+                   {"stride", s.evaluation.stride},
+                   {"thresholds", s.evaluation.thresholds}}}};
   write_json_file((fs::path(study_dir) / "study.json").string(), out);
 }
 
@@ -72,6 +75,8 @@ StudyManifest read_study_manifest(const std::string& study_dir) {
     s.evaluation.splits = ev.at("splits").get<std::vector<std::string>>();
     s.evaluation.lengths = ev.at("lengths").get<std::vector<int64_t>>();
     s.evaluation.scalings = ev.at("scalings").get<std::vector<std::string>>();
+    s.evaluation.stride = ev.value("stride", int64_t{0});  // both absent from manifests written before them
+    s.evaluation.thresholds = ev.value("thresholds", std::vector<double>{});
   } catch (const json::exception& e) {
     throw ConfigError(path + ": not a study manifest (" + e.what() + ")");
   }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trainers/study/aggregation.h"
+#include "trainers/study/convergence.h"
 #include "trainers/study/rope_decay.h"
 #include "trainers/study/study_evidence.h"
 #include "trainers/study/study_manifest.h"
@@ -22,6 +23,7 @@ struct StudyReport {
   std::vector<RunResult> runs;           // in spec order
   std::vector<VariantSummary> variants;  // in spec order
   StudyEvidence evidence;                // intervals, paired tests, verdicts, controls
+  std::vector<ThresholdConvergence> convergence;  // per evaluation.thresholds, in spec order
   // The decay curve for the first rope variant's head dimension and base,
   // out to the longest evaluation length; empty without a rope variant.
   int64_t decay_head_dim = 0;
@@ -42,6 +44,8 @@ struct PlotOutcome {
 std::string report_markdown(const StudyReport& report, const PlotOutcome& plots);
 // report.md's verdict, statistics, order-control and position-usage sections (report_evidence.cpp).
 std::string evidence_markdown(const StudyReport& report);
+// report.md's steps-to-threshold section; empty without evaluation.thresholds (report_convergence.cpp).
+std::string convergence_markdown(const StudyReport& report);
 
 // Writes report.json, report.csv, the plots and report.md into the study
 // directory; returns what happened to the plots.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -73,6 +74,14 @@ class SpecReader {
     } catch (const YAML::Exception&) {
     }
     fail(node, key + ": expected an integer, got " + (node.IsScalar() ? "'" + node.Scalar() + "'" : "a collection"));
+  }
+
+  double number(const YAML::Node& node, const std::string& key) const {
+    try {
+      if (node.IsScalar()) return node.as<double>();
+    } catch (const YAML::Exception&) {
+    }
+    fail(node, key + ": expected a number, got " + (node.IsScalar() ? "'" + node.Scalar() + "'" : "a collection"));
   }
 
   YAML::Node sequence(const YAML::Node& node, const std::string& key) const {
@@ -153,7 +162,7 @@ std::vector<std::string> read_splits(const SpecReader& r, const YAML::Node& spli
 
 StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, const Config& base) {
   StudyEvaluation ev;
-  r.require_keys(node, "evaluation", {"splits", "lengths", "scalings", "stride"});
+  r.require_keys(node, "evaluation", {"splits", "lengths", "scalings", "stride", "thresholds"});
   if (const YAML::Node splits = node["splits"]) ev.splits = read_splits(r, splits, base);
   if (const YAML::Node lengths = node["lengths"]) {
     for (const YAML::Node& l : r.sequence(lengths, "evaluation.lengths")) {
@@ -183,6 +192,11 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
     ev.stride = r.integer(stride, "evaluation.stride");
     if (ev.stride < 1) r.fail(stride, "evaluation.stride: expected at least 1, got " + std::to_string(ev.stride));
   }
+  if (const YAML::Node thresholds = node["thresholds"])
+    for (const YAML::Node& t : r.sequence(thresholds, "evaluation.thresholds")) {
+      ev.thresholds.push_back(r.number(t, "evaluation.thresholds"));
+      if (!std::isfinite(ev.thresholds.back())) r.fail(t, "evaluation.thresholds: expected a finite number");
+    }
   return ev;
 }
 

@@ -18,6 +18,8 @@
 //     scalings: [none, linear, ntk, yarn]  # rope variants, beyond max_len
 //     stride: 64                       # language models: a sliding window scoring 64 new
 //                                      # tokens per window (default: non-overlapping)
+//     thresholds: [5.5, 5.0]           # steps for the validation curve to reach each
+//                                      # (a loss falls to it, an accuracy rises to it): convergence.h
 //
 // Parsing is strict: unknown keys, unknown presets, bad seeds or lengths and
 // variant overrides the run config rejects are errors naming the spec file,
@@ -42,6 +44,7 @@ struct StudyEvaluation {
   std::vector<int64_t> lengths;               // ascending; empty: see sweep_plan
   std::vector<std::string> scalings{"none"};  // always starts with "none"
   int64_t stride = 0;                         // language models: new tokens per window; 0: the window length
+  std::vector<double> thresholds;             // of the validation curve, for steps to threshold
 };
 
 struct StudyRun {

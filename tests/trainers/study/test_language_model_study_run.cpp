@@ -15,13 +15,14 @@ using namespace rotor;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its table, loss curves", "[study][slow]") {
+TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its table, loss curves, thresholds",
+          "[study][slow]") {
   const auto dir = test::fresh_dir("lm-study-run");
   const std::string spec_path =
       test::tiny_study_spec(dir,
                             "set: {train.objective: clm, data.max_len: 8, train.max_steps: 12, train.eval_every: 6}\n"
                             "seeds: [1, 2]\nvariants: [rope, learned]\n"
-                            "evaluation:\n  lengths: [8, 32]\n  stride: 4\n");
+                            "evaluation:\n  lengths: [8, 32]\n  stride: 4\n  thresholds: [100, 0.001]\n");
   const StudySpec spec = parse_study_spec(spec_path);
   StudyOptions options;
   options.dir = (dir / "out").string();
@@ -52,4 +53,19 @@ TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its tabl
       CHECK(cell["perplexity"].get<double>() > 1.0);
     }
   }
+  // Steps to threshold: every run's loss is below 100 at its first validation, and none reaches 0.001.
+  REQUIRE(report["convergence"].size() == 2);
+  for (const json& v : report["convergence"][0]["variants"]) {
+    CHECK(v["reached"] == 2);
+    CHECK(v["mean"] == 6.0);
+  }
+  for (const json& v : report["convergence"][1]["variants"]) {
+    CHECK(v["runs"] == 2);
+    CHECK(v["reached"] == 0);
+    CHECK(v["mean"].is_null());
+  }
+  std::ifstream md(dir / "out/report.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::Contains("## Steps to threshold"));
+  CHECK_THAT(text, Catch::Contains("| rope − learned | 0 | – | – |"));
 }

@@ -120,6 +120,10 @@ TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[s
   CHECK_THAT(parse_error(v + "evaluation:\n  splits: [test_4k]\n"),
              Contains("unknown split 'test_4k' of task 'listops-easy' (expected `all` or a list of: val, test)"));
   CHECK_THAT(parse_error(v + "evaluation:\n  split: test\n"), Contains("unknown key 'split' in evaluation"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  thresholds: [0.5, high]\n"),
+             Contains("study.yaml:5: evaluation.thresholds: expected a number, got 'high'"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  thresholds: [.nan]\n"),
+             Contains("evaluation.thresholds: expected a finite number"));
   // A separation task's test_<L> splits are known.
   const std::string order = "set: {data.task: order, data.generated.test_lengths: [96]}\n" + v;
   CHECK_THAT(parse_error(order + "evaluation:\n  splits: [test_128]\n"),

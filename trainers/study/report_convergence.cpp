@@ -1,0 +1,69 @@
+// report.md's "Steps to threshold" section (convergence.h): per threshold, a
+// table of each variant's steps with its interval, and one of every pair.
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "trainers/study/study_report.h"
+
+namespace rotor {
+namespace {
+
+std::string steps(double v) { return std::isnan(v) ? "–" : fmt::format("{:.0f}", v); }
+std::string interval(double low, double high) {
+  return std::isnan(low) ? "–" : fmt::format("{:.0f} to {:.0f}", low, high);
+}
+
+std::string variants_table(const ThresholdConvergence& c) {
+  std::ostringstream o;
+  o << "| Variant | Reached | Steps (mean) | 95% interval | Per seed (seed: step) |\n|---|--:|--:|--:|---|\n";
+  for (const VariantConvergence& v : c.variants) {
+    std::string per_seed;
+    for (const auto& [seed, step] : v.steps)
+      per_seed += (per_seed.empty() ? "" : ", ") + fmt::format("{}: {:.0f}", seed, step);
+    o << "| " << v.name << " | " << v.steps.size() << "/" << v.runs << " | " << steps(v.mean) << " | "
+      << interval(v.ci_low, v.ci_high) << " | " << per_seed << " |\n";
+  }
+  return o.str();
+}
+
+std::string pairs_table(const ThresholdConvergence& c) {
+  std::ostringstream o;
+  o << "| Pair (a − b) | Seeds | Difference (steps) | 95% interval | p | p (Holm) | Reading |\n"
+       "|---|--:|--:|--:|--:|--:|---|\n";
+  for (const ConvergencePair& p : c.pairs) {
+    const std::string reading = p.n_seeds < 2  ? "too few shared seeds"
+                                : !p.different ? "tied"
+                                               : (p.difference < 0 ? p.a : p.b) + " sooner";
+    o << "| " << p.a << " − " << p.b << " | " << p.n_seeds << " | " << steps(p.difference) << " | "
+      << interval(p.ci_low, p.ci_high) << " | " << fmt::format("{:.3g}", p.p) << " | "
+      << fmt::format("{:.3g}", p.p_holm) << " | " << reading << " |\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+std::string convergence_markdown(const StudyReport& r) {
+  if (r.convergence.empty()) return "";
+  const bool falling = r.evidence.language_model;
+  std::ostringstream o;
+  o << "\n## Steps to threshold\n\nThe first step at which a run's validation "
+    << (falling ? "loss falls to" : "accuracy rises to")
+    << " the threshold, linearly interpolated between the two evaluations around the crossing (a run that never "
+       "reaches it is counted in Reached, not averaged). Variants: mean over the seeds that reached it with a "
+       "Student t interval. Pairs: the paired difference over the seeds both reached, a paired t test, and "
+       "Holm's correction across the pairs of a threshold; \"tied\" when the corrected test cannot tell them "
+       "apart. With 3 seeds the t interval is wide (t = 4.30 for 2 degrees of freedom): a resolved "
+       "difference is a large one.\n";
+  for (const ThresholdConvergence& c : r.convergence) {
+    o << "\n**Validation " << (falling ? "loss ≤ " : "accuracy ≥ ")
+      << (falling ? fmt::format("{:g}", c.threshold) : fmt::format("{:g}%", 100 * c.threshold)) << "**\n\n"
+      << variants_table(c) << "\n"
+      << pairs_table(c);
+  }
+  return o.str();
+}
+
+}  // namespace rotor
