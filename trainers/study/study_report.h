@@ -20,9 +20,9 @@ namespace rotor {
 struct StudyReport {
   std::string dir;
   StudyManifest manifest;
-  std::vector<RunResult> runs;           // in spec order
-  std::vector<VariantSummary> variants;  // in spec order
-  StudyEvidence evidence;                // intervals, paired tests, verdicts, controls
+  std::vector<RunResult> runs;                    // in spec order
+  std::vector<VariantSummary> variants;           // in spec order
+  StudyEvidence evidence;                         // intervals, paired tests, verdicts, controls
   std::vector<ThresholdConvergence> convergence;  // per evaluation.thresholds, in spec order
   // The decay curve for the first rope variant's head dimension and base,
   // out to the longest evaluation length; empty without a rope variant.
