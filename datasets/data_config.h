@@ -8,6 +8,7 @@
 
 #include "datasets/generated_task_config.h"
 #include "datasets/listops.h"
+#include "datasets/lm_windows.h"
 #include "datasets/tokenizer.h"
 #include "datasets/windowing.h"
 #include "engine/option_names.h"
@@ -93,6 +94,8 @@ struct DataConfig {
   // ---- Long documents ------------------------------------------------------
   int64_t max_len = 512;     // tokens per training window
   int64_t eval_max_len = 0;  // tokens per evaluation window; 0: max_len (set larger to test length extrapolation)
+  // Language models: cut the joined stream (stream) or each document on its own (document), datasets/lm_windows.h.
+  BlockPacking lm_blocks = BlockPacking::stream;
   Truncation truncation = Truncation::head;  // head | tail | head_tail (first and last max_len/2 tokens)
   // Train on a random window of each document longer than max_len, re-drawn
   // every epoch; false: truncate as in evaluation.

@@ -16,13 +16,31 @@
 // every target of the stream is scored exactly once and, after the first
 // window, with at least length - stride tokens of context. stride == length
 // is the non-overlapping evaluation (each target sees only its own window).
+//
+// Packing (data.lm_blocks): `stream` cuts the joined stream regardless of
+// document boundaries (GPT-2's and RoBERTa's FULL-SENTENCES); `document` cuts
+// each document with its SEP on its own, so no window spans two documents, a
+// document's first window has no context from the one before, and its last
+// window is shorter (padded in a batch). Either way a window knows where its
+// first token sits in the joined stream, which keys a masked model's masks:
+// a token is masked alike under both packings.
+#include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datasets/tokenized_split.h"
+#include "engine/option_names.h"
 
 namespace rotor {
+
+enum class BlockPacking { stream, document };
+template <>
+struct OptionNames<BlockPacking> {
+  static constexpr std::array<std::pair<BlockPacking, const char*>, 2> table{
+      {{BlockPacking::stream, "stream"}, {BlockPacking::document, "document"}}};
+};
 
 // The split's documents in split order, each followed by `separator`.
 std::vector<int32_t> token_stream(const TokenizedSplit& split, int32_t separator);
@@ -37,5 +55,17 @@ std::vector<int32_t> token_stream(const TokenizedSplit& split, int32_t separator
 // evaluation (always fewer than the window's targets). Throws DataError for
 // length < 1, stride < 1, stride > length, or a stream of fewer than 2 tokens.
 TokenizedSplit lm_blocks(const std::string& name, const std::vector<int32_t>& stream, int64_t length, int64_t stride);
+
+// The windows of a split under `packing`, with starts[i] = the place of
+// window i's first token in token_stream(split, separator). With `document`,
+// each document is cut as lm_blocks cuts a stream (labels count the overlap
+// within the document); a document without tokens has nothing to predict
+// and no window.
+struct StreamWindows {
+  TokenizedSplit windows;
+  std::vector<int64_t> starts;
+};
+StreamWindows lm_windows(const TokenizedSplit& split, int32_t separator, int64_t length, int64_t stride,
+                         BlockPacking packing);
 
 }  // namespace rotor

@@ -82,6 +82,7 @@ std::vector<DataOptionEffect> rows() {
       // Windows, batches and order are drawn from the cached tokens.
       keeps("max_len"),
       keeps("eval_max_len"),
+      keeps("lm_blocks"),
       keeps("truncation"),
       keeps("random_train_windows"),
       keeps("eval_windows"),

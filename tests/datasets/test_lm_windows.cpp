@@ -116,3 +116,66 @@ TEST_CASE("lm_blocks: bad lengths and strides are errors", "[datasets][lm][bad]"
   CHECK(test::data_error_of([&] { lm_blocks("val", positions(1), 4, 4); }) ==
         "lm windows: split 'val' has 1 tokens; a window needs at least 2 (an input and its target)");
 }
+
+namespace {
+
+// Documents of the given lengths whose tokens are their places in the joined
+// stream (documents each followed by a separator), so a window's tokens say
+// where it sits; the separator is -1 so it stands out.
+TokenizedSplit documents_at_their_places(const std::vector<int64_t>& lengths) {
+  TokenizedSplit split;
+  split.name = "val";
+  int32_t place = 0;
+  for (const int64_t n : lengths) {
+    std::vector<int32_t> doc;
+    for (int64_t i = 0; i < n; ++i) doc.push_back(place++);
+    split.add(doc, 0);
+    ++place;  // the separator's place
+  }
+  return split;
+}
+
+}  // namespace
+
+TEST_CASE("lm_windows: document packing never crosses a document and keeps stream places", "[datasets][lm]") {
+  std::mt19937_64 rng(7);
+  for (const auto& [length, stride] : std::vector<std::pair<int64_t, int64_t>>{{4, 4}, {4, 1}, {8, 3}, {16, 16}}) {
+    std::vector<int64_t> lengths{0, 1, 3, 4, 5, 0};
+    for (int i = 0; i < 30; ++i) lengths.push_back(static_cast<int64_t>(rng() % 40));
+    const TokenizedSplit split = documents_at_their_places(lengths);
+    const std::vector<int32_t> stream = token_stream(split, -1);
+    const StreamWindows cut = lm_windows(split, -1, length, stride, BlockPacking::document);
+    REQUIRE(cut.starts.size() == static_cast<size_t>(cut.windows.num_docs()));
+    std::vector<int> scored(stream.size(), 0);
+    for (int64_t w = 0; w < cut.windows.num_docs(); ++w) {
+      const int64_t start = cut.starts[static_cast<size_t>(w)], n = cut.windows.doc_length(w);
+      INFO("length " << length << ", stride " << stride << ", window " << w << " at " << start);
+      REQUIRE(n >= 2);
+      REQUIRE(n <= length + 1);
+      for (int64_t t = 0; t < n; ++t) CHECK(cut.windows.doc_tokens(w)[t] == stream[static_cast<size_t>(start + t)]);
+      // Only the window's last token may be a separator: its document ends there.
+      for (int64_t t = 0; t + 1 < n; ++t) CHECK(cut.windows.doc_tokens(w)[t] != -1);
+      for (int64_t t = cut.windows.labels[w] + 1; t < n; ++t) ++scored[static_cast<size_t>(start + t)];
+    }
+    // Every token that has a token of its own document (or the document's start) before it is a target
+    // exactly once; a document's first token is not (nothing of its document precedes it).
+    int64_t place = 0;
+    for (const int64_t n : lengths) {
+      for (int64_t i = 0; i <= n; ++i) CHECK(scored[static_cast<size_t>(place + i)] == (i == 0 || n == 0 ? 0 : 1));
+      place += n + 1;
+    }
+  }
+}
+
+TEST_CASE("lm_windows: stream packing is lm_blocks with starts at multiples of the stride", "[datasets][lm]") {
+  const TokenizedSplit split = documents_at_their_places({5, 0, 7, 2});
+  const StreamWindows cut = lm_windows(split, -1, 4, 3, BlockPacking::stream);
+  const TokenizedSplit blocks = lm_blocks("val", token_stream(split, -1), 4, 3);
+  CHECK(cut.windows.tokens == blocks.tokens);
+  CHECK(cut.windows.labels == blocks.labels);
+  REQUIRE(cut.starts.size() == static_cast<size_t>(blocks.num_docs()));
+  for (size_t i = 0; i < cut.starts.size(); ++i) CHECK(cut.starts[i] == static_cast<int64_t>(3 * i));
+  CHECK(test::data_error_of([] {
+          lm_windows(documents_at_their_places({0, 0}), -1, 4, 4, BlockPacking::document);
+        }) == "lm windows: split 'val' has no document with a token to predict");
+}

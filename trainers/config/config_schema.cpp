@@ -213,6 +213,12 @@ std::vector<ConfigOption> rows() {
       OPT("data.spm_model_type", data.spm_model_type, "sentencepiece model"),
       OPT("data.max_len", data.max_len, "Tokens per training window").at_least(1),
       OPT("data.eval_max_len", data.eval_max_len, "Tokens per evaluation window (0: max_len)").at_least(0),
+      OPT("data.lm_blocks", data.lm_blocks,
+          "Language models: stream cuts the documents joined into one stream (each followed by SEP) into windows "
+          "regardless of where documents end; document cuts each document on its own, so no window spans two and "
+          "a document's last window is shorter (padded)")
+          .only_for(ObjectiveKind::clm)
+          .only_for(ObjectiveKind::mlm),
       OPT("data.truncation", data.truncation, "Which tokens a truncated document keeps").classification(),
       OPT("data.random_train_windows", data.random_train_windows,
           "Train on a random window of long documents, re-drawn every epoch")

@@ -33,7 +33,7 @@ LanguageModelBatch masked_language_model_batch(const Batch& w, const StreamMaski
   LanguageModelBatch b = language_model_batch(w);
   b.scored = 0;
   for (int64_t r = 0; r < b.batch; ++r) {
-    const auto first = static_cast<uint64_t>(w.doc_ids[r] * masking.stride);
+    const auto first = static_cast<uint64_t>(masking.starts->at(static_cast<size_t>(w.doc_ids[r])));
     for (int32_t t = 0; t < b.lengths[r]; ++t) {
       int32_t& token = b.tokens[r * b.seq_len + t];
       int32_t& target = b.targets[r * b.seq_len + t];

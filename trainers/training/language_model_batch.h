@@ -30,13 +30,14 @@ LanguageModelBatch language_model_batch(const Batch& windows);
 
 // A masked language model's view of the same windows (datasets/mlm_masking.h):
 // the same inputs, corrupted by BERT's rule, and as targets the selected
-// tokens only. Window b starts at stream position doc_ids[b] * stride, so a
-// token's mask is keyed by its place in the split's stream. Its first labels[b]
-// slots are context a previous window scored: corrupted alike, never scored.
+// tokens only. Window b starts at stream position (*starts)[doc_ids[b]]
+// (StreamWindows of datasets/lm_windows.h), so a token's mask is keyed by its
+// place in the split's stream. Its first labels[b] slots are context a previous
+// window scored: corrupted alike, never scored.
 struct StreamMasking {
   RandomKey key;
   MaskingRule rule;
-  int64_t stride = 0;
+  const std::vector<int64_t>* starts = nullptr;
 };
 LanguageModelBatch masked_language_model_batch(const Batch& windows, const StreamMasking& masking);
 

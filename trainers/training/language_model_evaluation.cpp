@@ -25,7 +25,8 @@ ScoredBatch packed(int64_t index, const Batch& batch, const TargetScores& s) {
 LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
                                                 const LanguageModelWindows& windows, const DataConfig& data,
                                                 const EvalOptions& options) {
-  const TokenizedSplit blocks = lm_blocks(split.name, token_stream(split, separator), windows.length, windows.stride);
+  const StreamWindows cut = lm_windows(split, separator, windows.length, windows.stride, data.lm_blocks);
+  const TokenizedSplit& blocks = cut.windows;
   WindowConfig one_window;  // each block whole: inputs and the target after the last
   one_window.max_len = windows.length + 1;
   one_window.random_train_windows = false;
@@ -41,9 +42,9 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   for (int64_t index = 0; sampler.next(batch); ++index) {
     if (!scores_batch(comm, index)) continue;
     const LanguageModelBatch lm =
-        windows.masking ? masked_language_model_batch(
-                              batch, {evaluation_mask_key(data.data_seed), *windows.masking, windows.stride})
-                        : language_model_batch(batch);
+        windows.masking
+            ? masked_language_model_batch(batch, {evaluation_mask_key(data.data_seed), *windows.masking, &cut.starts})
+            : language_model_batch(batch);
     const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
     mine.push_back(packed(index, batch, s));
     rate.add(batch);

@@ -1,13 +1,11 @@
 #pragma once
 // Scoring a language model on a split: its documents joined into one token
 // stream (each followed by SEP, datasets/lm_windows.h) and cut into windows of
-// `length` inputs. With stride == length the windows do not overlap and a
-// token's context is whatever precedes it in its window; with stride < length
-// (a sliding window, as the length-extrapolation papers evaluate) every window
-// after the first scores only its last `stride` targets, so each token is
-// scored once with at least length - stride tokens of context. Under mpirun
-// the ranks share the batches and sum in batch order: every rank gets the
-// single process's bits.
+// `length` inputs (within each document with data.lm_blocks: document). With stride == length the windows do not
+// overlap and a token's context is whatever precedes it in its window; with stride < length (a sliding window, as the
+// length-extrapolation papers evaluate) every window after the first scores only its last `stride` targets, so each
+// token is scored once with at least length - stride tokens of context. Under mpirun the ranks share the batches and
+// sum in batch order: every rank gets the single process's bits.
 #include <cstdint>
 #include <optional>
 #include <vector>

@@ -1,7 +1,7 @@
 // train.objective clm and mlm: a LanguageModel trained on the training split's
 // token stream (documents each followed by SEP) cut into blocks of
-// data.max_len + 1 tokens that overlap by one; the sampler shuffles the blocks
-// per epoch like documents. What differs is what a block teaches:
+// data.max_len + 1 tokens that overlap by one, across documents or within each
+// (data.lm_blocks); the sampler shuffles the blocks per epoch like documents. What differs is what a block teaches:
 //   clm  a causal model reads the block's first max_len tokens and predicts the
 //        next token at every slot: every token but the first is a target once an epoch.
 //   mlm  a masked model (BERT) reads the same max_len tokens, corrupted by BERT's
@@ -34,8 +34,8 @@ class LanguageModelling : public Objective {
         config_(config.data),
         masking_(masking),
         separator_(data.tokenizer->sep_id()),
-        train_blocks_(lm_blocks("train", token_stream(data.split("train"), separator_), config.data.max_len,
-                                config.data.max_len)) {}
+        train_blocks_(lm_windows(data.split("train"), separator_, config.data.max_len, config.data.max_len,
+                                 config.data.lm_blocks)) {}
 
   Model& model() override { return model_; }
 
@@ -43,7 +43,7 @@ class LanguageModelling : public Objective {
     WindowConfig block;  // a whole block: max_len inputs and the token after the last
     block.max_len = config_.max_len + 1;
     block.random_train_windows = false;
-    return Sampler(train_blocks_, block, batch_config(config_), config_.seed, SamplerMode::train);
+    return Sampler(train_blocks_.windows, block, batch_config(config_), config_.seed, SamplerMode::train);
   }
 
   int64_t loss_terms(const Batch& batch) const override {
@@ -74,8 +74,8 @@ class LanguageModelling : public Objective {
   // The training batch as the model reads it: next-token targets, or the masked inputs and their targets.
   LanguageModelBatch model_batch(const Batch& batch) const {
     if (!masking_) return language_model_batch(batch);
-    return masked_language_model_batch(batch,
-                                       {training_mask_key(config_.seed, batch.epoch), *masking_, config_.max_len});
+    return masked_language_model_batch(
+        batch, {training_mask_key(config_.seed, batch.epoch), *masking_, &train_blocks_.starts});
   }
 
   LanguageModel model_;
@@ -83,7 +83,7 @@ class LanguageModelling : public Objective {
   DataConfig config_;
   std::optional<MaskingRule> masking_;
   int32_t separator_;
-  TokenizedSplit train_blocks_;
+  StreamWindows train_blocks_;
 };
 
 }  // namespace

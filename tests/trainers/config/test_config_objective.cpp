@@ -28,8 +28,8 @@ TEST_CASE("a language model's config refuses classifier keys, naming the key, th
                         Catch::Contains("train.label_smoothing applies to train.objective classify only; this "
                                         "config trains clm"));
   const std::string plain = config_file("objective-keys-set", "train:\n  objective: clm\n  max_steps: 10\n");
-  for (const std::string& key : {"model.pooling=cls", "data.truncation=tail", "train.best_metric=accuracy",
-                                 "data.shuffle_tokens=true", "data.eval_windows=all"}) {
+  for (const char* key : {"model.pooling=cls", "data.truncation=tail", "train.best_metric=accuracy",
+                          "data.shuffle_tokens=true", "data.eval_windows=all"}) {
     INFO(key);
     CHECK_THROWS_WITH(load_config(plain, {key}), Catch::Contains("applies to train.objective classify only"));
   }
@@ -63,8 +63,8 @@ TEST_CASE("train.mask_probability applies to mlm only and lies in (0, 1), and an
   const std::string plain = config_file("objective-mask-set", "train:\n  max_steps: 10\n");
   CHECK_THROWS_WITH(load_config(plain, {"train.mask_probability=0.2"}),
                     Catch::Contains("applies to train.objective mlm only; this config trains classify"));
-  for (const std::string& bad : {"0", "1", "1.5"})
-    CHECK_THROWS_WITH(load_config(plain, {"train.objective=mlm", "train.mask_probability=" + bad}),
+  for (const char* bad : {"0", "1", "1.5"})
+    CHECK_THROWS_WITH(load_config(plain, {"train.objective=mlm", std::string("train.mask_probability=") + bad}),
                       Catch::Contains("train.mask_probability"));
   const Config mlm = load_config(plain, {"train.objective=mlm", "train.mask_probability=0.3"});
   CHECK(mlm.train.mask_probability == 0.3);
@@ -74,4 +74,19 @@ TEST_CASE("train.mask_probability applies to mlm only and lies in (0, 1), and an
   CHECK_THAT(dumped, Catch::Contains("mask_probability: 0.3") && !Catch::Contains("label_smoothing:"));
   CHECK(differing_keys(mlm, parse_config_text(dumped, "dumped")).empty());
   CHECK_THAT(dump_config(load_config(plain)), !Catch::Contains("mask_probability"));
+}
+
+TEST_CASE("data.lm_blocks applies to language models only and names its choices") {
+  const std::string plain = config_file("objective-lm-blocks", "train:\n  max_steps: 10\n");
+  CHECK_THROWS_WITH(load_config(plain, {"data.lm_blocks=document"}),
+                    Catch::Contains("data.lm_blocks applies to train.objective clm or mlm only; this config trains "
+                                    "classify"));
+  CHECK_THROWS_WITH(load_config(plain, {"train.objective=clm", "data.lm_blocks=sentence"}),
+                    Catch::Contains("data.lm_blocks") && Catch::Contains("stream, document"));
+  for (const char* objective : {"clm", "mlm"}) {
+    const Config c = load_config(plain, {std::string("train.objective=") + objective, "data.lm_blocks=document"});
+    CHECK(c.data.lm_blocks == BlockPacking::document);
+    CHECK_THAT(dump_config(c), Catch::Contains("lm_blocks: document"));
+  }
+  CHECK(load_config(plain, {"train.objective=clm"}).data.lm_blocks == BlockPacking::stream);
 }

@@ -170,22 +170,24 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
   for (const auto& entry : std::filesystem::directory_iterator(std::string(ROTOR_SOURCE_DIR) + "/configs/compare")) {
     if (entry.path().extension() != ".yaml") continue;
     INFO(entry.path().string());
-    // Three studies compare fewer variants by design: the quick language-model study (four, ~10 minutes), the
+    // Some studies compare fewer variants by design: the quick language-model study (four, ~10 minutes), the
     // linear-attention study (RoFormer's Figure 3 right: linear attention without RoPE, in its two forms, and
-    // softmax), MLM pre-training (Figure 3 left: rope, learned, sinusoidal) and the two precision studies (encodings
-    // in fp32 and bf16, paired); every other one compares at least 7.
+    // softmax), MLM pre-training (Figure 3 left: rope, learned, sinusoidal), fine-tuning (rope and learned, each
+    // pre-trained and from scratch) and the two precision studies (encodings in fp32 and bf16, paired); every
+    // other one compares at least 7.
     const std::string stem = entry.path().stem().string();
-    const size_t fewest =
-        stem == "mlm-pretrain"                                                                                  ? 3
-        : stem == "lm-extrapolation-quick" || stem == "lm-linear-attention" || stem.rfind("precision-", 0) == 0 ? 4
-                                                                                                                : 7;
+    const size_t fewest = stem == "mlm-pretrain" ? 3
+                          : stem == "lm-extrapolation-quick" || stem == "lm-linear-attention" || stem == "finetune" ||
+                                  stem.rfind("precision-", 0) == 0
+                              ? 4
+                              : 7;
     for (const StudySpec& spec : parse_study_suite(entry.path().string()).studies) {
       CHECK(spec.variants.size() >= fewest);
       CHECK(spec.seeds.size() >= 2);
     }
     ++specs;
   }
-  CHECK(specs == 13);
+  CHECK(specs == 14);
 }
 
 TEST_CASE("study spec: a suite of tasks is one study per task with the same variants", "[study]") {

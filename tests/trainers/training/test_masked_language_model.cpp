@@ -41,8 +41,10 @@ TEST_CASE("an MLM batch masks every block's inputs by stream position and scores
   const MaskingRule rule{0.15, 60};
   std::vector<int32_t> seen_as(stream.size(), -1), target_of(stream.size(), -2);
   for (const int64_t length : {16, 50}) {  // two cuts of one stream: a token's mask does not depend on its block
-    const StreamMasking masking{evaluation_mask_key(9), rule, length};
     const Batch w = blocks_batch(stream, length);
+    std::vector<int64_t> starts;  // block i starts at i * length
+    for (int64_t i = 0; i < w.batch_size; ++i) starts.push_back(i * length);
+    const StreamMasking masking{evaluation_mask_key(9), rule, &starts};
     const LanguageModelBatch plain = language_model_batch(w);
     const LanguageModelBatch b = masked_language_model_batch(w, masking);
     CHECK(b.lengths == plain.lengths);

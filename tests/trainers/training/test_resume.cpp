@@ -85,10 +85,13 @@ TEST_CASE("a resumed causal language model run is bit-identical to the uninterru
   CHECK_THAT(summary, Catch::Contains("\"best_metric\":\"loss\""));
 }
 
-// A masked LM's masks are keyed by (data.seed, epoch, stream position): the resumed run redraws them exactly.
+// A masked LM's masks are keyed by (data.seed, epoch, stream position): the resumed run redraws them exactly,
+// with blocks cut across documents or within each.
 TEST_CASE("a resumed masked language model run is bit-identical to the uninterrupted run", "[resume][mlm]") {
-  const auto dir = test::fresh_dir("resume-mlm");
-  check_resume_is_bit_identical(dir, test::tiny_run_config(dir), {"train.objective=mlm", "train.mask_probability=0.2"});
+  const std::string packing = GENERATE(as<std::string>{}, "stream", "document");
+  const auto dir = test::fresh_dir("resume-mlm-" + packing);
+  check_resume_is_bit_identical(dir, test::tiny_run_config(dir),
+                                {"train.objective=mlm", "train.mask_probability=0.2", "data.lm_blocks=" + packing});
   const std::string summary = test::read_text(dir / "straight" / "summary.json");
   CHECK_THAT(summary, Catch::Contains("\"test_perplexity\":"));
   CHECK_THAT(summary, Catch::Contains("\"best_metric\":\"loss\""));
