@@ -26,8 +26,8 @@ allocator is --torch-allocator (default tcmalloc; glibc to compare), rotor's is
 allocator and OpenBLAS core its process actually mapped and the OPENBLAS_CORETYPE it saw.
 
 Implementations are `--impl LABEL=COMMAND` (repeatable; COMMAND is split like a shell
-line and gets CONFIG --steps --warmup --threads appended, and --precision and --mode
-unless fp32 and train); labels
+line and gets CONFIG --steps --warmup --threads appended, and --precision, --mode and --vocab
+unless fp32, train and the default); labels
 starting with "torch" are PyTorch. Default: rotor=build/bench/bench_train_step and
 torch=the peer. Variants compare in one run, e.g. an older build, or a different OpenBLAS core:
   --impl before=/tmp/old/bench_train_step --impl "rotor=env -u OPENBLAS_CORETYPE build/bench/bench_train_step"
@@ -57,6 +57,9 @@ def parse_args():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--steps", type=int, default=10, help="timed steps per command")
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--vocab", type=int, default=0,
+                    help="token ids of every command (a language model's output layer scales with it); "
+                    "0: the benches' default, the byte tokenizer's 260")
     ap.add_argument("--impl", action="append", default=[], metavar="LABEL=COMMAND",
                     help="an implementation to time (repeatable); see above")
     ap.add_argument("--torch-allocator", choices=("tcmalloc", "glibc"), default="tcmalloc",
@@ -117,9 +120,11 @@ def run_json(cmd, timeout, pin, env=None):
     return [json.loads(l) for l in lines] if len(lines) > 1 else json.loads(lines[-1])
 
 
-def extra_flags(precision, mode):
-    """--precision and --mode when not the defaults, so builds older than those flags still run fp32 training."""
-    return (["--precision", precision] if precision != "fp32" else []) + (["--mode", mode] if mode != "train" else [])
+def extra_flags(precision, mode, vocab):
+    """--precision, --mode and --vocab when not the defaults, so builds older than those flags still run fp32
+    training."""
+    return ((["--precision", precision] if precision != "fp32" else []) +
+            (["--mode", mode] if mode != "train" else []) + (["--vocab", str(vocab)] if vocab else []))
 
 
 def run_samples(run, a, impls):
@@ -135,7 +140,7 @@ def run_samples(run, a, impls):
                 for t in a.threads:
                     for label, cmd, _, env in impls[rep % len(impls):] + impls[:rep % len(impls)]:
                         full = cmd + [config_path(c), "--steps", str(a.steps), "--warmup", str(a.warmup),
-                                      "--threads", str(t)] + extra_flags(prec, a.mode)
+                                      "--threads", str(t)] + extra_flags(prec, a.mode, a.vocab)
                         r = run_json(full, a.timeout, None if a.no_pin else ",".join(str(i) for i in range(t)), env)
                         r.update(impl=label, config_name=c, precision=prec, threads=t, rep=rep,
                                  load=os.getloadavg()[0])
@@ -151,7 +156,7 @@ def main():
     impls = implementations(a)
     started = datetime.datetime.utcnow()
     run = dict(started=started.isoformat(timespec="seconds") + "Z", load_start=os.getloadavg(), mode=a.mode,
-               threads=a.threads, precisions=a.precision, steps=a.steps, warmup=a.warmup, reps=a.reps,
+               threads=a.threads, precisions=a.precision, vocab=a.vocab or 260, steps=a.steps, warmup=a.warmup, reps=a.reps,
                impls={label: dict(command=" ".join(cmd), allocator=alloc, ld_preload=env.get("LD_PRELOAD"))
                       for label, cmd, alloc, env in impls},
                openblas_coretype_env=os.environ.get("OPENBLAS_CORETYPE"), samples=[], probe=[])

@@ -2,7 +2,7 @@
 """PyTorch peer of bench_train_step: the same model, the same step, timed the same way.
 
     /usr/bin/python3 bench/torch_train_step.py bench/configs/S-rope.yaml [--steps 10] [--warmup 2] [--threads N]
-        [--precision fp32|bf16] [--mode train|infer]
+        [--precision fp32|bf16] [--mode train|infer] [--vocab N]
 
 Reads the same rotor YAML (following `extends:`) for the shape and model, and builds
 the model the way one would for speed in PyTorch 1.13 (no fused attention exists there):
@@ -13,7 +13,10 @@ pairs, RoFormer), sinusoidal (Vaswani, x*sqrt(d) + PE), t5_bias (HF bidirectiona
 one table shared by the layers), alibi (symmetric -m_h |i-j|). Prints one human line on
 stderr and one JSON object on stdout, like the C++ bench. --precision bf16 runs the forward and the loss
 under torch.autocast("cpu", dtype=torch.bfloat16) (fp32 master weights, backward outside the
-context); --mode infer times forward passes only (model.eval(), torch.no_grad()). The JSON
+context); --mode infer times forward passes only (model.eval(), torch.no_grad()). train.objective
+clm and mlm tie the output to the token embedding plus a bias (mlm after BERT's dense + GELU +
+layer norm transform, with 15% of the slots replaced by [MASK] and scored); --vocab sets the
+number of token ids (default 260, the byte tokenizer's). The JSON
 carries the minor page faults per timed step, the allocator (tcmalloc when the driver
 preloads it) and the OpenBLAS core, read from inside the process.
 """
@@ -125,8 +128,10 @@ class Model(nn.Module):
     def __init__(self, cfg, vocab=260):
         super().__init__()
         m = cfg["model"]
-        # train.objective clm: a causal LM, output tied to the token embedding plus a bias (GPT-2), no pooling.
-        self.causal = cfg.get("train", {}).get("objective", "classify") == "clm"
+        # train.objective clm: a causal LM, output tied to the token embedding plus a bias (GPT-2), no pooling;
+        # mlm: a masked LM, BERT's transform (dense, GELU, layer norm) before the same tied output.
+        self.objective = cfg.get("train", {}).get("objective", "classify")
+        self.causal, self.masked = self.objective == "clm", self.objective == "mlm"
         d, h = m["d_model"], m["heads"]
         self.d, self.h, self.p = d, h, m.get("dropout", 0.1)
         pcfg = m.get("position", {})
@@ -138,7 +143,9 @@ class Model(nn.Module):
         self.blocks = nn.ModuleList(Block(d, h, m["d_ff"], self.p, m.get("attention_dropout", 0.1))
                                     for _ in range(m["layers"]))
         self.norm = nn.LayerNorm(d)
-        if self.causal:
+        if self.masked:
+            self.transform, self.transform_norm = nn.Linear(d, d), nn.LayerNorm(d)
+        if self.causal or self.masked:
             self.lm_bias = nn.Parameter(torch.zeros(vocab))
         else:
             self.head = nn.Linear(d, m.get("num_classes", 2))
@@ -192,7 +199,9 @@ class Model(nn.Module):
         for blk in self.blocks:
             x = blk(x, pos)
         x = self.norm(x)
-        if self.causal:
+        if self.masked:
+            x = self.transform_norm(F.gelu(self.transform(x)))
+        if self.causal or self.masked:
             return F.linear(x, self.emb.weight, self.lm_bias)  # [B, N, V]
         w = valid.to(x.dtype).unsqueeze(-1)
         pooled = (x * w).sum(1) / lengths[:, None].to(x.dtype)
@@ -209,17 +218,23 @@ def parse_args():
                     help="bf16: the forward and loss under torch.autocast('cpu', dtype=torch.bfloat16)")
     ap.add_argument("--mode", choices=("train", "infer"), default="train",
                     help="infer: forward only, model.eval() under torch.no_grad()")
+    ap.add_argument("--vocab", type=int, default=260, help="token ids (default: the byte tokenizer's 4 + 256)")
     return ap.parse_args()
 
 
-def make_batch(cfg, causal):
-    """Random byte tokens at full length; random class labels, or next-byte targets for a causal LM."""
+def make_batch(cfg, model, vocab):
+    """Random tokens at full length; random class labels, next-token targets for a causal LM, or for a masked LM
+    15% of the slots replaced by [MASK] (id 1, rotor's CLS id) with their tokens as the targets."""
     B, N = cfg["data"]["batch_size"], cfg["data"]["max_len"]
-    tokens = torch.randint(4, 260, (B, N))
+    tokens = torch.randint(4, vocab, (B, N))
     lengths = torch.full((B,), N)
     labels = torch.randint(0, cfg["model"].get("num_classes", 2), (B,))
-    if causal:  # the last slot has no target
+    if model.causal:  # the last slot has no target
         labels = torch.cat([tokens[:, 1:], torch.full((B, 1), -100)], dim=1).reshape(-1)
+    if model.masked:
+        selected = torch.rand(B, N) < 0.15
+        labels = torch.where(selected, tokens, torch.full_like(tokens, -100)).reshape(-1)
+        tokens = torch.where(selected, torch.ones_like(tokens), tokens)
     return tokens, lengths, labels
 
 
@@ -236,7 +251,7 @@ def train_step(cfg, model, batch, autocast):
         opt.zero_grad(set_to_none=True)
         with autocast():
             logits = model(tokens, lengths)
-            out = F.cross_entropy(logits.reshape(-1, logits.shape[-1]) if model.causal else logits, labels)
+            out = F.cross_entropy(logits.reshape(-1, logits.shape[-1]) if logits.dim() == 3 else logits, labels)
         out.backward()
         if clip > 0:
             torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
@@ -272,21 +287,23 @@ def time_steps(step, warmup, steps):
     return times, (bench_process.minor_faults() - faults) / steps, value
 
 
-def matmul_flops(cfg, causal, passes):
+def matmul_flops(cfg, model, vocab, passes):
     """(all, attention) matmul FLOPs per step; passes 3 for a training step (forward, dX, dW), 1 for a forward."""
     m, B, N = cfg["model"], cfg["data"]["batch_size"], cfg["data"]["max_len"]
     d, ff, L, C = m["d_model"], m["d_ff"], m["layers"], m.get("num_classes", 2)
-    T = B * N
-    head = 2.0 * T * d * 260 if causal else 2.0 * B * d * C  # a causal LM scores every slot over the vocabulary
+    T, causal = B * N, model.causal
+    head = 2.0 * B * d * C  # a classifier's head; a language model scores every slot over the vocabulary
+    if causal or model.masked:  # (a masked one after BERT's d x d transform)
+        head = 2.0 * T * d * vocab + (2.0 * T * d * d if model.masked else 0.0)
     linear = passes * (L * 2.0 * T * (4 * d * d + 2 * d * ff) + head)
     # A causal LM needs the products at or below the diagonal only: half (PyTorch 1.13 computes them all).
     attention = passes * L * 4.0 * B * N * N * d * (0.5 if causal else 1.0)
     return linear + attention, attention
 
 
-def report(a, cfg, causal, threads, times, faults, loss):
+def report(a, cfg, model, threads, times, faults, loss):
     B, N, T = cfg["data"]["batch_size"], cfg["data"]["max_len"], cfg["data"]["batch_size"] * cfg["data"]["max_len"]
-    flops, attention = matmul_flops(cfg, causal, 3 if a.mode == "train" else 1)
+    flops, attention = matmul_flops(cfg, model, a.vocab, 3 if a.mode == "train" else 1)
     med = statistics.median(times)
     rss = bench_process.peak_rss_mib()
     env = bench_process.environment()
@@ -297,7 +314,8 @@ def report(a, cfg, causal, threads, times, faults, loss):
           f"peak RSS {rss:.0f} MiB, {faults:.0f} minor faults/step" + (f", loss {loss:.4f}" if loss is not None else ""),
           file=sys.stderr)
     print(json.dumps(dict(impl="torch", config=a.config, mode=a.mode, precision=a.precision, position=kind,
-                          causal=causal, seq=N, batch=B, threads=threads, steps=len(times), warmup=a.warmup,
+                          objective=model.objective, vocab=a.vocab, causal=model.causal, seq=N, batch=B,
+                          threads=threads, steps=len(times), warmup=a.warmup,
                           median_s=med, min_s=min(times), max_s=max(times), tokens_per_s=T / med,
                           matmul_gflop=flops * 1e-9, attention_gflop=attention * 1e-9, gflops=flops / med * 1e-9,
                           peak_rss_mib=rss, minflt_per_step=faults, loss=loss, times_s=times, **env)))
@@ -309,15 +327,15 @@ def main():
     threads = a.threads or cfg.get("run", {}).get("threads", 1) or os.cpu_count()
     torch.set_num_threads(threads)
     torch.manual_seed(cfg.get("run", {}).get("seed", 42))
-    model = Model(cfg)
-    batch = make_batch(cfg, model.causal)
+    model = Model(cfg, vocab=a.vocab)
+    batch = make_batch(cfg, model, a.vocab)
 
     def autocast():
         return torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.precision == "bf16")
 
     step = train_step(cfg, model, batch, autocast) if a.mode == "train" else infer_step(model, batch, autocast)
     times, faults, loss = time_steps(step, a.warmup, a.steps)
-    report(a, cfg, model.causal, threads, times, faults, loss)
+    report(a, cfg, model, threads, times, faults, loss)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 // bench_train_step: the time of one training step (or, with --mode infer, one
-// forward pass) of the model a rotor YAML config describes, on synthetic byte
-// tokens of the config's full length.
+// forward pass) of the model a rotor YAML config describes, on synthetic
+// tokens of the config's full length (byte ids, or --vocab N ids: a language
+// model's output layer costs in proportion to its vocabulary).
 //
 //   bench_train_step CONFIG [--steps 10] [--warmup 2] [--threads N] [--precision fp32|bf16]
-//                    [--mode train|infer] [--set key=value]...
+//                    [--mode train|infer] [--vocab N] [--set key=value]...
 //
 // A training step is what the trainer does per update: zero the gradients,
 // forward, loss, backward, clip the global norm, optimizer update. An inference
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "bench/process_stats.h"
+#include "datasets/tokenizer.h"
 #include "engine/optim/clip.h"
 #include "engine/parallel.h"
 #include "engine/precision.h"
@@ -46,12 +48,13 @@ struct Options {
   int threads = 0;  // 0: the config's run.threads
   rotor::Precision precision = rotor::Precision::fp32;
   Mode mode = Mode::train;
+  int vocab = 4 + 256;  // token ids; 260: the byte tokenizer's (4 specials + 256 bytes)
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "bench_train_step: %s\nusage: bench_train_step CONFIG [--steps N>=1] [--warmup N>=0] "
-               "[--threads N] [--precision fp32|bf16] [--mode train|infer] [--set key=value]...\n",
+               "[--threads N] [--precision fp32|bf16] [--mode train|infer] [--vocab N>=5] [--set key=value]...\n",
                why.c_str());
   std::exit(2);
 }
@@ -87,6 +90,8 @@ Options parse(int argc, char** argv) {
       const std::string m = next_arg(argc, argv, i);
       if (m != "train" && m != "infer") usage("--mode: expected train or infer");
       o.mode = m == "train" ? Mode::train : Mode::infer;
+    } else if (a == "--vocab") {
+      o.vocab = int_arg(argc, argv, i, 5);
     } else if (a == "--set") {
       o.overrides.push_back(next_arg(argc, argv, i));
     } else if (!a.empty() && a[0] != '-' && o.config.empty()) {
@@ -106,13 +111,20 @@ struct StepFlops {
   double linear = 0, attention = 0;
 };
 
-StepFlops step_flops(const rotor::ModelConfig& m, int64_t batch, int64_t seq, bool causal, double passes) {
+StepFlops step_flops(const rotor::ModelConfig& m, int64_t batch, int64_t seq, rotor::ObjectiveKind objective,
+                     double passes) {
+  using rotor::ObjectiveKind;
   const double T = static_cast<double>(batch * seq), d = static_cast<double>(m.d_model);
   const double ff = static_cast<double>(m.d_ff), L = static_cast<double>(m.layers);
+  const bool causal = objective == ObjectiveKind::clm;
   StepFlops f;
   // qkv (d -> 3d), output (d -> d), ff1 (d -> ff), ff2 (ff -> d); the classifier head, or a
-  // causal LM's output layer over the vocabulary at every slot.
-  const double head = causal ? 2.0 * T * d * static_cast<double>(m.vocab_size) : 2.0 * batch * d * m.num_classes;
+  // language model's output layer over the vocabulary at every slot (a masked one's after
+  // BERT's d -> d transform).
+  const double vocab = 2.0 * T * d * static_cast<double>(m.vocab_size);
+  const double head = objective == ObjectiveKind::classify ? 2.0 * batch * d * m.num_classes
+                      : causal                             ? vocab
+                                                           : vocab + 2.0 * T * d * d;
   f.linear = passes * (L * 2.0 * T * (4.0 * d * d + 2.0 * d * ff) + head);
   // Q K^T and P V: per layer 2 * B * N^2 * d each; causal attention needs the half at or below the diagonal.
   if (m.attention == rotor::AttentionKind::softmax)
@@ -121,8 +133,10 @@ StepFlops step_flops(const rotor::ModelConfig& m, int64_t batch, int64_t seq, bo
 }
 
 // The config's model, its logits and the loss of one training step on a fixed
-// batch of full-length rows of random bytes: random binary labels for a
-// classifier, the next byte at every slot (none after the last) for a causal LM.
+// batch of full-length rows of random tokens: random binary labels for a
+// classifier, the next token at every slot (none after the last) for a causal LM,
+// and for a masked LM 15% of the slots replaced by [MASK] (the CLS id, as rotor
+// train does) and scored, the logits computed at every slot as BERT's are.
 struct BenchTask {
   std::unique_ptr<rotor::Model> model;
   std::function<rotor::Var(rotor::ForwardContext&)> logits;
@@ -133,13 +147,24 @@ BenchTask make_task(const rotor::Config& config, int64_t B, int64_t N) {
   using namespace rotor;
   const RandomKey data_key{config.run.seed, stream_id("bench/data"), 0};
   std::vector<int32_t> tokens(static_cast<size_t>(B * N)), lengths(static_cast<size_t>(B), static_cast<int32_t>(N));
-  for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = 4 + static_cast<int32_t>(data_key.below(i, 256));
+  const uint64_t regular = static_cast<uint64_t>(config.model.vocab_size) - 4;
+  for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = 4 + static_cast<int32_t>(data_key.below(i, regular));
   BenchTask task;
-  if (config.train.objective == ObjectiveKind::clm) {
-    auto lm = std::make_unique<LanguageModel>(config.model, LanguageModelKind::causal, DType::F32);
+  if (config.train.objective != ObjectiveKind::classify) {
+    const bool causal = config.train.objective == ObjectiveKind::clm;
+    auto lm = std::make_unique<LanguageModel>(
+        config.model, causal ? LanguageModelKind::causal : LanguageModelKind::masked, DType::F32);
     std::vector<int32_t> targets(tokens.size(), -100);
+    const RandomKey mask_key{config.run.seed, stream_id("bench/mask"), 0};
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t t = 0; t + 1 < N; ++t) targets[b * N + t] = tokens[b * N + t + 1];
+      for (int64_t t = 0; t < N; ++t) {
+        const size_t i = static_cast<size_t>(b * N + t);
+        if (causal && t + 1 < N) targets[i] = tokens[i + 1];
+        if (!causal && mask_key.below(i, 100) < 15) {
+          targets[i] = tokens[i];
+          tokens[i] = Tokenizer::kClsId;
+        }
+      }
     const LanguageModel* m = lm.get();
     task.logits = [=](ForwardContext& ctx) { return m->logits({tokens, lengths, B, N}, ctx); };
     task.loss = [=, logits = task.logits](ForwardContext& ctx) { return m->loss(logits(ctx), targets); };
@@ -215,7 +240,7 @@ void report(const Options& opt, const rotor::Config& config, const Timing& t) {
   using namespace rotor;
   const int64_t B = config.data.batch_size, N = config.data.max_len;
   const bool causal = config.train.objective == ObjectiveKind::clm, train = opt.mode == Mode::train;
-  const StepFlops f = step_flops(config.model, B, N, causal, train ? 3.0 : 1.0);
+  const StepFlops f = step_flops(config.model, B, N, config.train.objective, train ? 3.0 : 1.0);
   const double median = median_of(t.times), flops = f.linear + f.attention;
   const double lo = *std::min_element(t.times.begin(), t.times.end());
   const double hi = *std::max_element(t.times.begin(), t.times.end());
@@ -232,16 +257,17 @@ void report(const Options& opt, const rotor::Config& config, const Timing& t) {
                flops * 1e-9, flops / median * 1e-9, rss, t.faults_per_step, loss.c_str());
   std::printf(
       "{\"impl\": \"rotor\", \"config\": \"%s\", \"mode\": \"%s\", \"precision\": \"%s\", \"position\": \"%s\", "
-      "\"causal\": %s, \"seq\": %lld, \"batch\": %lld, \"attention_kernel\": \"%s\", \"threads\": %d, "
+      "\"objective\": \"%s\", \"vocab\": %lld, \"causal\": %s, \"seq\": %lld, \"batch\": %lld, \"attention_kernel\": "
+      "\"%s\", \"threads\": %d, "
       "\"blas_core\": \"%s\", \"openblas_coretype_env\": %s, \"allocator\": \"%s\", \"steps\": %zu, "
       "\"warmup\": %d, \"median_s\": %.6f, \"min_s\": %.6f, \"max_s\": %.6f, \"tokens_per_s\": %.2f, "
       "\"matmul_gflop\": %.4f, \"attention_gflop\": %.4f, \"gflops\": %.3f, \"peak_rss_mib\": %.1f, "
       "\"minflt_per_step\": %.1f, \"loss\": %s, \"times_s\": [",
-      opt.config.c_str(), mode, precision, config.model.position.type.c_str(), causal ? "true" : "false",
-      static_cast<long long>(N), static_cast<long long>(B), option_name(config.model.attention_kernel), num_threads(),
-      openblas_get_corename(), bench::openblas_coretype_json().c_str(), allocator.c_str(), t.times.size(), opt.warmup,
-      median, lo, hi, tokens_per_s, flops * 1e-9, f.attention * 1e-9, flops / median * 1e-9, rss, t.faults_per_step,
-      loss.c_str());
+      opt.config.c_str(), mode, precision, config.model.position.type.c_str(), option_name(config.train.objective),
+      static_cast<long long>(config.model.vocab_size), causal ? "true" : "false", static_cast<long long>(N),
+      static_cast<long long>(B), option_name(config.model.attention_kernel), num_threads(), openblas_get_corename(),
+      bench::openblas_coretype_json().c_str(), allocator.c_str(), t.times.size(), opt.warmup, median, lo, hi,
+      tokens_per_s, flops * 1e-9, f.attention * 1e-9, flops / median * 1e-9, rss, t.faults_per_step, loss.c_str());
   for (size_t i = 0; i < t.times.size(); ++i) std::printf("%s%.6f", i ? ", " : "", t.times[i]);
   std::printf("]}\n");
 }
@@ -253,9 +279,9 @@ int main(int argc, char** argv) try {
   const Options opt = parse(argc, argv);
   Config config = load_config(opt.config, opt.overrides);
   if (config.data.tokenizer != TokenizerKind::automatic && config.data.tokenizer != TokenizerKind::byte)
-    usage("the benchmark feeds random byte tokens: data.tokenizer must be byte");
-  config.model.vocab_size = 4 + 256;  // byte tokenizer: 4 specials + 256 bytes
-  config.model.num_classes = 2;       // random binary labels (rotor train derives both from the data)
+    usage("the benchmark feeds random tokens (--vocab ids, default the byte tokenizer's): data.tokenizer must be byte");
+  config.model.vocab_size = opt.vocab;
+  config.model.num_classes = 2;  // random binary labels (rotor train derives both from the data)
   config.model.validate();
   set_num_threads(opt.threads > 0 ? opt.threads : static_cast<int>(config.run.threads));
 
