@@ -1,5 +1,6 @@
 #include "trainers/study/convergence.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -28,10 +29,14 @@ ConvergencePair compare(const VariantConvergence& a, const VariantConvergence& b
   ConvergencePair pair;
   pair.a = a.name;
   pair.b = b.name;
-  const std::map<uint64_t, double> of_b(b.steps.begin(), b.steps.end());
+  const std::map<uint64_t, double> of_a(a.steps.begin(), a.steps.end()), of_b(b.steps.begin(), b.steps.end());
   std::vector<double> differences;
   for (const auto& [seed, step] : a.steps)
     if (const auto it = of_b.find(seed); it != of_b.end()) differences.push_back(step - it->second);
+  for (const uint64_t seed : a.finished_seeds) {  // seeds both finished, only one of them reaching the threshold
+    const bool shared = std::count(b.finished_seeds.begin(), b.finished_seeds.end(), seed) != 0;
+    if (shared && of_a.count(seed) != of_b.count(seed)) ++(of_a.count(seed) != 0 ? pair.only_a : pair.only_b);
+  }
   const SeedStats s = seed_stats(differences);
   pair.n_seeds = s.n;
   pair.difference = s.n > 0 ? s.mean : kNaN;
@@ -69,6 +74,7 @@ ThresholdConvergence threshold_convergence(const std::vector<std::string>& varia
     for (const RunResult& r : runs) {
       if (r.run.variant != name || !r.finished || r.val_curve.empty()) continue;
       ++v.runs;
+      v.finished_seeds.push_back(r.run.seed);
       const double step = crossing_step(r.val_curve, threshold, falling);
       if (std::isnan(step)) continue;
       v.steps.emplace_back(r.run.seed, step);
@@ -113,6 +119,8 @@ nlohmann::json to_json(const ThresholdConvergence& c) {
     j["pairs"].push_back({{"a", p.a},
                           {"b", p.b},
                           {"n_seeds", p.n_seeds},
+                          {"only_a", p.only_a},
+                          {"only_b", p.only_b},
                           {"difference", number(p.difference)},
                           {"ci_low", number(p.ci_low)},
                           {"ci_high", number(p.ci_high)},

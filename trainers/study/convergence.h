@@ -27,6 +27,7 @@ namespace rotor {
 struct VariantConvergence {
   std::string name;
   int64_t runs = 0;                                // finished runs with a validation curve
+  std::vector<uint64_t> finished_seeds;            // their seeds
   std::vector<std::pair<uint64_t, double>> steps;  // (seed, step) of the runs that reached it
   double mean = 0.0, std = 0.0;                    // over steps; NaN when none reached it
   double ci_low = 0.0, ci_high = 0.0;              // t interval; NaN with fewer than 2
@@ -34,8 +35,9 @@ struct VariantConvergence {
 
 struct ConvergencePair {
   std::string a, b;
-  int64_t n_seeds = 0;      // seeds both reached the threshold in
-  double difference = 0.0;  // steps(a) - steps(b), mean over those seeds
+  int64_t n_seeds = 0;             // seeds both reached the threshold in
+  int64_t only_a = 0, only_b = 0;  // seeds (finished by both) in which only a, or only b, reached it
+  double difference = 0.0;         // steps(a) - steps(b), mean over those seeds
   double ci_low = 0.0, ci_high = 0.0;
   double p = 1.0, p_holm = 1.0;
   bool different = false;  // p_holm < alpha

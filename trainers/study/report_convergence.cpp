@@ -28,17 +28,27 @@ std::string variants_table(const ThresholdConvergence& c) {
   return o.str();
 }
 
+// "tied", "a sooner", or with seeds only one of the two reached (censored: no number to test, but it says
+// who got there first) "too few shared seeds; only a reached it in 3 seeds".
+std::string pair_reading(const ConvergencePair& p) {
+  std::string reading = p.n_seeds < 2 ? "too few shared seeds" : !p.different ? "tied" : "";
+  if (p.different) reading = (p.difference < 0 ? p.a : p.b) + " sooner";
+  const auto censored = [](const std::string& who, int64_t seeds) {
+    return fmt::format("only {} reached it in {} seed{}", who, seeds, seeds == 1 ? "" : "s");
+  };
+  if (p.only_a > 0) reading += "; " + censored(p.a, p.only_a);
+  if (p.only_b > 0) reading += "; " + censored(p.b, p.only_b);
+  return reading;
+}
+
 std::string pairs_table(const ThresholdConvergence& c) {
   std::ostringstream o;
   o << "| Pair (a − b) | Seeds | Difference (steps) | 95% interval | p | p (Holm) | Reading |\n"
        "|---|--:|--:|--:|--:|--:|---|\n";
   for (const ConvergencePair& p : c.pairs) {
-    const std::string reading = p.n_seeds < 2  ? "too few shared seeds"
-                                : !p.different ? "tied"
-                                               : (p.difference < 0 ? p.a : p.b) + " sooner";
     o << "| " << p.a << " − " << p.b << " | " << p.n_seeds << " | " << steps(p.difference) << " | "
       << interval(p.ci_low, p.ci_high) << " | " << fmt::format("{:.3g}", p.p) << " | "
-      << fmt::format("{:.3g}", p.p_holm) << " | " << reading << " |\n";
+      << fmt::format("{:.3g}", p.p_holm) << " | " << pair_reading(p) << " |\n";
   }
   return o.str();
 }

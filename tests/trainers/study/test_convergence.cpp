@@ -81,6 +81,9 @@ TEST_CASE("steps to threshold: intervals, paired tests and censored runs", "[stu
   CHECK(rope_learned.different);
   const ConvergencePair& rope_none = c.pairs[1];
   CHECK(rope_none.n_seeds == 2);  // seed 2 of none never reached it
+  CHECK(rope_none.only_a == 1);
+  CHECK(rope_none.only_b == 0);
+  CHECK(rope_learned.only_a + rope_learned.only_b == 0);
   CHECK(rope_none.difference == Approx(0.0));
   CHECK(rope_none.p == Approx(1.0));
   CHECK_FALSE(rope_none.different);
