@@ -2,7 +2,8 @@
 // (tools/golden/make_golden.py): same weights and batch, so logits, loss and
 // every parameter gradient must agree (float64: 1e-9 relative; float32: 1e-4).
 // The *_causal files run with ForwardContext::causal (each encoding's decoder
-// form) and also hold every position's hidden state.
+// form; linear attention's running sums over j <= i) and also hold every
+// position's hidden state.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -200,8 +201,8 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
 }
 
 TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder form)", "[golden][causal]") {
-  const auto variant =
-      GENERATE(as<std::string>{}, "t5_bias_causal", "fire_causal", "kerple_causal", "alibi_causal", "xpos_causal");
+  const auto variant = GENERATE(as<std::string>{}, "t5_bias_causal", "fire_causal", "kerple_causal", "alibi_causal",
+                                "xpos_causal", "linear_rope_causal", "linear_rope_code_causal");
   for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
     for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
       const GoldenRun r = run_against(variant, dtype, kernel);

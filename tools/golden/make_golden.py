@@ -62,6 +62,10 @@ VARIANTS = {
     "alibi_causal":        dict(position_type="alibi", causal=1),
     "xpos_causal":         dict(position_type="xpos", rope_layout="interleaved",
                                 xpos_scale_base=4.0, xpos_gamma=0.4, causal=1),
+    # causal linear attention: both RoPE forms' sums over keys j <= i (prefix sums)
+    "linear_rope_causal":  dict(position_type="rope", rope_layout="interleaved", attention="linear", causal=1),
+    "linear_rope_code_causal": dict(position_type="rope", rope_layout="interleaved", attention="linear",
+                                    linear_rotation="before_feature_map", causal=1),
     # language models: the encoder without pooling, output tied to the token embedding (lm_model)
     "lm_causal_rope":      dict(position_type="rope", rope_layout="interleaved", causal=1, lm="causal"),
     "lm_causal_alibi":     dict(position_type="alibi", causal=1, lm="causal"),
@@ -497,6 +501,30 @@ def linear_attention_rope_first(q, k, v, key_valid, base=10000.0, eps=1e-6):
     return num / (den + eps)
 
 
+def causal_linear_attention_rope(q, k, v, key_valid, rotate_first=False, base=10000.0, eps=1e-6):
+    """Causal linear attention with RoPE (q,k,v [B,H,N,dh]; key_valid [B,N] bool): the sums
+    over all keys of eq. 19 (or of the rotate-first form) taken over keys j <= i only, as the
+    prefix sums of Katharopoulos et al. 2020 ("Transformers are RNNs", sec. 3.3.1):
+        S_i = sum_{j<=i} nk_j v_j^T   [dh, dh]        z_i = sum_{j<=i} dk_j   [dh]
+        o_i = nq_i^T S_i / (dq_i . z_i + eps)
+    eq. 19:             nq = R_i phi(q_i), nk = R_j phi(k_j);  dq = phi(q), dk = phi(k) (unrotated)
+    rotate-first (code): nq = dq = phi(R_i q_i),  nk = dk = phi(R_j k_j)
+    Padding keys are dropped (zero features); eps in the denominator as the non-causal forms
+    (and fast-transformers' 1e-6; the papers write none)."""
+    keep = key_valid[:, None, :, None].to(k.dtype)
+    if rotate_first:
+        dq = nq = elu_feature(rope(q, "interleaved", 1.0, base))
+        dk = nk = elu_feature(rope(k, "interleaved", 1.0, base)) * keep
+    else:
+        dq, dk = elu_feature(q), elu_feature(k) * keep
+        nq, nk = rope(dq, "interleaved", 1.0, base), rope(dk, "interleaved", 1.0, base)
+    S = torch.cumsum(nk[..., :, None] * v[..., None, :], dim=-3)   # [B,H,N,dh,dh]: S_i
+    z = torch.cumsum(dk, dim=-2)                                    # [B,H,N,dh]: z_i
+    num = (nq[..., :, None] * S).sum(dim=-2)                        # nq_i^T S_i
+    den = (dq * z).sum(dim=-1, keepdim=True)
+    return num / (den + eps)
+
+
 def split_heads(x, h):
     # [B,N,D] -> [B,H,N,dh]; head h takes features [h*dh, (h+1)*dh)
     B, N, D = x.shape
@@ -518,7 +546,10 @@ def attention(u, P, pre, cfg, key_valid):
     pt = cfg["position_type"]
     if cfg["attention"] == "linear":
         assert pt == "rope" and cfg["rope_layout"] == "interleaved" and cfg["rope_fraction"] == 1.0
-        if cfg.get("linear_rotation") == "before_feature_map":
+        rotate_first = cfg.get("linear_rotation") == "before_feature_map"
+        if cfg.get("causal", 0):
+            o = causal_linear_attention_rope(q, k, v, key_valid, rotate_first, cfg["rope_base"])
+        elif rotate_first:
             o = linear_attention_rope_first(q, k, v, key_valid, cfg["rope_base"])
         else:
             o = linear_attention_rope(q, k, v, key_valid, cfg["rope_base"])
@@ -947,6 +978,36 @@ def self_test(verbose=True):
                 ref[bb, hh, m] = num / (den + 1e-6)
     ok("linear attention rope-first == loop", torch.allclose(o, ref, atol=1e-12))
 
+    # causal linear attention (both forms): gradcheck; a per-query loop over keys j <= i; at a
+    # row's last valid slot (and the padded ones after it) the non-causal formula over the row
+    for first, whole in ((False, linear_attention_rope), (True, linear_attention_rope_first)):
+        form = "rope-first" if first else "eq.19"
+        ok("gradcheck causal linear attention %s" % form, torch.autograd.gradcheck(
+            lambda a, b, c: causal_linear_attention_rope(a, b, c, valid, first), (q, k, v)))
+        o = causal_linear_attention_rope(q, k, v, valid, first).detach()
+        qd, kd, vd = q.detach(), k.detach(), v.detach()
+        ref = torch.zeros_like(o)
+        for bb in range(2):
+            for hh in range(2):
+                for m in range(5):
+                    num, den = torch.zeros(8), 0.0
+                    for n in range(m + 1):
+                        if not valid[bb, n]:
+                            continue
+                        if first:
+                            dq = nq = elu_feature(rope_vec(qd[bb, hh, m], ang[m]))
+                            dk = nk = elu_feature(rope_vec(kd[bb, hh, n], ang[n]))
+                        else:
+                            dq, dk = elu_feature(qd[bb, hh, m]), elu_feature(kd[bb, hh, n])
+                            nq, nk = rope_vec(dq, ang[m]), rope_vec(dk, ang[n])
+                        num, den = num + (nq @ nk) * vd[bb, hh, n], den + dq @ dk
+                    ref[bb, hh, m] = num / (den + 1e-6)
+        ok("causal linear attention %s == loop over j <= i" % form, torch.allclose(o, ref, atol=1e-12))
+        w = whole(qd, kd, vd, valid)
+        ok("causal linear attention %s at a row's last slots == non-causal over the row" % form,
+           torch.allclose(o[0, :, 4], w[0, :, 4], atol=1e-13, rtol=0)
+           and torch.allclose(o[1, :, 2:], w[1, :, 2:], atol=1e-13, rtol=0))
+
     # sinusoidal table vs scalar formula
     pe = sinusoidal_table(7, 16)
     ok("sinusoidal table", abs(pe[5, 6] - math.sin(5 / 10000 ** (6 / 16))) < 1e-15
@@ -975,6 +1036,25 @@ def self_test(verbose=True):
         lo2, _ = model(P, cfg, t2, l, y)
         ok("causal LM %s: slots < 3 unchanged, slot 3 changed" % variant,
            torch.equal(lo1[:, :3], lo2[:, :3]) and not torch.equal(lo1[:, 3], lo2[:, 3]))
+    # causal linear attention in the model: changing token 3 leaves the hidden states of slots
+    # 0..2; one layer's state at a row's last token is the non-causal model's there
+    for variant in ("linear_rope_causal", "linear_rope_code_causal"):
+        cfg = make_config(variant)
+        P = init_params(cfg, variant_seed(variant))
+        t, l, y = make_batch()
+        x1 = model_with_hidden(P, cfg, t, l, y)[2]
+        t2 = t.clone()
+        t2[:, 3] = torch.tensor([17, 13])
+        x2 = model_with_hidden(P, cfg, t2, l, y)[2]
+        ok("%s: slots < 3 unchanged, slot 3 changed" % variant,
+           torch.equal(x1[:, :3], x2[:, :3]) and not torch.equal(x1[:, 3], x2[:, 3]))
+        one = dict(cfg, layers=1)
+        xc = model_with_hidden(P, one, t, l, y)[2]
+        xb = model_with_hidden(P, dict(one, causal=0), t, l, y)[2]
+        ok("%s, one layer: last tokens' states == non-causal model's" % variant,
+           torch.allclose(xc[0, 6], xb[0, 6], atol=1e-13, rtol=0)
+           and torch.allclose(xc[1, 4], xb[1, 4], atol=1e-13, rtol=0)
+           and not torch.allclose(xc[0, 5], xb[0, 5], atol=1e-6))
     cfg = make_config("lm_masked_rope")
     P = init_params(cfg, variant_seed("lm_masked_rope"))
     t, l, y = make_batch()
