@@ -47,8 +47,8 @@ std::string pairs_table(const ThresholdConvergence& c) {
        "|---|--:|--:|--:|--:|--:|---|\n";
   for (const ConvergencePair& p : c.pairs) {
     o << "| " << p.a << " − " << p.b << " | " << p.n_seeds << " | " << steps(p.difference) << " | "
-      << interval(p.ci_low, p.ci_high) << " | " << fmt::format("{:.3g}", p.p) << " | "
-      << fmt::format("{:.3g}", p.p_holm) << " | " << pair_reading(p) << " |\n";
+      << interval(p.ci_low, p.ci_high) << " | " << (p.n_seeds < 2 ? "–" : fmt::format("{:.3g}", p.p)) << " | "
+      << (p.n_seeds < 2 ? "–" : fmt::format("{:.3g}", p.p_holm)) << " | " << pair_reading(p) << " |\n";
   }
   return o.str();
 }
