@@ -3,7 +3,9 @@
 
   plot_study.py study REPORT_JSON OUT_DIR   val_accuracy (a language model: val_loss), length_extrapolation
                                             (a language-model study: perplexity
-                                            against length), rope_decay and, for
+                                            against length; none for a study
+                                            evaluated at one split and length),
+                                            rope_decay and, for
                                             each cell under "statistics",
                                             pairwise_<split>_<length> as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
@@ -169,6 +171,11 @@ def perplexity_extrapolation(report, stem):
     save(fig, stem)
 
 
+def single_point(report):
+    """Every variant evaluated at one split, one length and no scaling."""
+    return len({(c["split"], c["length"], c["scaling"]) for v in report["variants"] for c in v["sweep"]}) <= 1
+
+
 def one_length_per_split(report):
     """Splits of a generated task, each swept once with windows that hold its samples (test_256 at 256)."""
     splits = report["evaluation"]["splits"]
@@ -296,7 +303,11 @@ def main(argv):
     out = argv[3]
     os.makedirs(out, exist_ok=True)
     val_accuracy(data, os.path.join(out, "val_loss" if language_model(data) else "val_accuracy"))
-    if language_model(data):
+    if single_point(data):  # a length plot of one split at one length would be a column of dots: none (and no stale one)
+        for ext in (".png", ".svg"):
+            if os.path.exists(os.path.join(out, "length_extrapolation" + ext)):
+                os.remove(os.path.join(out, "length_extrapolation" + ext))
+    elif language_model(data):
         perplexity_extrapolation(data, os.path.join(out, "length_extrapolation"))
     elif one_length_per_split(data):
         split_extrapolation(data, os.path.join(out, "length_extrapolation"))

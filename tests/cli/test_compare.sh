@@ -72,6 +72,7 @@ for task in one two; do
   check "suite: task $task trained by children" test -s "$dir/suite/$task/runs/none-seed1/compare.log"
 done
 check "suite: the separation table (whole samples: listops-easy test holds up to 64 tokens)" grep -q "^| two | test @ 64 |" "$dir/suite/report.md"
+check "suite: one length per task, so no longest-evaluation table" test -z "$(grep "Longest evaluation" "$dir/suite/report.md")"
 check "suite: per-run attention usage" test -s "$dir/suite/one/runs/rope-seed1/attention.json"
 rm "$dir/suite/report.md"
 "$rotor" compare --report "$dir/suite" > "$dir/suite-report.log" 2>&1

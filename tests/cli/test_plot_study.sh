@@ -4,7 +4,8 @@
 # variant without a finished run, so its numbers are null) with pairwise
 # statistics draws every plot and one heatmap per cell; an older report
 # without "statistics" draws no heatmap; splits swept at one length each (a
-# generated task's test, test_128, ...) share one panel. Skipped (77) without matplotlib.
+# generated task's test, test_128, ...) share one panel; a study swept at one
+# split and length gets no length plot. Skipped (77) without matplotlib.
 set -uo pipefail
 script=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
@@ -82,6 +83,19 @@ PY
 "$python" "$script" study "$dir/splits.json" "$dir/splits" > "$dir/splits.log" 2>&1
 check "one length per split: exit 0" test $? -eq 0
 check "one length per split: one panel over the splits" grep -q "test accuracy by sample length" "$dir/splits/length_extrapolation.svg"
+# One split at one length (a fine-tuning study): no length plot, and a stale one from an earlier drawing goes.
+"$python" - "$dir/old.json" "$dir/single.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for v in report["variants"]:
+    v["sweep"] = [c for c in v["sweep"] if c["length"] == 64]
+json.dump(report, open(sys.argv[2], "w"))
+PY
+mkdir -p "$dir/single" && touch "$dir/single/length_extrapolation.png"
+"$python" "$script" study "$dir/single.json" "$dir/single" > "$dir/single.log" 2>&1
+check "one split at one length: exit 0" test $? -eq 0
+check "one split at one length: validation plot drawn" test -s "$dir/single/val_accuracy.png"
+check "one split at one length: no length plot" test ! -e "$dir/single/length_extrapolation.png"
 [ -n "${KEEP_PLOTS:-}" ] && cp -r "$dir/new" "$KEEP_PLOTS"
 cat "$dir/new.log" "$dir/old.log"
 checks_passed

@@ -6,6 +6,7 @@
 // monotonically in t.
 #include "trainers/study/student_t.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>

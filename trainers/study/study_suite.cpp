@@ -63,7 +63,9 @@ std::string where(const CellStatistics* cell) {
 std::string separation_table(const std::vector<TaskReport>& tasks) {
   const std::vector<StudyVariant>& variants = tasks.front().report.manifest.spec.variants;
   std::ostringstream o;
+  const bool one_cell = std::all_of(tasks.begin(), tasks.end(), [](const TaskReport& t) { return t.longest < 0; });
   for (const bool longest : {false, true}) {
+    if (longest && one_cell) continue;  // every task evaluated at one length: nothing farther to show
     o << "\n**" << (longest ? "Longest evaluation" : "In distribution") << "** (accuracy %, mean over seeds and "
       << "documents; **bold**: tier 1, the best variant and every one not resolved from it):\n\n| Task | Cell |";
     for (const StudyVariant& v : variants) o << " " << v.name << " |";
