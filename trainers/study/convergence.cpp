@@ -47,8 +47,6 @@ ConvergencePair compare(const VariantConvergence& a, const VariantConvergence& b
   return pair;
 }
 
-nlohmann::json number(double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); }
-
 }  // namespace
 
 double crossing_step(const std::vector<std::pair<int64_t, double>>& curve, double threshold, bool falling) {
@@ -73,7 +71,6 @@ ThresholdConvergence threshold_convergence(const std::vector<std::string>& varia
     std::vector<double> steps;
     for (const RunResult& r : runs) {
       if (r.run.variant != name || !r.finished || r.val_curve.empty()) continue;
-      ++v.runs;
       v.finished_seeds.push_back(r.run.seed);
       const double step = crossing_step(r.val_curve, threshold, falling);
       if (std::isnan(step)) continue;
@@ -100,6 +97,7 @@ ThresholdConvergence threshold_convergence(const std::vector<std::string>& varia
   return out;
 }
 
+// NaN (no seed reached it, fewer than 2 seeds) is written as null, as nlohmann's dump writes every NaN.
 nlohmann::json to_json(const ThresholdConvergence& c) {
   nlohmann::json j{
       {"threshold", c.threshold}, {"variants", nlohmann::json::array()}, {"pairs", nlohmann::json::array()}};
@@ -107,13 +105,13 @@ nlohmann::json to_json(const ThresholdConvergence& c) {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& [seed, step] : v.steps) steps.push_back({{"seed", seed}, {"step", step}});
     j["variants"].push_back({{"name", v.name},
-                             {"runs", v.runs},
+                             {"runs", v.runs()},
                              {"reached", v.steps.size()},
                              {"steps", steps},
-                             {"mean", number(v.mean)},
-                             {"std", number(v.std)},
-                             {"ci_low", number(v.ci_low)},
-                             {"ci_high", number(v.ci_high)}});
+                             {"mean", v.mean},
+                             {"std", v.std},
+                             {"ci_low", v.ci_low},
+                             {"ci_high", v.ci_high}});
   }
   for (const ConvergencePair& p : c.pairs)
     j["pairs"].push_back({{"a", p.a},
@@ -121,9 +119,9 @@ nlohmann::json to_json(const ThresholdConvergence& c) {
                           {"n_seeds", p.n_seeds},
                           {"only_a", p.only_a},
                           {"only_b", p.only_b},
-                          {"difference", number(p.difference)},
-                          {"ci_low", number(p.ci_low)},
-                          {"ci_high", number(p.ci_high)},
+                          {"difference", p.difference},
+                          {"ci_low", p.ci_low},
+                          {"ci_high", p.ci_high},
                           {"p", p.p},
                           {"p_holm", p.p_holm},
                           {"different", p.different}});

@@ -26,11 +26,12 @@ namespace rotor {
 
 struct VariantConvergence {
   std::string name;
-  int64_t runs = 0;                                // finished runs with a validation curve
-  std::vector<uint64_t> finished_seeds;            // their seeds
+  std::vector<uint64_t> finished_seeds;            // of the finished runs with a validation curve
   std::vector<std::pair<uint64_t, double>> steps;  // (seed, step) of the runs that reached it
   double mean = 0.0, std = 0.0;                    // over steps; NaN when none reached it
   double ci_low = 0.0, ci_high = 0.0;              // t interval; NaN with fewer than 2
+
+  int64_t runs() const { return static_cast<int64_t>(finished_seeds.size()); }
 };
 
 struct ConvergencePair {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "trainers/study/student_t.h"
 #include "trainers/study/study_report.h"
 
 namespace rotor {
@@ -22,7 +23,7 @@ std::string variants_table(const ThresholdConvergence& c) {
     std::string per_seed;
     for (const auto& [seed, step] : v.steps)
       per_seed += (per_seed.empty() ? "" : ", ") + fmt::format("{}: {:.0f}", seed, step);
-    o << "| " << v.name << " | " << v.steps.size() << "/" << v.runs << " | " << steps(v.mean) << " | "
+    o << "| " << v.name << " | " << v.steps.size() << "/" << v.runs() << " | " << steps(v.mean) << " | "
       << interval(v.ci_low, v.ci_high) << " | " << per_seed << " |\n";
   }
   return o.str();
@@ -65,8 +66,14 @@ std::string convergence_markdown(const StudyReport& r) {
        "reaches it is counted in Reached, not averaged). Variants: mean over the seeds that reached it with a "
        "Student t interval. Pairs: the paired difference over the seeds both reached, a paired t test, and "
        "Holm's correction across the pairs of a threshold; \"tied\" when the corrected test cannot tell them "
-       "apart. With 3 seeds the t interval is wide (t = 4.30 for 2 degrees of freedom): a resolved "
-       "difference is a large one.\n";
+       "apart. A run already past the threshold at its first evaluation counts that step (an upper bound).";
+  const auto seeds = static_cast<int64_t>(r.manifest.spec.seeds.size());
+  const double alpha = r.evidence.options.alpha;
+  if (seeds >= 2)
+    o << fmt::format(" With {} seeds the {:g}% interval is the mean ± {:.2f} standard errors ({} degrees of freedom)",
+                     seeds, 100 * (1 - alpha), student_t_critical(alpha, seeds - 1), seeds - 1)
+      << (seeds <= 5 ? ": wide, so a resolved difference is a large one." : ".");
+  o << "\n";
   for (const ThresholdConvergence& c : r.convergence) {
     o << "\n**Validation " << (falling ? "loss ≤ " : "accuracy ≥ ")
       << (falling ? fmt::format("{:g}", c.threshold) : fmt::format("{:g}%", 100 * c.threshold)) << "**\n\n"

@@ -14,9 +14,10 @@
 namespace rotor {
 namespace {
 
-// `on_batch(batch)` reports progress after each batch this rank scores.
+// `on_batch(done, batch)` reports progress after each batch this rank scores
+// (done: batches of the epoch up to it, scored by any rank).
 DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64_t num_docs,
-                               const std::function<void(const Batch&)>& on_batch) {
+                               const std::function<void(int64_t, const Batch&)>& on_batch) {
   const int64_t C = model.config().num_classes;
   DocumentScores s;
   s.logits.assign(static_cast<size_t>(num_docs), std::vector<double>(static_cast<size_t>(C), 0.0));
@@ -34,7 +35,7 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
     if (!scores_batch(comm, index)) continue;
     const Tensor logits = model.logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx).value();
     scored.push_back({index, batch.doc_ids, batch.labels, logits.to_doubles()});
-    on_batch(batch);
+    on_batch(index + 1, batch);
   }
   for (const ScoredBatch& b : gather_in_order(comm, std::move(scored))) {
     for (size_t r = 0; r < b.doc_ids.size(); ++r) {
@@ -52,7 +53,6 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
 }  // namespace
 
 void EvalRate::add(const Batch& batch) {
-  ++batches;
   for (const int32_t n : batch.lengths) tokens += n;
 }
 
@@ -74,9 +74,9 @@ Evaluation evaluate(EncoderClassifier& model, const TokenizedSplit& split, const
                     world().is_root() ? options.progress : Progress::Style::none);
   EvalRate rate;
   Evaluation e;
-  e.scores = score_documents(model, sampler, split.num_docs(), [&](const Batch& batch) {
+  e.scores = score_documents(model, sampler, split.num_docs(), [&](int64_t done, const Batch& batch) {
     rate.add(batch);
-    progress.update(rate.batches, "", rate.tokens_per_s(), "tokens/s");
+    progress.update(done, "", rate.tokens_per_s(), "tokens/s");
   });
   progress.finish(rate.summary());
   e.metrics = metrics_of(e.scores, model.config().num_classes);

@@ -34,7 +34,7 @@ struct EvalOptions {
 // per second since it started, over the batches this rank scored.
 struct EvalRate {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  int64_t batches = 0, tokens = 0;
+  int64_t tokens = 0;
   void add(const Batch& batch);
   double tokens_per_s() const;
   std::string summary() const;  // "N input tokens in S s, R tokens/s"

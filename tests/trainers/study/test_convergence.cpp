@@ -65,13 +65,13 @@ TEST_CASE("steps to threshold: intervals, paired tests and censored runs", "[stu
   const ThresholdConvergence c = threshold_convergence({"rope", "learned", "none"}, runs, 5.0, true, 0.05);
   REQUIRE(c.variants.size() == 3);
   const VariantConvergence& rope = c.variants[0];
-  CHECK(rope.runs == 3);
+  CHECK(rope.runs() == 3);
   REQUIRE(rope.steps.size() == 3);
   CHECK(rope.steps[1].second == Approx(310.0));
   CHECK(rope.mean == Approx(310.0));
   CHECK(rope.std == Approx(10.0));
   CHECK(rope.ci_high - rope.mean == Approx(4.302653 * 10.0 / std::sqrt(3.0)).epsilon(1e-5));
-  CHECK(c.variants[2].runs == 3);
+  CHECK(c.variants[2].runs() == 3);
   CHECK(c.variants[2].steps.size() == 2);  // censored: counted, not averaged
   REQUIRE(c.pairs.size() == 3);
   const ConvergencePair& rope_learned = c.pairs[0];
