@@ -56,8 +56,11 @@ TokenizedSplit lm_blocks(const std::string& name, const std::vector<int32_t>& st
 }
 
 StreamWindows lm_windows(const TokenizedSplit& split, int32_t separator, int64_t length, int64_t stride,
-                         BlockPacking packing) {
-  const std::vector<int32_t> stream = token_stream(split, separator);
+                         BlockPacking packing, int64_t max_targets) {
+  std::vector<int32_t> stream = token_stream(split, separator);
+  if (max_targets > 0 && static_cast<int64_t>(stream.size()) > max_targets + 1)
+    stream.resize(static_cast<size_t>(max_targets + 1));
+  const auto kept = static_cast<int64_t>(stream.size());
   if (packing == BlockPacking::stream) {
     StreamWindows out{lm_blocks(split.name, stream, length, stride), {}};
     for (int64_t i = 0; i < out.windows.num_docs(); ++i) out.starts.push_back(i * stride);
@@ -67,8 +70,8 @@ StreamWindows lm_windows(const TokenizedSplit& split, int32_t separator, int64_t
   StreamWindows out;
   out.windows.name = split.name;
   int64_t offset = 0;
-  for (int64_t d = 0; d < split.num_docs(); ++d) {
-    const int64_t size = split.doc_length(d) + 1;  // the document and its SEP
+  for (int64_t d = 0; d < split.num_docs() && offset < kept; ++d) {
+    const int64_t size = std::min(split.doc_length(d) + 1, kept - offset);  // the document and its SEP
     if (size >= 2) cut(stream.data() + offset, size, offset, length, stride, out);
     offset += size;
   }

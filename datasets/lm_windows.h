@@ -60,12 +60,15 @@ TokenizedSplit lm_blocks(const std::string& name, const std::vector<int32_t>& st
 // window i's first token in token_stream(split, separator). With `document`,
 // each document is cut as lm_blocks cuts a stream (labels count the overlap
 // within the document); a document without tokens has nothing to predict
-// and no window.
+// and no window. max_targets > 0 (a token budget for evaluation) keeps only
+// the stream's first max_targets + 1 tokens, cutting the document they end
+// in: cut at a multiple of every window length, each length scores the same
+// targets.
 struct StreamWindows {
   TokenizedSplit windows;
   std::vector<int64_t> starts;
 };
 StreamWindows lm_windows(const TokenizedSplit& split, int32_t separator, int64_t length, int64_t stride,
-                         BlockPacking packing);
+                         BlockPacking packing, int64_t max_targets = 0);
 
 }  // namespace rotor

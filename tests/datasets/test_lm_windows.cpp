@@ -179,3 +179,40 @@ TEST_CASE("lm_windows: stream packing is lm_blocks with starts at multiples of t
           lm_windows(documents_at_their_places({0, 0}), -1, 4, 4, BlockPacking::document);
         }) == "lm windows: split 'val' has no document with a token to predict");
 }
+
+namespace {
+
+// The stream places a cut scores, in order.
+std::vector<int64_t> scored_places(const StreamWindows& cut) {
+  std::vector<int64_t> places;
+  for (int64_t w = 0; w < cut.windows.num_docs(); ++w)
+    for (int64_t t = cut.windows.labels[w] + 1; t < cut.windows.doc_length(w); ++t)
+      places.push_back(cut.starts[static_cast<size_t>(w)] + t);
+  return places;
+}
+
+}  // namespace
+
+TEST_CASE("lm_windows: a token budget scores the stream's first targets, the same at every length",
+          "[datasets][lm]") {
+  std::mt19937_64 rng(11);
+  std::vector<int64_t> lengths{3, 0, 9};
+  for (int i = 0; i < 40; ++i) lengths.push_back(static_cast<int64_t>(rng() % 30));
+  const TokenizedSplit split = documents_at_their_places(lengths);
+  const auto stream_size = static_cast<int64_t>(token_stream(split, -1).size());
+  for (const BlockPacking packing : {BlockPacking::stream, BlockPacking::document}) {
+    const std::vector<int64_t> all = scored_places(lm_windows(split, -1, 8, 8, packing));
+    for (const int64_t budget : {int64_t{1}, int64_t{48}, int64_t{97}, stream_size - 1, stream_size + 50}) {
+      std::vector<int64_t> expected;  // the unbudgeted targets up to place `budget`
+      for (const int64_t p : all)
+        if (p <= budget) expected.push_back(p);
+      for (const auto& [length, stride] : std::vector<std::pair<int64_t, int64_t>>{{4, 4}, {8, 8}, {16, 16}, {8, 3}}) {
+        INFO("packing " << option_name(packing) << ", budget " << budget << ", length " << length << ", stride "
+                        << stride);
+        const StreamWindows cut = lm_windows(split, -1, length, stride, packing, budget);
+        CHECK(scored_places(cut) == expected);
+        for (int64_t w = 0; w < cut.windows.num_docs(); ++w) CHECK(cut.windows.doc_length(w) <= length + 1);
+      }
+    }
+  }
+}

@@ -12,6 +12,7 @@ namespace {
 void language_model_to_json(nlohmann::json& j, const SweepCell& c) {
   j["language_model"] = true;
   j["stride"] = c.stride;
+  j["max_tokens"] = c.max_tokens;
   if (!c.available) return;
   j["accuracy"] = c.accuracy;
   j["loss"] = c.loss;
@@ -25,6 +26,7 @@ void language_model_to_json(nlohmann::json& j, const SweepCell& c) {
 void language_model_from_json(const nlohmann::json& j, SweepCell& c) {
   c.language_model = true;
   c.stride = j.at("stride").get<int64_t>();
+  c.max_tokens = j.value("max_tokens", int64_t{0});  // absent from sweeps written before it
   if (!c.available) return;
   c.accuracy = j.at("accuracy").get<double>();
   c.loss = j.at("loss").get<double>();

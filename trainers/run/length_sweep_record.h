@@ -6,6 +6,7 @@
 //    then "accuracy", "macro_f1", "loss", "documents", "predictions", "labels"
 //    when available, else "reason"}]}
 // A language model's cell has instead "language_model": true, "stride",
+// "max_tokens" (0 or absent: the whole split),
 // "loss" (nats per token), "perplexity", "bits_per_token", "accuracy"
 // (next token), "documents" (windows), "window_nats" and "window_tokens".
 // written with sorted keys and an indent of 2.
@@ -35,8 +36,11 @@ struct SweepCell {
   // summed nats and scored tokens in stream order; loss is nats per token and
   // accuracy next-token accuracy. The windows of one length and stride are
   // the same for every run, so the statistics pair runs window by window.
+  // With max_tokens > 0 only the split's first max_tokens targets are scored
+  // (lm_windows in datasets/lm_windows.h).
   bool language_model = false;
   int64_t stride = 0;
+  int64_t max_tokens = 0;
   std::vector<double> window_nats;
   std::vector<int64_t> window_tokens;
 

@@ -29,8 +29,8 @@ std::vector<std::string> scaling_overrides(const std::string& scaling, int64_t l
 
 SweepCell language_model_cell(const RestoredModel& r, const Dataset& data, const std::string& checkpoint,
                               SweepCell cell) {
-  const LanguageModelEvaluation e =
-      evaluate_language_model_at_length(r, data.split(cell.split), r.header.config.data, cell.stride, checkpoint);
+  const LanguageModelEvaluation e = evaluate_language_model_at_length(
+      r, data.split(cell.split), r.header.config.data, cell.stride, cell.max_tokens, checkpoint);
   cell.available = true;
   cell.loss = e.scores.loss;
   cell.accuracy = e.scores.accuracy;
@@ -82,7 +82,7 @@ std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vec
   std::vector<SweepCell> missing;
   for (const SweepCell& p : plan)
     if (std::none_of(cells.begin(), cells.end(),
-                     [&](const SweepCell& c) { return c.same_point(p) && c.stride == p.stride && complete(c); }))
+                     [&](const SweepCell& c) { return c.same_point(p) && c.stride == p.stride && c.max_tokens == p.max_tokens && complete(c); }))
       missing.push_back(p);
   return missing;
 }
@@ -94,7 +94,7 @@ void run_length_sweep(const std::string& run_dir, const std::vector<SweepCell>& 
   const RunDirectory run(run_dir);
   LengthSweep sweep = run.read_length_sweep();
   std::vector<SweepCell>& cells = sweep.cells;
-  // Incomplete cells and those measured with another stride are evaluated again.
+  // Incomplete cells and those measured with another stride or token budget are evaluated again.
   const auto stale = [&](const SweepCell& c) {
     return !complete(c) || std::any_of(todo.begin(), todo.end(), [&](const SweepCell& p) { return p.same_point(c); });
   };

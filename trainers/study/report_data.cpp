@@ -74,6 +74,7 @@ json run_json(const RunResult& r, bool language_model) {
                    {"loss", c.loss},
                    {"perplexity", std::exp(c.loss)},
                    {"stride", c.stride},
+                   {"max_tokens", c.max_tokens},
                    {"windows", c.documents}});
     else if (c.available)
       cell.update({{"accuracy", c.accuracy}, {"macro_f1", c.macro_f1}, {"loss", c.loss}, {"documents", c.documents}});

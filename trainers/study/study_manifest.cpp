@@ -30,6 +30,7 @@ void write_study_manifest(const std::string& study_dir, const StudyManifest& m) 
                    {"lengths", s.evaluation.lengths},
                    {"scalings", s.evaluation.scalings},
                    {"stride", s.evaluation.stride},
+                   {"max_tokens", s.evaluation.max_tokens},
                    {"thresholds", s.evaluation.thresholds}}}};
   write_json_file((fs::path(study_dir) / "study.json").string(), out);
 }
@@ -75,7 +76,8 @@ StudyManifest read_study_manifest(const std::string& study_dir) {
     s.evaluation.splits = ev.at("splits").get<std::vector<std::string>>();
     s.evaluation.lengths = ev.at("lengths").get<std::vector<int64_t>>();
     s.evaluation.scalings = ev.at("scalings").get<std::vector<std::string>>();
-    s.evaluation.stride = ev.value("stride", int64_t{0});  // both absent from manifests written before them
+    s.evaluation.stride = ev.value("stride", int64_t{0});  // these three absent from manifests written before them
+    s.evaluation.max_tokens = ev.value("max_tokens", int64_t{0});
     s.evaluation.thresholds = ev.value("thresholds", std::vector<double>{});
   } catch (const json::exception& e) {
     throw ConfigError(path + ": not a study manifest (" + e.what() + ")");

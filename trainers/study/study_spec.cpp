@@ -160,9 +160,19 @@ std::vector<std::string> read_splits(const SpecReader& r, const YAML::Node& spli
   return out;
 }
 
+// A positive count of tokens that only a language model's evaluation takes (`what` is it).
+int64_t language_model_count(const SpecReader& r, const YAML::Node& node, const std::string& key,
+                             const std::string& what, const Config& base) {
+  if (base.train.objective == ObjectiveKind::classify)
+    r.fail(node, key + ": " + what + " is for a language model (train.objective clm or mlm) only");
+  const int64_t v = r.integer(node, key);
+  if (v < 1) r.fail(node, key + ": expected at least 1, got " + std::to_string(v));
+  return v;
+}
+
 StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, const Config& base) {
   StudyEvaluation ev;
-  r.require_keys(node, "evaluation", {"splits", "lengths", "scalings", "stride", "thresholds"});
+  r.require_keys(node, "evaluation", {"splits", "lengths", "scalings", "stride", "max_tokens", "thresholds"});
   if (const YAML::Node splits = node["splits"]) ev.splits = read_splits(r, splits, base);
   if (const YAML::Node lengths = node["lengths"]) {
     for (const YAML::Node& l : r.sequence(lengths, "evaluation.lengths")) {
@@ -186,12 +196,10 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
       if (name != "none") ev.scalings.push_back(name);
     }
   }
-  if (const YAML::Node stride = node["stride"]) {
-    if (base.train.objective == ObjectiveKind::classify)
-      r.fail(stride, "evaluation.stride: a sliding window is for a language model (train.objective clm or mlm) only");
-    ev.stride = r.integer(stride, "evaluation.stride");
-    if (ev.stride < 1) r.fail(stride, "evaluation.stride: expected at least 1, got " + std::to_string(ev.stride));
-  }
+  if (const YAML::Node stride = node["stride"])
+    ev.stride = language_model_count(r, stride, "evaluation.stride", "a sliding window", base);
+  if (const YAML::Node max_tokens = node["max_tokens"])
+    ev.max_tokens = language_model_count(r, max_tokens, "evaluation.max_tokens", "a token budget", base);
   if (const YAML::Node thresholds = node["thresholds"])
     for (const YAML::Node& t : r.sequence(thresholds, "evaluation.thresholds")) {
       ev.thresholds.push_back(r.number(t, "evaluation.thresholds"));
@@ -371,8 +379,10 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
         point.length = length;
         point.scaling = scaling;
         point.language_model = config.train.objective != ObjectiveKind::classify;
-        if (point.language_model)
+        if (point.language_model) {
           point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;
+          point.max_tokens = spec.evaluation.max_tokens;
+        }
         plan.push_back(point);
       }
   }

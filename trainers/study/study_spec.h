@@ -18,6 +18,8 @@
 //     scalings: [none, linear, ntk, yarn]  # rope variants, beyond max_len
 //     stride: 64                       # language models: a sliding window scoring 64 new
 //                                      # tokens per window (default: non-overlapping)
+//     max_tokens: 65536                # language models: score the first 65536 targets of
+//                                      # each split (the same at every length dividing it)
 //     thresholds: [5.5, 5.0]           # steps for the validation curve to reach each
 //                                      # (a loss falls to it, an accuracy rises to it): convergence.h
 //
@@ -44,6 +46,7 @@ struct StudyEvaluation {
   std::vector<int64_t> lengths;               // ascending; empty: see sweep_plan
   std::vector<std::string> scalings{"none"};  // always starts with "none"
   int64_t stride = 0;                         // language models: new tokens per window; 0: the window length
+  int64_t max_tokens = 0;                     // language models: targets scored per split; 0: all
   std::vector<double> thresholds;             // of the validation curve, for steps to threshold
 };
 

@@ -25,6 +25,7 @@ struct LanguageModelWindows {
   // evaluation_mask_key(data.data_seed): the same tokens at every length and stride, and in
   // every run of a study (its seeds change data.seed, the training order, not data.data_seed).
   std::optional<MaskingRule> masking;
+  int64_t max_targets = 0;  // > 0: only the split's first max_targets targets (lm_windows)
 };
 
 // The split's scores and, per window in stream order, the nats and the count

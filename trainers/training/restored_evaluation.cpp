@@ -11,11 +11,11 @@ namespace rotor {
 
 LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
                                                           const DataConfig& data, int64_t stride,
-                                                          const std::string& checkpoint) {
+                                                          int64_t max_targets, const std::string& checkpoint) {
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
   const PrecisionScope precision(r.header.config.run.precision);
   const TrainConfig& train = r.header.config.train;
-  LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt};
+  LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt, max_targets};
   if (train.objective == ObjectiveKind::mlm)
     windows.masking = MaskingRule{train.mask_probability, static_cast<int32_t>(r.tokenizer->vocab_size())};
   LanguageModelEvaluation e =
@@ -30,7 +30,7 @@ LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r
 SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
                                int64_t stride, const std::string& checkpoint) {
   if (r.header.config.train.objective != ObjectiveKind::classify)
-    return evaluate_language_model_at_length(r, split, data, stride, checkpoint).scores;
+    return evaluate_language_model_at_length(r, split, data, stride, 0, checkpoint).scores;
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
   const PrecisionScope precision(r.header.config.run.precision);
   const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);

@@ -22,10 +22,11 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
                                int64_t stride, const std::string& checkpoint);
 
 // A restored language model's evaluation at data.eval_max_len with its
-// per-window sums (a study's length sweep pairs runs over them); the same
-// checks as evaluate_at_length.
+// per-window sums (a study's length sweep pairs runs over them), scoring the
+// split's first max_targets targets (0: all); the same checks as
+// evaluate_at_length.
 LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
                                                           const DataConfig& data, int64_t stride,
-                                                          const std::string& checkpoint);
+                                                          int64_t max_targets, const std::string& checkpoint);
 
 }  // namespace rotor

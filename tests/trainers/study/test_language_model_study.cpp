@@ -9,6 +9,9 @@
 #include <cmath>
 
 #include "engine/random.h"
+#include "tests/trainers/study/study_fixture.h"
+#include "trainers/run/run_directory.h"
+#include "trainers/study/length_sweep.h"
 #include "trainers/study/study_evidence.h"
 #include "trainers/study/study_statistics.h"
 #include "trainers/study/study_verdict.h"
@@ -166,6 +169,7 @@ TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier'
   const SweepCell back = j.get<SweepCell>();
   CHECK(back.language_model);
   CHECK(back.stride == 1024);
+  CHECK(back.max_tokens == 0);
   CHECK(back.window_nats == lm.window_nats);
   CHECK(back.window_tokens == lm.window_tokens);
   CHECK(back.loss == 2.0);
@@ -179,4 +183,24 @@ TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier'
   const nlohmann::json k = classifier;
   for (const char* key : {"language_model", "stride", "window_nats", "perplexity"}) CHECK_FALSE(k.contains(key));
   CHECK_FALSE(k.get<SweepCell>().language_model);
+}
+
+TEST_CASE("a language model's sweep cell scored under another token budget or stride is evaluated again",
+          "[study]") {
+  const auto dir = test::fresh_dir("lm-sweep-budget");
+  SweepCell stored = lm_run("rope", 1, 2.0).sweep[0];
+  stored.max_tokens = 65536;
+  RunDirectory(dir.string()).write_length_sweep({"ckpt", {stored}});
+  CHECK(nlohmann::json(stored).at("max_tokens") == 65536);
+
+  SweepCell point = stored;  // a plan's point: no scores
+  point.available = false;
+  point.window_nats.clear();
+  point.window_tokens.clear();
+  CHECK(missing_points(dir.string(), {point}).empty());
+  point.max_tokens = 0;  // the whole split
+  CHECK(missing_points(dir.string(), {point}).size() == 1);
+  point.max_tokens = 65536;
+  point.stride = 512;
+  CHECK(missing_points(dir.string(), {point}).size() == 1);
 }

@@ -22,7 +22,7 @@ TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its tabl
       test::tiny_study_spec(dir,
                             "set: {train.objective: clm, data.max_len: 8, train.max_steps: 12, train.eval_every: 6}\n"
                             "seeds: [1, 2]\nvariants: [rope, learned]\n"
-                            "evaluation:\n  lengths: [8, 32]\n  stride: 4\n  thresholds: [100, 0.001]\n");
+                            "evaluation:\n  lengths: [8, 32]\n  stride: 4\n  max_tokens: 64\n  thresholds: [100, 0.001]\n");
   const StudySpec spec = parse_study_spec(spec_path);
   StudyOptions options;
   options.dir = (dir / "out").string();
@@ -50,8 +50,16 @@ TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its tabl
         continue;
       }
       CHECK(cell["stride"] == 4);  // min(stride, length) at both lengths
+      CHECK(cell["max_tokens"] == 64);
       CHECK(cell["perplexity"].get<double>() > 1.0);
     }
+  }
+  // The token budget: each cell scored the test split's first 64 targets.
+  std::ifstream sweep_in(dir / "out/runs/rope-seed1/length_sweep.json");
+  for (const json& cell : json::parse(sweep_in)["cells"]) {
+    int64_t scored = 0;
+    for (const json& t : cell["window_tokens"]) scored += t.get<int64_t>();
+    CHECK(scored == 64);
   }
   // Steps to threshold: every run's loss is below 100 at its first validation, and none reaches 0.001.
   REQUIRE(report["convergence"].size() == 2);

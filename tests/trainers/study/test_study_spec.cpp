@@ -124,6 +124,17 @@ TEST_CASE("study spec: evaluation lengths, splits and scalings are checked", "[s
              Contains("study.yaml:5: evaluation.thresholds: expected a number, got 'high'"));
   CHECK_THAT(parse_error(v + "evaluation:\n  thresholds: [.nan]\n"),
              Contains("evaluation.thresholds: expected a finite number"));
+  // A sliding window and a token budget are a language model's (the tiny spec's base classifies).
+  CHECK_THAT(parse_error(v + "evaluation:\n  stride: 4\n"),
+             Contains("study.yaml:5: evaluation.stride: a sliding window is for a language model (train.objective "
+                      "clm or mlm) only"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  max_tokens: 4096\n"),
+             Contains("study.yaml:5: evaluation.max_tokens: a token budget is for a language model"));
+  const std::string clm = "set: {train.objective: clm}\n" + v;
+  CHECK_THAT(parse_error(clm + "evaluation:\n  max_tokens: 0\n"),
+             Contains("study.yaml:6: evaluation.max_tokens: expected at least 1, got 0"));
+  CHECK_THAT(parse_error(clm + "evaluation:\n  stride: -2\n"),
+             Contains("study.yaml:6: evaluation.stride: expected at least 1, got -2"));
   // A separation task's test_<L> splits are known.
   const std::string order = "set: {data.task: order, data.generated.test_lengths: [96]}\n" + v;
   CHECK_THAT(parse_error(order + "evaluation:\n  splits: [test_128]\n"),

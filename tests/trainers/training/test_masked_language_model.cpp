@@ -96,7 +96,7 @@ TEST_CASE("rotor eval --max-len on an MLM checkpoint scores the masked LM at eac
   DataConfig other_order = at_length;
   other_order.seed = at_length.seed + 1;
   const auto tokens = [&](const DataConfig& d) {
-    return evaluate_language_model_at_length(r, data.split("val"), d, 32, "ckpt").window_tokens;
+    return evaluate_language_model_at_length(r, data.split("val"), d, 32, 0, "ckpt").window_tokens;
   };
   CHECK(tokens(at_length) == tokens(other_order));
   DataConfig other_masks = at_length;
