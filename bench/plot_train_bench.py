@@ -3,10 +3,12 @@
 
     /usr/bin/python3 bench/plot_train_bench.py bench/results/train-*.json --out bench/results/step-time.png
 
-One line per (implementation and precision, position encoding, threads) over the sequence lengths found
+One line per (implementation, precision, position encoding, threads) over the sequence lengths found
 (S 512 .. XXL 32768), log-log, next to the attention FLOPs per step scaled to meet the
 first point of the fastest line: a curve that stays under the FLOPs line grows no faster
-than the attention work. Failed runs (out of memory, timeout) are named in their line's label.
+than the attention work. Colour: implementation and encoding; line: solid fp32, dashed bf16;
+marker: thread count. Failed runs (out of memory, timeout) are named in their line's label.
+Results are run_train_bench.py's JSON ({"samples": [...]}) or JSON lines of samples.
 """
 import argparse
 import collections
@@ -16,6 +18,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+
+def samples(path):
+    """The samples of one results file: run_train_bench.py's JSON or JSON lines."""
+    with open(path) as f:
+        if path.endswith(".jsonl"):
+            return [json.loads(line) for line in f if line.strip()]
+        return json.load(f)["samples"]
 
 
 def main():
@@ -28,26 +38,29 @@ def main():
     failed = collections.defaultdict(set)
     attention = {}
     for path in a.results:
-        with open(path) as f:
-            run = json.load(f)
-        for s in run["samples"]:
+        for s in samples(path):
             if a.threads and str(s["threads"]) not in a.threads.split(","):
                 continue
-            impl = f"{s['impl']} {s.get('precision', 'fp32')}"  # runs before --precision were fp32
-            key = (impl, s.get("position") or s["config_name"].split("-", 1)[-1], s["threads"])
+            precision = s.get("precision", "fp32")  # runs before --precision were fp32
+            position = s.get("position") or s["config"].rsplit("/", 1)[-1].split("-", 1)[-1].removesuffix(".yaml")
+            key = (s["impl"], position, precision, s["threads"])
             if "median_s" not in s:
-                failed[key].add(s["config_name"])
+                failed[key].add(s.get("config_name", s["config"]))
                 continue
             tokens = s["seq"]
             lines[key].setdefault(tokens, []).append(s["median_s"])
             attention[tokens] = s["attention_gflop"]
     fig, ax = plt.subplots(figsize=(8, 5.5))
     best_first = None
+    families = sorted({key[:2] for key in lines})  # (impl, position): one colour each
+    palette = plt.get_cmap("tab10" if len(families) <= 10 else "tab20")
+    markers = dict(zip(sorted({key[3] for key in lines}), "osD^v"))
     for key in sorted(lines):
         pts = sorted((n, sorted(v)[len(v) // 2]) for n, v in lines[key].items())
         xs, ys = zip(*pts)
         note = f" (failed: {', '.join(sorted(failed[key]))})" if failed.get(key) else ""
-        ax.plot(xs, ys, marker="o", label=f"{key[0]} {key[1]} {key[2]}t{note}")
+        ax.plot(xs, ys, color=palette(families.index(key[:2])), linestyle="--" if key[2] == "bf16" else "-",
+                marker=markers[key[3]], label=f"{key[0]} {key[2]} {key[1]} {key[3]}t{note}")
         if best_first is None or ys[0] < best_first[1]:
             best_first = pts[0]
     if best_first and attention:

@@ -193,8 +193,7 @@ std::vector<int64_t> scored_places(const StreamWindows& cut) {
 
 }  // namespace
 
-TEST_CASE("lm_windows: a token budget scores the stream's first targets, the same at every length",
-          "[datasets][lm]") {
+TEST_CASE("lm_windows: a token budget scores the stream's first targets, the same at every length", "[datasets][lm]") {
   std::mt19937_64 rng(11);
   std::vector<int64_t> lengths{3, 0, 9};
   for (int i = 0; i < 40; ++i) lengths.push_back(static_cast<int64_t>(rng() % 30));

@@ -29,8 +29,8 @@ std::vector<std::string> scaling_overrides(const std::string& scaling, int64_t l
 
 SweepCell language_model_cell(const RestoredModel& r, const Dataset& data, const std::string& checkpoint,
                               SweepCell cell) {
-  const LanguageModelEvaluation e = evaluate_language_model_at_length(
-      r, data.split(cell.split), r.header.config.data, cell.stride, cell.max_tokens, checkpoint);
+  const LanguageModelEvaluation e = evaluate_language_model_at_length(r, data.split(cell.split), r.header.config.data,
+                                                                      cell.stride, cell.max_tokens, checkpoint);
   cell.available = true;
   cell.loss = e.scores.loss;
   cell.accuracy = e.scores.accuracy;
@@ -81,8 +81,9 @@ std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vec
   const std::vector<SweepCell> cells = RunDirectory(run_dir).read_length_sweep().cells;
   std::vector<SweepCell> missing;
   for (const SweepCell& p : plan)
-    if (std::none_of(cells.begin(), cells.end(),
-                     [&](const SweepCell& c) { return c.same_point(p) && c.stride == p.stride && c.max_tokens == p.max_tokens && complete(c); }))
+    if (std::none_of(cells.begin(), cells.end(), [&](const SweepCell& c) {
+          return c.same_point(p) && c.stride == p.stride && c.max_tokens == p.max_tokens && complete(c);
+        }))
       missing.push_back(p);
   return missing;
 }

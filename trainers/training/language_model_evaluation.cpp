@@ -25,7 +25,8 @@ ScoredBatch packed(int64_t index, const Batch& batch, const TargetScores& s) {
 LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,
                                                 const LanguageModelWindows& windows, const DataConfig& data,
                                                 const EvalOptions& options) {
-  const StreamWindows cut = lm_windows(split, separator, windows.length, windows.stride, data.lm_blocks, windows.max_targets);
+  const StreamWindows cut =
+      lm_windows(split, separator, windows.length, windows.stride, data.lm_blocks, windows.max_targets);
   const TokenizedSplit& blocks = cut.windows;
   WindowConfig one_window;  // each block whole: inputs and the target after the last
   one_window.max_len = windows.length + 1;

@@ -10,8 +10,8 @@
 namespace rotor {
 
 LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
-                                                          const DataConfig& data, int64_t stride,
-                                                          int64_t max_targets, const std::string& checkpoint) {
+                                                          const DataConfig& data, int64_t stride, int64_t max_targets,
+                                                          const std::string& checkpoint) {
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
   const PrecisionScope precision(r.header.config.run.precision);
   const TrainConfig& train = r.header.config.train;

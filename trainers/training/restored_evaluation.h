@@ -26,7 +26,7 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
 // split's first max_targets targets (0: all); the same checks as
 // evaluate_at_length.
 LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
-                                                          const DataConfig& data, int64_t stride,
-                                                          int64_t max_targets, const std::string& checkpoint);
+                                                          const DataConfig& data, int64_t stride, int64_t max_targets,
+                                                          const std::string& checkpoint);
 
 }  // namespace rotor

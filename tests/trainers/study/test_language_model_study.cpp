@@ -185,8 +185,7 @@ TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier'
   CHECK_FALSE(k.get<SweepCell>().language_model);
 }
 
-TEST_CASE("a language model's sweep cell scored under another token budget or stride is evaluated again",
-          "[study]") {
+TEST_CASE("a language model's sweep cell scored under another token budget or stride is evaluated again", "[study]") {
   const auto dir = test::fresh_dir("lm-sweep-budget");
   SweepCell stored = lm_run("rope", 1, 2.0).sweep[0];
   stored.max_tokens = 65536;

@@ -15,14 +15,30 @@ using namespace rotor;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+
+// The targets each cell of a run's length sweep scored.
+std::vector<int64_t> scored_targets(const fs::path& sweep_file) {
+  std::ifstream in(sweep_file);
+  std::vector<int64_t> out;
+  for (const json& cell : json::parse(in)["cells"]) {
+    int64_t scored = 0;
+    for (const json& t : cell["window_tokens"]) scored += t.get<int64_t>();
+    out.push_back(scored);
+  }
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its table, loss curves, thresholds",
           "[study][slow]") {
   const auto dir = test::fresh_dir("lm-study-run");
-  const std::string spec_path =
-      test::tiny_study_spec(dir,
-                            "set: {train.objective: clm, data.max_len: 8, train.max_steps: 12, train.eval_every: 6}\n"
-                            "seeds: [1, 2]\nvariants: [rope, learned]\n"
-                            "evaluation:\n  lengths: [8, 32]\n  stride: 4\n  max_tokens: 64\n  thresholds: [100, 0.001]\n");
+  const std::string spec_path = test::tiny_study_spec(
+      dir,
+      "set: {train.objective: clm, data.max_len: 8, train.max_steps: 12, train.eval_every: 6}\n"
+      "seeds: [1, 2]\nvariants: [rope, learned]\n"
+      "evaluation:\n  lengths: [8, 32]\n  stride: 4\n  max_tokens: 64\n  thresholds: [100, 0.001]\n");
   const StudySpec spec = parse_study_spec(spec_path);
   StudyOptions options;
   options.dir = (dir / "out").string();
@@ -55,12 +71,7 @@ TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its tabl
     }
   }
   // The token budget: each cell scored the test split's first 64 targets.
-  std::ifstream sweep_in(dir / "out/runs/rope-seed1/length_sweep.json");
-  for (const json& cell : json::parse(sweep_in)["cells"]) {
-    int64_t scored = 0;
-    for (const json& t : cell["window_tokens"]) scored += t.get<int64_t>();
-    CHECK(scored == 64);
-  }
+  for (const int64_t scored : scored_targets(dir / "out/runs/rope-seed1/length_sweep.json")) CHECK(scored == 64);
   // Steps to threshold: every run's loss is below 100 at its first validation, and none reaches 0.001.
   REQUIRE(report["convergence"].size() == 2);
   for (const json& v : report["convergence"][0]["variants"]) {
