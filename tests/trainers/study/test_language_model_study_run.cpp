@@ -20,8 +20,9 @@ namespace {
 // The targets each cell of a run's length sweep scored.
 std::vector<int64_t> scored_targets(const fs::path& sweep_file) {
   std::ifstream in(sweep_file);
+  const json sweep = json::parse(in);  // named: a range-for over a temporary's member would dangle
   std::vector<int64_t> out;
-  for (const json& cell : json::parse(in)["cells"]) {
+  for (const json& cell : sweep.at("cells")) {
     int64_t scored = 0;
     for (const json& t : cell["window_tokens"]) scored += t.get<int64_t>();
     out.push_back(scored);
