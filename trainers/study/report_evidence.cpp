@@ -150,10 +150,9 @@ std::string evidence_markdown(const StudyReport& r) {
   if (!e.cells.empty() && e.language_model) {
     o << fmt::format(
         "\n## Statistics\n\nLoss in nats per token over every seed and every evaluation window (non-overlapping "
-        "windows of the length, or as the spec's stride says; over the split's first evaluation.max_tokens targets "
-        "when "
-        "the spec sets it), perplexity = e^loss; 95% intervals from a two-level "
-        "bootstrap ({} replicates, resampling seeds and windows, the loss a ratio of summed nats to summed tokens); "
+        "windows of the length, or as the spec's stride says; only the split's first evaluation.max_tokens "
+        "targets when the spec sets it), perplexity = e^loss; 95% intervals from a two-level bootstrap ({} "
+        "replicates, resampling seeds and windows, the loss a ratio of summed nats to summed tokens); "
         "pairs compared paired over the same seeds and windows, Holm-corrected; tier 1 is the lowest loss and every "
         "variant not resolved from it, and so on.\n",
         e.options.replicates);
