@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "engine/buffer_pool.h"
 #include "engine/parallel.h"
+#include "engine/tensor_buffer.h"
 
 namespace rotor {
 

@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <cstdlib>
 
-#include "engine/buffer_pool.h"
 #include "engine/malloc_tuning.h"
+#include "engine/tensor_buffer.h"
 
 using namespace rotor;
 
