@@ -12,6 +12,7 @@ Results are run_train_bench.py's JSON ({"samples": [...]}) or JSON lines of samp
 """
 import argparse
 import collections
+import itertools
 import json
 
 import matplotlib
@@ -54,7 +55,7 @@ def main():
     best_first = None
     families = sorted({key[:2] for key in lines})  # (impl, position): one colour each
     palette = plt.get_cmap("tab10" if len(families) <= 10 else "tab20")
-    markers = dict(zip(sorted({key[3] for key in lines}), "osD^v"))
+    markers = dict(zip(sorted({key[3] for key in lines}), itertools.cycle("osD^v")))
     for key in sorted(lines):
         pts = sorted((n, sorted(v)[len(v) // 2]) for n, v in lines[key].items())
         xs, ys = zip(*pts)

@@ -148,13 +148,14 @@ std::string evidence_markdown(const StudyReport& r) {
   std::ostringstream o;
   o << verdict_section(e);
   if (!e.cells.empty() && e.language_model) {
+    const int64_t budget = r.manifest.spec.evaluation.max_tokens;
     o << fmt::format(
         "\n## Statistics\n\nLoss in nats per token over every seed and every evaluation window (non-overlapping "
-        "windows of the length, or as the spec's stride says; only the split's first evaluation.max_tokens "
-        "targets when the spec sets it), perplexity = e^loss; 95% intervals from a two-level bootstrap ({} "
-        "replicates, resampling seeds and windows, the loss a ratio of summed nats to summed tokens); "
-        "pairs compared paired over the same seeds and windows, Holm-corrected; tier 1 is the lowest loss and every "
-        "variant not resolved from it, and so on.\n",
+        "windows of the length, or as the spec's stride says{}), perplexity = e^loss; 95% intervals from a "
+        "two-level bootstrap ({} replicates, resampling seeds and windows, the loss a ratio of summed nats to summed "
+        "tokens); pairs compared paired over the same seeds and windows, Holm-corrected; tier 1 is the lowest loss "
+        "and every variant not resolved from it, and so on.\n",
+        budget > 0 ? fmt::format("; the split's first {} targets only, evaluation.max_tokens", budget) : "",
         e.options.replicates);
     for (const CellStatistics& c : e.cells) o << language_model_cell_table(c);
   } else if (!e.cells.empty()) {

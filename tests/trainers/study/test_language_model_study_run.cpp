@@ -87,5 +87,6 @@ TEST_CASE("a tiny language-model study: sliding sweep, learned n/a past its tabl
   std::ifstream md(dir / "out/report.md");
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   CHECK_THAT(text, Catch::Contains("## Steps to threshold"));
+  CHECK_THAT(text, Catch::Contains("the split's first 64 targets only"));
   CHECK_THAT(text, Catch::Contains("| rope − learned | 0 | – | – |"));
 }
