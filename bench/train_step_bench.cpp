@@ -30,6 +30,7 @@
 #include "engine/parallel.h"
 #include "engine/precision.h"
 #include "engine/random.h"
+#include "engine/tensor_buffer.h"
 #include "engine/var.h"
 #include "models/encoder_classifier.h"
 #include "models/language_model.h"
@@ -186,6 +187,7 @@ BenchTask make_task(const rotor::Config& config, int64_t B, int64_t N) {
 struct Timing {
   std::vector<double> times;
   double faults_per_step = 0;
+  double peak_tensor_mib = 0;  // most tensor storage alive at once during the timed steps
   double loss = 0;
 };
 
@@ -194,13 +196,17 @@ Timing time_steps(const Options& opt, const std::function<double(int)>& step) {
   Timing t;
   long faults_before = 0;
   for (int s = 0; s < opt.warmup + opt.steps; ++s) {
-    if (s == opt.warmup) faults_before = rotor::bench::minor_faults();
+    if (s == opt.warmup) {
+      faults_before = rotor::bench::minor_faults();
+      rotor::reset_tensor_bytes_peak();
+    }
     const auto t0 = std::chrono::steady_clock::now();
     t.loss = step(s);
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (s >= opt.warmup) t.times.push_back(dt);
   }
   t.faults_per_step = static_cast<double>(rotor::bench::minor_faults() - faults_before) / opt.steps;
+  t.peak_tensor_mib = static_cast<double>(rotor::tensor_bytes_peak()) / (1024.0 * 1024.0);
   return t;
 }
 
@@ -247,14 +253,15 @@ void report(const Options& opt, const rotor::Config& config, const Timing& t) {
   const double tokens_per_s = static_cast<double>(B * N) / median, rss = bench::peak_rss_mib();
   const std::string allocator = bench::allocator_name(), loss = train ? std::to_string(t.loss) : "null";
   const char *mode = train ? "train" : "infer", *precision = option_name(opt.precision);
-  std::fprintf(stderr,
-               "%s [rotor %s %s, %s]: %lld x %lld, %s, %s attention, %d threads: median %.3f s/step (min %.3f, max "
-               "%.3f, %zu steps), %.0f tokens/s, %.2f GFLOP matmul/step, %.1f GFLOP/s, peak RSS %.0f MiB, %.0f "
-               "minor faults/step, loss %s\n",
-               opt.config.c_str(), mode, precision, allocator.c_str(), static_cast<long long>(N),
-               static_cast<long long>(B), config.model.position.type.c_str(),
-               option_name(config.model.attention_kernel), num_threads(), median, lo, hi, t.times.size(), tokens_per_s,
-               flops * 1e-9, flops / median * 1e-9, rss, t.faults_per_step, loss.c_str());
+  std::fprintf(
+      stderr,
+      "%s [rotor %s %s, %s]: %lld x %lld, %s, %s attention, %d threads: median %.3f s/step (min %.3f, max "
+      "%.3f, %zu steps), %.0f tokens/s, %.2f GFLOP matmul/step, %.1f GFLOP/s, peak RSS %.0f MiB (tensors %.0f MiB), "
+      "%.0f minor faults/step, loss %s\n",
+      opt.config.c_str(), mode, precision, allocator.c_str(), static_cast<long long>(N), static_cast<long long>(B),
+      config.model.position.type.c_str(), option_name(config.model.attention_kernel), num_threads(), median, lo, hi,
+      t.times.size(), tokens_per_s, flops * 1e-9, flops / median * 1e-9, rss, t.peak_tensor_mib, t.faults_per_step,
+      loss.c_str());
   std::printf(
       "{\"impl\": \"rotor\", \"config\": \"%s\", \"mode\": \"%s\", \"precision\": \"%s\", \"position\": \"%s\", "
       "\"objective\": \"%s\", \"vocab\": %lld, \"causal\": %s, \"seq\": %lld, \"batch\": %lld, \"attention_kernel\": "
@@ -262,12 +269,13 @@ void report(const Options& opt, const rotor::Config& config, const Timing& t) {
       "\"blas_core\": \"%s\", \"openblas_coretype_env\": %s, \"allocator\": \"%s\", \"steps\": %zu, "
       "\"warmup\": %d, \"median_s\": %.6f, \"min_s\": %.6f, \"max_s\": %.6f, \"tokens_per_s\": %.2f, "
       "\"matmul_gflop\": %.4f, \"attention_gflop\": %.4f, \"gflops\": %.3f, \"peak_rss_mib\": %.1f, "
-      "\"minflt_per_step\": %.1f, \"loss\": %s, \"times_s\": [",
+      "\"peak_tensor_mib\": %.1f, \"minflt_per_step\": %.1f, \"loss\": %s, \"times_s\": [",
       opt.config.c_str(), mode, precision, config.model.position.type.c_str(), option_name(config.train.objective),
       static_cast<long long>(config.model.vocab_size), causal ? "true" : "false", static_cast<long long>(N),
       static_cast<long long>(B), option_name(config.model.attention_kernel), num_threads(), openblas_get_corename(),
       bench::openblas_coretype_json().c_str(), allocator.c_str(), t.times.size(), opt.warmup, median, lo, hi,
-      tokens_per_s, flops * 1e-9, f.attention * 1e-9, flops / median * 1e-9, rss, t.faults_per_step, loss.c_str());
+      tokens_per_s, flops * 1e-9, f.attention * 1e-9, flops / median * 1e-9, rss, t.peak_tensor_mib, t.faults_per_step,
+      loss.c_str());
   for (size_t i = 0; i < t.times.size(); ++i) std::printf("%s%.6f", i ? ", " : "", t.times[i]);
   std::printf("]}\n");
 }

@@ -130,7 +130,7 @@ std::vector<double> Tensor::to_doubles() const {
 }
 
 void Tensor::check_type(DType want) const {
-  if (!storage_) throw ValueError("Tensor: access to an undefined tensor");
+  if (!storage_) throw ValueError("Tensor: access to an undefined or released tensor");
   if (want != dtype_)
     throw ValueError(std::string("Tensor: holds ") + dtype_name(dtype_) + ", accessed as " + dtype_name(want));
 }

@@ -44,6 +44,12 @@ class Tensor {
   // Same storage: `shape` elements starting `offset` elements into this tensor.
   Tensor view(int64_t offset, const Shape& shape) const;
   bool shares_storage(const Tensor& other) const { return storage_ == other.storage_; }
+  // Lets go of the storage (freed once no other tensor shares it) but keeps the shape and dtype:
+  // what autograd does with a value no backward will read.
+  void release() {
+    storage_.reset();
+    offset_ = 0;
+  }
 
   Tensor clone() const;
   Tensor to(DType dtype) const;

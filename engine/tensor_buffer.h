@@ -18,4 +18,11 @@ namespace rotor {
 // owner lets go. Thread-safe.
 std::shared_ptr<std::byte> acquire_buffer(size_t bytes);
 
+// Bytes of tensor storage alive now, and the most alive at once since the
+// last reset_tensor_bytes_peak(): what the tensors need, before the
+// allocator's own overhead and fragmentation (which peak RSS adds).
+size_t tensor_bytes_live();
+size_t tensor_bytes_peak();
+void reset_tensor_bytes_peak();
+
 }  // namespace rotor

@@ -18,9 +18,48 @@ Tensor& Node::grad_buffer() {
   return grad;
 }
 
+void Node::release_unread_value() {
+  // Leaves and constants keep their values; so does a node whose backward has run.
+  if (requires_grad && backward && value_readers == 0) value.release();
+}
+
+ValueReads ValueReads::only_inputs(std::initializer_list<int> which) {
+  ValueReads r{0, false};
+  for (int i : which) r.inputs |= uint64_t{1} << i;
+  return r;
+}
+
 Var::Var(Tensor value, bool requires_grad) : node_(std::make_shared<Node>()) {
   node_->value = std::move(value);
   node_->requires_grad = requires_grad;
+  node_->handles = 1;
+}
+
+Var::Var(const Var& other) : node_(other.node_) {
+  if (node_) ++node_->handles;
+}
+
+Var& Var::operator=(const Var& other) {
+  if (node_ == other.node_) return *this;
+  if (other.node_) ++other.node_->handles;
+  drop_handle();
+  node_ = other.node_;
+  return *this;
+}
+
+Var& Var::operator=(Var&& other) noexcept {
+  if (this != &other) {
+    drop_handle();
+    node_ = std::move(other.node_);
+  }
+  return *this;
+}
+
+Var::~Var() { drop_handle(); }
+
+void Var::drop_handle() {
+  if (node_ && --node_->handles == 0) node_->release_unread_value();
+  node_.reset();
 }
 
 Var Var::parameter(Tensor value, Tensor grad) {
@@ -31,7 +70,8 @@ Var Var::parameter(Tensor value, Tensor grad) {
   return v;
 }
 
-Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, std::function<void(Node&)> backward) {
+Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, ValueReads reads,
+                std::function<void(Node&)> backward) {
   Var out(std::move(value));
   out.node_->op = op;
   if (!g_grad_enabled) return out;
@@ -41,7 +81,11 @@ Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, std::function<
   out.node_->requires_grad = true;
   out.node_->backward = std::move(backward);
   out.node_->parents.reserve(inputs.size());
-  for (Var& in : inputs) out.node_->parents.push_back(in.node_);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    out.node_->parents.push_back(inputs[i].node_);
+    if (reads.reads_input(i)) ++inputs[i].node_->value_readers;
+  }
+  if (reads.output) ++out.node_->value_readers;
   return out;
 }
 

@@ -7,7 +7,15 @@
 // Invariants: backward closures accumulate (+=) into parents' gradients; the
 // trainer zeroes them. After backward, interior nodes drop their parents and
 // closures so the graph's buffers are freed as soon as the Vars go away.
+//
+// Memory: a graph keeps an interior value only while something may read it.
+// Each op says which values its backward reads (ValueReads); a value that no
+// recorded backward reads is released (shape and dtype kept) when its last Var
+// goes away, so a forward holds what its backward needs, not every
+// intermediate (a permute's input, a dropout's input, a residual's operands).
+#include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -23,15 +31,38 @@ struct Node {
   std::function<void(Node&)> backward;  // reads this->grad, accumulates into parents
   OpKind op = OpKind::leaf;
   bool requires_grad = false;
+  int value_readers = 0;  // recorded backward closures (its own included) that read `value`
+  int handles = 0;        // Vars pointing here
 
   // The gradient buffer, allocated as zeros on first use.
   Tensor& grad_buffer();
+  // Called when the last Var goes: drops an interior value no backward reads.
+  void release_unread_value();
+};
+
+// What an op's backward reads besides its gradient: bit i of `inputs` for
+// input i's value, `output` for its own. all() is always safe; an op that
+// declares less lets the graph free what it does not read.
+struct ValueReads {
+  uint64_t inputs = ~uint64_t{0};
+  bool output = true;
+
+  static ValueReads all() { return {}; }
+  static ValueReads none() { return {0, false}; }
+  static ValueReads only_output() { return {0, true}; }
+  static ValueReads only_inputs(std::initializer_list<int> which);
+  bool reads_input(size_t i) const { return i < 64 ? ((inputs >> i) & 1u) != 0 : true; }
 };
 
 class Var {
  public:
   Var() = default;
   explicit Var(Tensor value, bool requires_grad = false);
+  Var(const Var& other);
+  Var(Var&& other) noexcept = default;
+  Var& operator=(const Var& other);
+  Var& operator=(Var&& other) noexcept;
+  ~Var();
   // A leaf whose gradient accumulates into an existing buffer (parameters).
   static Var parameter(Tensor value, Tensor grad);
 
@@ -49,13 +80,16 @@ class Var {
   const std::shared_ptr<Node>& node() const { return node_; }
 
  private:
-  friend Var make_result(OpKind, Tensor, std::vector<Var>, std::function<void(Node&)>);
+  friend Var make_result(OpKind, Tensor, std::vector<Var>, ValueReads, std::function<void(Node&)>);
+  void drop_handle();
   std::shared_ptr<Node> node_;
 };
 
 // Records an op's output. The closure is kept only when gradients are enabled
 // and some input requires them; otherwise the result is a plain constant.
-Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, std::function<void(Node&)> backward);
+// `reads` says which values the closure reads (see ValueReads).
+Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, ValueReads reads,
+                std::function<void(Node&)> backward);
 
 // Runs the backward pass from a one-element loss (seeded with 1).
 void backward(const Var& loss);

@@ -23,6 +23,20 @@ OpKind kind_of(Binary op) {
   return OpKind::add;
 }
 
+// What each binary op's backward reads: sums read no values, products read the operands.
+ValueReads binary_reads(Binary op) {
+  switch (op) {
+    case Binary::add:
+    case Binary::sub:
+      return ValueReads::none();
+    case Binary::mul:
+      return ValueReads::only_inputs({0, 1});
+    case Binary::div:
+      return {ValueReads::only_inputs({1}).inputs, true};  // dy / b and -dy * y / b
+  }
+  return {};
+}
+
 // out = a (op) b as a new tensor of the broadcast shape.
 template <class T>
 Tensor apply(Binary op, const Tensor& a, const Tensor& b, const Shape& out_shape) {
@@ -36,7 +50,7 @@ Var binary(Binary op, const Var& a, const Var& b) {
   detail::check_same_dtype(a, b, name);
   const Shape os = broadcast_shapes(a.shape(), b.shape(), name);
   Tensor out = dispatch(a.dtype(), [&](auto tag) { return apply<decltype(tag)>(op, a.value(), b.value(), os); });
-  return make_result(kind_of(op), out, {a, b}, [op](Node& n) {
+  return make_result(kind_of(op), out, {a, b}, binary_reads(op), [op](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const Tensor& av = n.parents[0]->value;
@@ -86,7 +100,7 @@ Var unary(OpKind kind, Unary f, const Var& x) {
     using T = decltype(tag);
     kernels::unary_forward<T>(f, x.value().data<T>(), y.data<T>(), y.numel());
   });
-  return make_result(kind, y, {x}, [f](Node& n) {
+  return make_result(kind, y, {x}, ValueReads::all(), [f](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
@@ -103,7 +117,7 @@ Var affine(OpKind kind, const Var& x, double scale, double shift) {
     using T = decltype(tag);
     kernels::affine_scalar<T>(x.value().data<T>(), y.data<T>(), y.numel(), scale, shift);
   });
-  return make_result(kind, y, {x}, [scale](Node& n) {
+  return make_result(kind, y, {x}, ValueReads::none(), [scale](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
@@ -128,7 +142,7 @@ Var pow_scalar(const Var& x, double p) {
     using T = decltype(tag);
     kernels::pow_scalar_forward<T>(x.value().data<T>(), y.data<T>(), y.numel(), p);
   });
-  return make_result(OpKind::pow_scalar, y, {x}, [p](Node& n) {
+  return make_result(OpKind::pow_scalar, y, {x}, ValueReads::only_inputs({0}), [p](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))

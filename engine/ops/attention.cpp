@@ -95,7 +95,8 @@ Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& 
   if (pair)
     for (const Var& p : pair->parameters()) inputs.push_back(p);
   const Tensor qv = q.value(), kv = k.value(), vv = v.value();
-  return make_result(OpKind::attention, out, inputs, [=](Node& n) mutable {
+  // The backward reads q, k, v and the bias from the closure's own tensors, and the output.
+  return make_result(OpKind::attention, out, inputs, ValueReads::only_output(), [=](Node& n) mutable {
     config.key_lengths = lengths.empty() ? nullptr : lengths.data();  // the closure's own copy
     std::vector<double> dpair(pair && any_requires_grad(n, first_pair_input) ? pair->gradient_size() : 0, 0.0);
     dispatch(n.value.dtype(), [&](auto tag) {

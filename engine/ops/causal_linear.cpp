@@ -39,7 +39,8 @@ Var causal_linear_attention(const Var& q, const Var& k, const Var& v) {
     using T = decltype(tag);
     kernels::causal_linear_forward<T>(s, qv.data<T>(), kv.data<T>(), vv.data<T>(), out.data<T>());
   });
-  return make_result(OpKind::causal_linear_attention, out, {q, k, v}, [=](Node& n) {
+  // The backward reads q, k, v from the closure's own tensors.
+  return make_result(OpKind::causal_linear_attention, out, {q, k, v}, ValueReads::none(), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       auto grad = [&](size_t i) -> T* {

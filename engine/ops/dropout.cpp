@@ -15,7 +15,8 @@ Var dropout(const Var& x, double p, const RandomKey& key, bool training) {
     using T = decltype(tag);
     kernels::dropout_apply<T>(x.value().data<T>(), y.data<T>(), y.numel(), p, key, false);
   });
-  return make_result(OpKind::dropout, y, {x}, [p, key](Node& n) {
+  // The backward reads no values: the mask is drawn again from its counter-based key.
+  return make_result(OpKind::dropout, y, {x}, ValueReads::none(), [p, key](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))

@@ -23,7 +23,7 @@ Var embedding(const Var& table, const std::vector<int32_t>& ids, const Shape& id
     using T = decltype(tag);
     kernels::embedding_forward<T>(table.value().data<T>(), ids.data(), n, D, y.data<T>());
   });
-  return make_result(OpKind::embedding, y, {table}, [ids, n, D](Node& node) {
+  return make_result(OpKind::embedding, y, {table}, ValueReads::none(), [ids, n, D](Node& node) {
     dispatch(node.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* g = detail::input_grad(node, 0))

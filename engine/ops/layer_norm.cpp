@@ -18,7 +18,7 @@ Var layer_norm(const Var& x, const Var& weight, const Var& bias, double eps) {
     kernels::layer_norm_forward<T>(x.value().data<T>(), weight.value().data<T>(), bias.value().data<T>(), y.data<T>(),
                                    mean.data<T>(), rstd.data<T>(), rows, D, eps);
   });
-  return make_result(OpKind::layer_norm, y, {x, weight, bias}, [=](Node& n) {
+  return make_result(OpKind::layer_norm, y, {x, weight, bias}, ValueReads::only_inputs({0, 1}), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Tensor* gx = detail::input_grad(n, 0);

@@ -76,7 +76,7 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
     else
       batched_product<T>(p, ta, tb, batch, M, N, K, A, M * K, B, shared_b ? 0 : K * N, T(0), out.data<T>(), M * N);
   });
-  return make_result(OpKind::matmul, out, {a, b}, [=](Node& n) {
+  return make_result(OpKind::matmul, out, {a, b}, ValueReads::only_inputs({0, 1}), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* A = n.parents[0]->value.data<T>();
@@ -138,7 +138,7 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
   });
   std::vector<Var> inputs{x, weight};
   if (bias.defined()) inputs.push_back(bias);
-  return make_result(OpKind::linear, out, inputs, [=](Node& n) {
+  return make_result(OpKind::linear, out, inputs, ValueReads::only_inputs({0, 1}), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* dy = n.grad.data<T>();

@@ -26,7 +26,7 @@ Var reduce(OpKind kind, const Var& x, int dim, bool keepdim, bool average) {
     using T = decltype(tag);
     kernels::reduce_sum<T>(x.value().data<T>(), y.data<T>(), outer, len, inner, scale);
   });
-  return make_result(kind, y, {x}, [=](Node& n) {
+  return make_result(kind, y, {x}, ValueReads::none(), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
@@ -60,7 +60,7 @@ Var masked_mean_pool(const Var& x, const std::vector<int32_t>& lengths) {
     using T = decltype(tag);
     kernels::masked_mean_forward<T>(x.value().data<T>(), lengths.data(), y.data<T>(), B, N, D);
   });
-  return make_result(OpKind::masked_mean_pool, y, {x}, [=](Node& n) {
+  return make_result(OpKind::masked_mean_pool, y, {x}, ValueReads::none(), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
@@ -78,7 +78,7 @@ Var masked_max_pool(const Var& x, const std::vector<int32_t>& lengths) {
     using T = decltype(tag);
     kernels::masked_max_forward<T>(x.value().data<T>(), lengths.data(), y.data<T>(), argmax->data(), B, N, D);
   });
-  return make_result(OpKind::masked_max_pool, y, {x}, [=](Node& n) {
+  return make_result(OpKind::masked_max_pool, y, {x}, ValueReads::none(), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))

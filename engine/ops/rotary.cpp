@@ -23,7 +23,7 @@ Var rotary(const Var& x, const Tensor& cos, const Tensor& sin, RotaryLayout layo
     using T = decltype(tag);
     kernels::rotary_apply<T>(x.value().data<T>(), y.data<T>(), c.data<T>(), s.data<T>(), G, N, d, r, pairs, +1, false);
   });
-  return make_result(OpKind::rotary, y, {x}, [=](Node& n) {
+  return make_result(OpKind::rotary, y, {x}, ValueReads::none(), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))

@@ -18,7 +18,7 @@ Var permute_as(OpKind kind, const Var& x, const std::vector<int>& perm) {
     using T = decltype(tag);
     kernels::permute<T>(x.value().data<T>(), x.shape(), perm, y.data<T>(), false);
   });
-  return make_result(kind, y, {x}, [perm](Node& n) {
+  return make_result(kind, y, {x}, ValueReads::none(), [perm](Node& n) {
     std::vector<int> inverse(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int>(i);
     dispatch(n.value.dtype(), [&](auto tag) {
@@ -44,7 +44,7 @@ Around around(const Shape& s, int dim) {
 
 Var reshape(const Var& x, const Shape& shape) {
   Tensor y = x.value().reshape(shape);
-  return make_result(OpKind::reshape, y, {x}, [](Node& n) {
+  return make_result(OpKind::reshape, y, {x}, ValueReads::none(), [](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
@@ -101,7 +101,7 @@ Var concat(const std::vector<Var>& xs, int dim) {
       offset += len;
     }
   });
-  return make_result(OpKind::concat, y, xs, [d, ar, out_row](Node& n) {
+  return make_result(OpKind::concat, y, xs, ValueReads::none(), [d, ar, out_row](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       int64_t offset = 0;
@@ -129,7 +129,7 @@ Var slice(const Var& x, int dim, int64_t start, int64_t end) {
     using T = decltype(tag);
     kernels::copy_rows<T>(x.value().data<T>() + skip, in_row, y.data<T>(), len, ar.outer, len, false);
   });
-  return make_result(OpKind::slice, y, {x}, [=](Node& n) {
+  return make_result(OpKind::slice, y, {x}, ValueReads::none(), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* g = detail::input_grad(n, 0))

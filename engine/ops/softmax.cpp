@@ -25,7 +25,7 @@ Var softmax(const Var& x, const Tensor& mask) {
     }
     kernels::softmax_forward<T>(in, y.data<T>(), rows, C);
   });
-  return make_result(OpKind::softmax, y, {x}, [rows, C](Node& n) {
+  return make_result(OpKind::softmax, y, {x}, ValueReads::only_output(), [rows, C](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
@@ -42,7 +42,7 @@ Var log_softmax(const Var& x) {
     using T = decltype(tag);
     kernels::log_softmax_forward<T>(x.value().data<T>(), y.data<T>(), rows, C);
   });
-  return make_result(OpKind::log_softmax, y, {x}, [rows, C](Node& n) {
+  return make_result(OpKind::log_softmax, y, {x}, ValueReads::only_output(), [rows, C](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* gx = detail::input_grad(n, 0))
@@ -71,7 +71,8 @@ Var cross_entropy(const Var& logits, const std::vector<int32_t>& labels, CrossEn
   });
   const double scale = count ? 1.0 / static_cast<double>(count) : 0.0;
   Tensor loss = Tensor::scalar(logits.dtype(), total * scale);
-  return make_result(OpKind::cross_entropy, loss, {logits}, [=](Node& n) {
+  // The backward reads the log-probabilities the closure keeps, not the logits.
+  return make_result(OpKind::cross_entropy, loss, {logits}, ValueReads::none(), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (Tensor* g = detail::input_grad(n, 0))

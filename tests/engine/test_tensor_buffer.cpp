@@ -24,3 +24,21 @@ TEST_CASE("acquire_buffer: 64-byte aligned at every size and writable to its end
     held.push_back(b);
   }
 }
+
+TEST_CASE("tensor storage is counted while alive, and its peak since the last reset") {
+  // Other tests' tensors may still be alive: every figure is relative to the start.
+  const size_t base = tensor_bytes_live();
+  reset_tensor_bytes_peak();
+  CHECK(tensor_bytes_peak() == base);
+  {
+    auto a = acquire_buffer(1000);
+    auto b = acquire_buffer(3000);
+    CHECK(tensor_bytes_live() == base + 4000);
+  }
+  CHECK(tensor_bytes_live() == base);
+  CHECK(tensor_bytes_peak() == base + 4000);
+  auto c = acquire_buffer(500);
+  CHECK(tensor_bytes_peak() == base + 4000);  // the peak stays until reset
+  reset_tensor_bytes_peak();
+  CHECK(tensor_bytes_peak() == base + 500);
+}
