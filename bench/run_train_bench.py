@@ -21,9 +21,11 @@ torch.autocast("cpu", dtype=torch.bfloat16).
 The PyTorch peer runs at its best: tcmalloc preloaded (LD_PRELOAD of
 /usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4; PyTorch allocates a fresh tensor per op,
 and glibc malloc hands large ones back as fresh mmap pages that fault on every step). Its
-allocator is --torch-allocator (default tcmalloc; glibc to compare), rotor's is
---rotor-allocator (default glibc, what `rotor train` gets). Every sample records the
-allocator and OpenBLAS core its process actually mapped and the OPENBLAS_CORETYPE it saw.
+allocator is --torch-allocator (default tcmalloc; glibc to compare). rotor's is the one it
+was linked with (tcmalloc, or tuned glibc malloc in a -DROTOR_TCMALLOC=OFF build);
+--rotor-allocator tcmalloc preloads tcmalloc for the other implementations too (an older
+build, say). Every sample records the allocator and OpenBLAS core its process actually
+mapped and the OPENBLAS_CORETYPE it saw.
 
 Implementations are `--impl LABEL=COMMAND` (repeatable; COMMAND is split like a shell
 line and gets CONFIG --steps --warmup --threads appended, and --precision, --mode and --vocab
@@ -64,8 +66,9 @@ def parse_args():
                     help="an implementation to time (repeatable); see above")
     ap.add_argument("--torch-allocator", choices=("tcmalloc", "glibc"), default="tcmalloc",
                     help="malloc for the torch* implementations (default tcmalloc, preloaded)")
-    ap.add_argument("--rotor-allocator", choices=("tcmalloc", "glibc"), default="glibc",
-                    help="malloc for the other implementations (default glibc)")
+    ap.add_argument("--rotor-allocator", choices=("linked", "tcmalloc"), default="linked",
+                    help="malloc for the other implementations: the one each binary links (default), "
+                    "or tcmalloc preloaded")
     ap.add_argument("--probe", default=os.path.join(ROOT, "build", "bench", "bench_peak_probe"),
                     help="bench_peak_probe command (split like a shell line); '' to skip")
     ap.add_argument("--no-pin", action="store_true", help="do not taskset to the first N CPUs")
@@ -93,8 +96,8 @@ def implementations(a):
         if allocator == "tcmalloc":
             if not os.path.exists(TCMALLOC):
                 sys.exit(f"run_train_bench.py: {TCMALLOC} not found, needed to preload tcmalloc for '{label}': "
-                         "apt-get install libtcmalloc-minimal4, or pass --torch-allocator glibc / "
-                         "--rotor-allocator glibc to run on glibc malloc")
+                         "apt-get install libtcmalloc-minimal4, or pass --torch-allocator glibc "
+                         "(or leave --rotor-allocator at linked)")
             env["LD_PRELOAD"] = " ".join(filter(None, [TCMALLOC, env.get("LD_PRELOAD")]))
         impls.append((label, shlex.split(cmd), allocator, env))
     return impls

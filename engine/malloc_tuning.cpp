@@ -2,7 +2,9 @@
 
 #include <climits>
 
-#if defined(__GLIBC__)
+#if defined(ROTOR_WITH_TCMALLOC)
+#include <gperftools/malloc_extension.h>
+#elif defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
@@ -10,7 +12,11 @@ namespace rotor {
 namespace {
 
 bool apply() {
-#if defined(__GLIBC__)
+#if defined(ROTOR_WITH_TCMALLOC)
+  // Keep freed spans: the next step needs the same memory again.
+  MallocExtension::instance()->SetMemoryReleaseRate(0.0);
+  return MallocExtension::instance()->GetMemoryReleaseRate() == 0.0;
+#elif defined(__GLIBC__)
   // M_MMAP_MAX 0: every block comes from the heap, whose freed chunks are
   // reused (split and merged) for any later size. M_TRIM_THRESHOLD at its
   // largest: the heap's free top is kept for the next step.

@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev libopenblas-openmp-dev libyaml-cpp-dev libhdf5-dev catch2 libcli11-dev
   libsentencepiece-dev libfmt-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
+  libgoogle-perftools-dev  # tcmalloc, rotor's allocator (engine/malloc_tuning.h)
   python3-matplotlib  # plots of `rotor compare` (optional: tables are written without it)
   clang clang-format libclang-rt-14-dev libomp-dev  # .ci/run: style check, sanitizer tree and libFuzzer targets
 )
