@@ -42,6 +42,11 @@ Var tanh(const Var& x);
 Var matmul(const Var& a, const Var& b, bool trans_a = false, bool trans_b = false);
 // x: [..., in], weight: [out, in], bias: [out] or undefined -> x weight^T + bias
 Var linear(const Var& x, const Var& weight, const Var& bias = Var());
+// linear(f(x), weight, bias) with the same bits, holding x but not f(x) for the
+// backward, which applies f again: an MLP's [tokens, d_ff] hidden layer is then
+// kept once per block instead of twice.
+enum class HiddenActivation { relu, gelu_erf, gelu_tanh };
+Var activated_linear(const Var& x, HiddenActivation f, const Var& weight, const Var& bias = Var());
 
 // --- lookup (ops/embedding.cpp)
 // table: [V, D]; ids (row-major, shape ids_shape) -> [ids_shape..., D]

@@ -13,6 +13,10 @@ Var Linear::operator()(const ParameterStore& store, const Var& x) const {
   return linear(x, store.var(weight), store.var(bias));
 }
 
+Var Linear::operator()(const ParameterStore& store, const Var& x, HiddenActivation f) const {
+  return activated_linear(x, f, store.var(weight), store.var(bias));
+}
+
 LayerNorm LayerNorm::declare(ParameterStore& store, const std::string& prefix, int64_t d, double eps) {
   LayerNorm n;
   n.weight = store.declare(prefix + ".weight", {d}, ParameterInit::ones(), false);

@@ -13,6 +13,8 @@ struct Linear {
   ParameterId weight = -1, bias = -1;  // weight [out, in] (PyTorch layout), bias [out]
   static Linear declare(ParameterStore& store, const std::string& prefix, int64_t in, int64_t out, double init_std);
   Var operator()(const ParameterStore& store, const Var& x) const;
+  // this(f(x)), keeping x rather than f(x) for the backward (engine: activated_linear).
+  Var operator()(const ParameterStore& store, const Var& x, HiddenActivation f) const;
 };
 
 struct LayerNorm {

@@ -1,6 +1,21 @@
 #include "models/transformer_block.h"
 
 namespace rotor {
+namespace {
+
+HiddenActivation hidden_activation(Activation a) {
+  switch (a) {
+    case Activation::relu:
+      return HiddenActivation::relu;
+    case Activation::gelu_tanh:
+      return HiddenActivation::gelu_tanh;
+    case Activation::gelu:
+      return HiddenActivation::gelu_erf;
+  }
+  return HiddenActivation::gelu_erf;
+}
+
+}  // namespace
 
 TransformerBlock::TransformerBlock(ParameterStore& store, const std::string& prefix, const ModelConfig& c)
     : attn_norm_(LayerNorm::declare(store, prefix + ".attn_norm", c.d_model, c.norm_eps)),
@@ -13,19 +28,8 @@ TransformerBlock::TransformerBlock(ParameterStore& store, const std::string& pre
       activation_(c.activation) {}
 
 Var TransformerBlock::mlp(const ParameterStore& store, const Var& x) const {
-  Var h = fc1_(store, x);
-  switch (activation_) {
-    case Activation::relu:
-      h = relu(h);
-      break;
-    case Activation::gelu_tanh:
-      h = gelu(h, GeluForm::tanh);
-      break;
-    case Activation::gelu:
-      h = gelu(h, GeluForm::erf);
-      break;
-  }
-  return fc2_(store, h);
+  // fc2 applies the activation itself: the block keeps fc1's output for the backward, not a second [N, d_ff].
+  return fc2_(store, fc1_(store, x), hidden_activation(activation_));
 }
 
 Var TransformerBlock::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,

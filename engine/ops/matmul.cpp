@@ -1,4 +1,5 @@
-// matmul (batched, with transposes) and linear.
+// matmul (batched, with transposes), linear and activated_linear.
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -110,16 +111,43 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
   });
 }
 
-Var linear(const Var& x, const Var& weight, const Var& bias) {
-  detail::check_rank_at_least(x, 1, "linear", "x");
-  detail::check_same_dtype(x, weight, "linear");
+namespace {
+
+kernels::Unary unary_of(HiddenActivation f) {
+  switch (f) {
+    case HiddenActivation::relu:
+      return kernels::Unary::relu;
+    case HiddenActivation::gelu_erf:
+      return kernels::Unary::gelu_erf;
+    case HiddenActivation::gelu_tanh:
+      return kernels::Unary::gelu_tanh;
+  }
+  return kernels::Unary::relu;
+}
+
+// The product's input: x itself, or f(x) made anew (the forward's and the backward's are the same bits).
+Tensor product_input(const Tensor& x, const std::optional<kernels::Unary>& f) {
+  if (!f) return x;
+  Tensor h = Tensor::empty(x.shape(), x.dtype());
+  dispatch(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    kernels::unary_forward<T>(*f, x.data<T>(), h.data<T>(), h.numel());
+  });
+  return h;
+}
+
+// x weight^T + bias, or f(x) weight^T + bias keeping only x for the backward.
+Var linear_of(OpKind kind, const Var& x, std::optional<kernels::Unary> f, const Var& weight, const Var& bias) {
+  const char* name = op_name(kind).data();
+  detail::check_rank_at_least(x, 1, name, "x");
+  detail::check_same_dtype(x, weight, name);
   if (weight.rank() != 2 || weight.size(1) != x.size(-1))
-    throw ShapeError("linear: weight " + to_string(weight.shape()) + " does not fit input " + to_string(x.shape()) +
-                     " (expected [out, " + std::to_string(x.size(-1)) + "])");
+    throw ShapeError(std::string(name) + ": weight " + to_string(weight.shape()) + " does not fit input " +
+                     to_string(x.shape()) + " (expected [out, " + std::to_string(x.size(-1)) + "])");
   const int64_t in = weight.size(1), outf = weight.size(0), rows = x.numel() / in;
   if (bias.defined() && (bias.rank() != 1 || bias.size(0) != outf))
-    throw ShapeError("linear: bias " + to_string(bias.shape()) + " does not match " + std::to_string(outf) +
-                     " outputs");
+    throw ShapeError(std::string(name) + ": bias " + to_string(bias.shape()) + " does not match " +
+                     std::to_string(outf) + " outputs");
   Shape os = x.shape();
   os.back() = outf;
   Tensor out = Tensor::empty(os, x.dtype());
@@ -127,7 +155,8 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
   dispatch(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     T* y = out.data<T>();
-    product<T>(p, false, true, rows, outf, in, x.value().data<T>(), weight.value().data<T>(), T(0), y);
+    product<T>(p, false, true, rows, outf, in, product_input(x.value(), f).data<T>(), weight.value().data<T>(), T(0),
+               y);
     if (bias.defined()) {
       const T* bb = bias.value().data<T>();
       parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / outf), [&](int64_t r0, int64_t r1) {
@@ -138,19 +167,39 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
   });
   std::vector<Var> inputs{x, weight};
   if (bias.defined()) inputs.push_back(bias);
-  return make_result(OpKind::linear, out, inputs, ValueReads::only_inputs({0, 1}), [=](Node& n) {
+  return make_result(kind, out, inputs, ValueReads::only_inputs({0, 1}), [=](Node& n) {
     dispatch(n.value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* dy = n.grad.data<T>();
-      if (Tensor* gx = detail::input_grad(n, 0))  // dx = dy W
-        product<T>(p, false, false, rows, in, outf, dy, n.parents[1]->value.data<T>(), T(1), gx->data<T>());
-      if (Tensor* gw = detail::input_grad(n, 1))  // dW = dy^T x
-        product<T>(p, true, false, outf, in, rows, dy, n.parents[0]->value.data<T>(), T(1), gw->data<T>());
+      const T* W = n.parents[1]->value.data<T>();
+      const Tensor& xv = n.parents[0]->value;
+      const Tensor input = product_input(xv, f);
+      if (Tensor* gx = detail::input_grad(n, 0)) {
+        if (!f) {  // dx = dy W
+          product<T>(p, false, false, rows, in, outf, dy, W, T(1), gx->data<T>());
+        } else {  // dh = dy W, then dx = f'(x) dh: as the two ops would, into a zeroed gradient
+          Tensor dh = Tensor::zeros(xv.shape(), xv.dtype());
+          product<T>(p, false, false, rows, in, outf, dy, W, T(1), dh.data<T>());
+          kernels::unary_backward<T>(*f, xv.data<T>(), input.data<T>(), dh.data<T>(), gx->data<T>(), xv.numel());
+        }
+      }
+      if (Tensor* gw = detail::input_grad(n, 1))  // dW = dy^T input
+        product<T>(p, true, false, outf, in, rows, dy, input.data<T>(), T(1), gw->data<T>());
       if (n.parents.size() > 2)
         if (Tensor* gb = detail::input_grad(n, 2))  // db = column sums of dy
           kernels::sum_to_shape<T>(dy, {rows, outf}, gb->data<T>(), {outf});
     });
   });
+}
+
+}  // namespace
+
+Var linear(const Var& x, const Var& weight, const Var& bias) {
+  return linear_of(OpKind::linear, x, std::nullopt, weight, bias);
+}
+
+Var activated_linear(const Var& x, HiddenActivation f, const Var& weight, const Var& bias) {
+  return linear_of(OpKind::activated_linear, x, unary_of(f), weight, bias);
 }
 
 }  // namespace rotor

@@ -1,5 +1,5 @@
 // Gradient checks: matmul (all transposes, batched, shared right operand),
-// linear, embedding, layer norm.
+// linear, activated_linear, embedding, layer norm.
 #include "engine/ops.h"
 #include "gradcheck_expect.h"
 
@@ -44,6 +44,15 @@ GRADCHECK(OpKind::linear, "linear with and without bias, 2-D and 3-D input") {
                   {randn({2, 3, 4}, 1), randn({5, 4}, 2), randn({5}, 3)});
   CHECK_GRADIENTS(OpKind::linear, [](const Vars& v) { return linear(v[0], v[1]); },
                   {randn({2, 4}, 1), randn({3, 4}, 2)});
+}
+
+GRADCHECK(OpKind::activated_linear, "activated_linear with each activation, with and without bias") {
+  for (const HiddenActivation f : {HiddenActivation::relu, HiddenActivation::gelu_erf, HiddenActivation::gelu_tanh}) {
+    CHECK_GRADIENTS(OpKind::activated_linear, [f](const Vars& v) { return activated_linear(v[0], f, v[1], v[2]); },
+                    {randn({2, 3, 4}, 1), randn({5, 4}, 2), randn({5}, 3)});
+    CHECK_GRADIENTS(OpKind::activated_linear, [f](const Vars& v) { return activated_linear(v[0], f, v[1]); },
+                    {randn({3, 4}, 4), randn({2, 4}, 5)});
+  }
 }
 
 GRADCHECK(OpKind::embedding, "embedding with repeated ids") {

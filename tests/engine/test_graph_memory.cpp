@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
+#include <tuple>
 
 #include "engine/ops.h"
 #include "engine/tensor_buffer.h"
@@ -103,4 +105,31 @@ TEST_CASE("a chain of ops that read no values holds one intermediate at a time")
   const Var loss = sum_all(h);
   backward(loss);
   CHECK(x.grad().at(0) == Approx(std::pow(1.5, 8)));
+}
+
+TEST_CASE("activated_linear gives the bits of linear over the activation, holding only its input") {
+  const std::vector<std::pair<HiddenActivation, std::function<Var(const Var&)>>> activations{
+      {HiddenActivation::relu, [](const Var& x) { return relu(x); }},
+      {HiddenActivation::gelu_erf, [](const Var& x) { return gelu(x, GeluForm::erf); }},
+      {HiddenActivation::gelu_tanh, [](const Var& x) { return gelu(x, GeluForm::tanh); }}};
+  for (const auto& [f, composed] : activations) {
+    auto run = [&, f = f, composed = composed](bool fused) {
+      Var x(test::randn({3, 40, 24}, 21).to(DType::F32), true);
+      Var w(test::randn({16, 24}, 22).to(DType::F32), true), b(test::randn({16}, 23).to(DType::F32), true);
+      const size_t before = tensor_bytes_live();
+      Var y = fused ? activated_linear(x, f, w, b) : linear(composed(x), w, b);
+      const size_t held = tensor_bytes_live() - before;  // the output, plus f(x) when composed
+      const Var loss = sum_all(mul(y, y));
+      backward(loss);
+      return std::make_tuple(y.value().clone(), x.grad(), w.grad(), b.grad(), held);
+    };
+    const auto [y1, gx1, gw1, gb1, held1] = run(true);
+    const auto [y2, gx2, gw2, gb2, held2] = run(false);
+    CHECK(test::same_bits(y1, y2));
+    CHECK(test::same_bits(gx1, gx2));
+    CHECK(test::same_bits(gw1, gw2));
+    CHECK(test::same_bits(gb1, gb2));
+    CHECK(held1 == 3 * 40 * 16 * sizeof(float));
+    CHECK(held2 == held1 + 3 * 40 * 24 * sizeof(float));
+  }
 }
