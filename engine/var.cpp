@@ -58,7 +58,7 @@ Var& Var::operator=(Var&& other) noexcept {
 Var::~Var() { drop_handle(); }
 
 void Var::drop_handle() {
-  if (node_ && --node_->handles == 0) node_->release_unread_value();
+  if (node_ && node_->handles.fetch_sub(1) == 1) node_->release_unread_value();
   node_.reset();
 }
 

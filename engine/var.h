@@ -13,6 +13,7 @@
 // recorded backward reads is released (shape and dtype kept) when its last Var
 // goes away, so a forward holds what its backward needs, not every
 // intermediate (a permute's input, a dropout's input, a residual's operands).
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -31,8 +32,8 @@ struct Node {
   std::function<void(Node&)> backward;  // reads this->grad, accumulates into parents
   OpKind op = OpKind::leaf;
   bool requires_grad = false;
-  int value_readers = 0;  // recorded backward closures (its own included) that read `value`
-  int handles = 0;        // Vars pointing here
+  int value_readers = 0;        // recorded backward closures (its own included) that read `value`
+  std::atomic<int> handles{0};  // Vars pointing here (parameters' Vars may be copied on any thread)
 
   // The gradient buffer, allocated as zeros on first use.
   Tensor& grad_buffer();
