@@ -9,12 +9,12 @@
 // per step"). Freed memory has to stay with the process.
 //
 // rotor links tcmalloc (CMake option ROTOR_TCMALLOC, the default): its page
-// heap serves large blocks best-fit from spans, which keeps resident memory
-// within a few percent of the peak of live tensors even though the graph
-// frees values in a new order (engine/var.h); its release rate is set to 0 so
-// freed spans are not returned to the kernel piecemeal. Without tcmalloc,
+// heap serves large blocks best-fit from spans, which keeps peak RSS 5-9%
+// above the peak of live tensors (bench configs S, XL and XXL) even though the
+// graph frees values in a new order (engine/var.h); its release rate is set to
+// 0 so freed spans are not returned to the kernel piecemeal. Without tcmalloc,
 // glibc malloc gets mmap off and trimming off: no faults after a few steps
-// either, but its heap fragments (peak RSS ~1.5x the live tensors on S).
+// either, but its heap fragments (peak RSS ~1.6x the live tensors on S).
 namespace rotor {
 
 // Applies the settings once per process (later calls do nothing); true when

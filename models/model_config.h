@@ -71,7 +71,7 @@ struct ModelConfig {
   AttentionKind attention = AttentionKind::softmax;
   AttentionKernel attention_kernel = AttentionKernel::fused;
   LinearRotation linear_rotation = LinearRotation::after_feature_map;
-  Activation activation = Activation::gelu;
+  HiddenActivation activation = HiddenActivation::gelu_erf;
   double norm_eps = 1e-5;
   double init_std = 0.02;
   EmbeddingScale embedding_scale = EmbeddingScale::one;

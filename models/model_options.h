@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "engine/ops.h"  // RotaryLayout
+#include "engine/ops.h"  // RotaryLayout, HiddenActivation
 #include "engine/option_names.h"
 
 namespace rotor {
@@ -15,7 +15,6 @@ enum class AttentionKind { softmax, linear };  // linear: elu(x)+1 feature map
 // How softmax attention is computed: the fused O(N)-memory op, or composed
 // from matmul/softmax/dropout ops (the reference; holds B x H x N x N buffers).
 enum class AttentionKernel { fused, composed };
-enum class Activation { gelu, gelu_tanh, relu };
 enum class RopeScaling { none, linear, ntk, yarn };
 // Linear attention with a rotating encoding: rotate phi(q), phi(k) in the numerator only (RoFormer eq. 19, the
 // paper's text), or rotate q and k before the feature map (as RoFormer's released code).
@@ -45,9 +44,11 @@ struct OptionNames<AttentionKernel> {
       {{AttentionKernel::fused, "fused"}, {AttentionKernel::composed, "composed"}}};
 };
 template <>
-struct OptionNames<Activation> {
-  static constexpr std::array<std::pair<Activation, const char*>, 3> table{
-      {{Activation::gelu, "gelu"}, {Activation::gelu_tanh, "gelu_tanh"}, {Activation::relu, "relu"}}};
+struct OptionNames<HiddenActivation> {  // the MLP's activation, the engine's enum
+  static constexpr std::array<std::pair<HiddenActivation, const char*>, 3> table{
+      {{HiddenActivation::gelu_erf, "gelu"},
+       {HiddenActivation::gelu_tanh, "gelu_tanh"},
+       {HiddenActivation::relu, "relu"}}};
 };
 template <>
 struct OptionNames<RopeScaling> {

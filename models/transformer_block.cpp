@@ -1,21 +1,6 @@
 #include "models/transformer_block.h"
 
 namespace rotor {
-namespace {
-
-HiddenActivation hidden_activation(Activation a) {
-  switch (a) {
-    case Activation::relu:
-      return HiddenActivation::relu;
-    case Activation::gelu_tanh:
-      return HiddenActivation::gelu_tanh;
-    case Activation::gelu:
-      return HiddenActivation::gelu_erf;
-  }
-  return HiddenActivation::gelu_erf;
-}
-
-}  // namespace
 
 TransformerBlock::TransformerBlock(ParameterStore& store, const std::string& prefix, const ModelConfig& c)
     : attn_norm_(LayerNorm::declare(store, prefix + ".attn_norm", c.d_model, c.norm_eps)),
@@ -29,7 +14,7 @@ TransformerBlock::TransformerBlock(ParameterStore& store, const std::string& pre
 
 Var TransformerBlock::mlp(const ParameterStore& store, const Var& x) const {
   // fc2 applies the activation itself: the block keeps fc1's output for the backward, not a second [N, d_ff].
-  return fc2_(store, fc1_(store, x), hidden_activation(activation_));
+  return fc2_(store, fc1_(store, x), activation_);
 }
 
 Var TransformerBlock::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,

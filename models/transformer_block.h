@@ -20,7 +20,7 @@ class TransformerBlock {
   Linear fc1_, fc2_;
   bool pre_norm_;
   double dropout_;
-  Activation activation_;
+  HiddenActivation activation_;
 };
 
 }  // namespace rotor

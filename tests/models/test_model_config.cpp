@@ -89,14 +89,14 @@ TEST_CASE("model config: each option enum exports its names once, unknown names 
   CHECK(option_names<NormPlacement>() == std::vector<std::string>{"pre", "post"});
   CHECK(option_names<Pooling>() == std::vector<std::string>{"mean", "cls", "max"});
   CHECK(option_names<AttentionKind>() == std::vector<std::string>{"softmax", "linear"});
-  CHECK(option_names<Activation>() == std::vector<std::string>{"gelu", "gelu_tanh", "relu"});
+  CHECK(option_names<HiddenActivation>() == std::vector<std::string>{"gelu", "gelu_tanh", "relu"});
   CHECK(option_names<RotaryLayout>() == std::vector<std::string>{"interleaved", "half"});
   CHECK(option_names<RopeScaling>() == std::vector<std::string>{"none", "linear", "ntk", "yarn"});
   CHECK(position_encoding_names() == std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi",
                                                               "alibi_directional", "kerple", "fire", "none", "xpos",
                                                               "p_rope"});
   CHECK(parse_option<Pooling>("cls") == Pooling::cls);
-  CHECK(std::string(option_name(Activation::gelu_tanh)) == "gelu_tanh");
+  CHECK(std::string(option_name(HiddenActivation::gelu_tanh)) == "gelu_tanh");
   CHECK_FALSE(parse_option<NormPlacement>("sandwich"));
   CHECK_FALSE(parse_option<RotaryLayout>("gptj"));
   CHECK_FALSE(parse_option<RopeScaling>("dynamic"));
