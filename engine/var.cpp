@@ -89,6 +89,26 @@ Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, ValueReads rea
   return out;
 }
 
+std::vector<Var> make_results(OpKind op, std::vector<Tensor> values, std::vector<Var> inputs, ValueReads reads,
+                              MultiBackward backward) {
+  // The hub's value is a one-element placeholder: backward() runs a closure only once its node has a gradient,
+  // which each output's closure gives the hub by touching that placeholder's gradient.
+  auto output_grads = std::make_shared<std::vector<Tensor>>(values.size());
+  Var hub = make_result(op, Tensor::zeros({}, values.empty() ? DType::F32 : values[0].dtype()), std::move(inputs),
+                        ValueReads{reads.inputs, false}, [output_grads, backward = std::move(backward)](Node& n) {
+                          backward(n, *output_grads);
+                          output_grads->assign(output_grads->size(), Tensor());
+                        });
+  std::vector<Var> outputs;
+  outputs.reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    outputs.push_back(make_result(op, std::move(values[i]), {hub}, ValueReads::none(), [output_grads, i](Node& n) {
+      (*output_grads)[i] = n.grad;  // shared, not copied: the node drops its own handle after this closure
+      n.parents[0]->grad_buffer();
+    }));
+  return outputs;
+}
+
 std::vector<std::shared_ptr<Node>> topological_order(const Var& root) {
   // Iterative DFS (graphs of deep models overflow a recursive one).
   std::vector<std::shared_ptr<Node>> order;

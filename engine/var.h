@@ -55,6 +55,9 @@ struct ValueReads {
   bool reads_input(size_t i) const { return i < 64 ? ((inputs >> i) & 1u) != 0 : true; }
 };
 
+// A fused op's backward over all its outputs' gradients (make_results).
+using MultiBackward = std::function<void(Node& hub, const std::vector<Tensor>& output_grads)>;
+
 class Var {
  public:
   Var() = default;
@@ -82,6 +85,7 @@ class Var {
 
  private:
   friend Var make_result(OpKind, Tensor, std::vector<Var>, ValueReads, std::function<void(Node&)>);
+  friend std::vector<Var> make_results(OpKind, std::vector<Tensor>, std::vector<Var>, ValueReads, MultiBackward);
   void drop_handle();
   std::shared_ptr<Node> node_;
 };
@@ -91,6 +95,15 @@ class Var {
 // `reads` says which values the closure reads (see ValueReads).
 Var make_result(OpKind op, Tensor value, std::vector<Var> inputs, ValueReads reads,
                 std::function<void(Node&)> backward);
+
+// Records a fused op with several outputs. One hidden node (the hub) has the
+// inputs as parents and each output as a child; each output's backward hands
+// its gradient to the hub, whose closure runs once, after all of them, with
+// output_grads[i] the gradient of output i (undefined: nothing reached it, read
+// as zeros). `reads` says which input values that closure reads; a value of an
+// output it reads is kept by capturing the Tensor in the closure.
+std::vector<Var> make_results(OpKind op, std::vector<Tensor> values, std::vector<Var> inputs, ValueReads reads,
+                              MultiBackward backward);
 
 // Runs the backward pass from a one-element loss (seeded with 1).
 void backward(const Var& loss);
