@@ -176,6 +176,13 @@ BatchConfig batch_config(const DataConfig& config) {
   return BatchConfig{config.batch_size, config.batch_tokens, config.bucket_pool};
 }
 
+BatchConfig eval_batch_config(const DataConfig& config, int64_t window_len) {
+  BatchConfig b = batch_config(config);
+  if (b.batch_tokens == 0 && window_len > config.max_len)
+    b.batch_size = std::max<int64_t>(1, b.batch_size * config.max_len / window_len);
+  return b;
+}
+
 const TokenizedSplit& Dataset::split(std::string_view name) const {
   std::string known;
   for (const TokenizedSplit& s : splits) {
@@ -240,7 +247,8 @@ Sampler make_sampler(const Dataset& data, const DataConfig& config, std::string_
 }
 
 Sampler make_eval_sampler(const TokenizedSplit& split, const DataConfig& config) {
-  return Sampler(split, window_config(config, "test"), batch_config(config), config.seed, SamplerMode::eval);
+  return Sampler(split, window_config(config, "test"), eval_batch_config(config, eval_max_len(config)), config.seed,
+                 SamplerMode::eval);
 }
 
 int64_t eval_max_len(const DataConfig& config) {

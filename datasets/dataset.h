@@ -64,6 +64,11 @@ Sampler make_eval_sampler(const TokenizedSplit& split, const DataConfig& config)
 // The window and batch settings a sampler over split `name` uses.
 WindowConfig window_config(const DataConfig& config, std::string_view name);
 BatchConfig batch_config(const DataConfig& config);
+// The batches of an evaluation at windows of `window_len` tokens, sized so that one holds no more padded tokens
+// than a training batch (which also keeps a graph, so evaluation needs less memory): training's batches, except
+// that with batch_size batching a window longer than max_len (a length sweep) gets batch_size * max_len /
+// window_len windows per batch (at least one). batch_tokens batching caps the tokens already.
+BatchConfig eval_batch_config(const DataConfig& config, int64_t window_len);
 // Tokens per evaluation window: eval_max_len, or max_len when it is 0.
 int64_t eval_max_len(const DataConfig& config);
 

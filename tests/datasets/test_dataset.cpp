@@ -262,3 +262,31 @@ TEST_CASE("evaluation samplers use the effective evaluation length", "[datasets]
   REQUIRE(sampler.next(batch));
   CHECK(batch.seq_len == 3);
 }
+
+TEST_CASE("evaluation batches hold no more padded tokens than a training batch", "[datasets][dataset]") {
+  DataConfig c = uncached();
+  c.max_len = 512;
+  c.batch_size = 32;
+  CHECK(eval_batch_config(c, 512).batch_size == 32);  // at the training length: training's batches
+  CHECK(eval_batch_config(c, 256).batch_size == 32);  // shorter windows: never more windows than training
+  CHECK(eval_batch_config(c, 2048).batch_size == 8);
+  CHECK(eval_batch_config(c, 3000).batch_size == 5);     // 32 * 512 / 3000 = 5.46: rounded down
+  CHECK(eval_batch_config(c, 1 << 20).batch_size == 1);  // at least one window
+  c.batch_tokens = 4096;                                 // a token budget caps every batch already
+  CHECK(eval_batch_config(c, 2048).batch_size == 32);
+  CHECK(eval_batch_config(c, 2048).batch_tokens == 4096);
+
+  c.batch_tokens = 0;
+  c.max_len = 4;
+  c.batch_size = 6;
+  c.eval_max_len = 8;  // twice the training length: 3 windows per batch
+  const std::unique_ptr<Tokenizer> bytes = train_tokenizer(TokenizerConfig{}, {});
+  std::vector<Document> docs;
+  for (int i = 0; i < 7; ++i) docs.push_back({"abcdefgh", "", "k", "f:" + std::to_string(i)});
+  const TokenizedSplit split = tokenize_documents("test", docs, *bytes, nullptr);
+  Sampler sampler = make_eval_sampler(split, c);
+  Batch batch;
+  std::vector<int64_t> sizes;
+  while (sampler.next(batch)) sizes.push_back(batch.batch_size);
+  CHECK(sizes == std::vector<int64_t>{3, 3, 1});
+}

@@ -31,7 +31,7 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   WindowConfig one_window;  // each block whole: inputs and the target after the last
   one_window.max_len = windows.length + 1;
   one_window.random_train_windows = false;
-  Sampler sampler(blocks, one_window, batch_config(data), data.seed, SamplerMode::eval);
+  Sampler sampler(blocks, one_window, eval_batch_config(data, windows.length), data.seed, SamplerMode::eval);
   Communicator& comm = world();
   Progress progress("eval " + split.name, sampler.batches_in_epoch(),
                     comm.is_root() ? options.progress : Progress::Style::none);
