@@ -72,6 +72,16 @@ Var cross_entropy(const Var& logits, const std::vector<int32_t>& labels, CrossEn
 // so backward recomputes it instead of storing it.
 Var dropout(const Var& x, double p, const RandomKey& key, bool training);
 
+// --- fused residual steps (ops/residual_norm.cpp): the composed ops' bits in one pass
+// h = add(x, dropout(y, p, key)) (p == 0: add(x, y)); x and y of one shape.
+Var add_dropout(const Var& x, const Var& y, double p, const RandomKey& key);
+// That h and n = layer_norm(h, weight, bias, eps), row by row; the backward keeps h, not x or y.
+struct ResidualNorm {
+  Var h, n;
+};
+ResidualNorm residual_norm(const Var& x, const Var& y, double p, const RandomKey& key, const Var& weight,
+                           const Var& bias, double eps = 1e-5);
+
 // --- fused softmax attention (ops/attention.cpp)
 struct AttentionOptions {
   double scale = 1.0;                         // logits = scale * q k^T (+ bias)

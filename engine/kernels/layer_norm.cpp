@@ -1,8 +1,6 @@
 #include "engine/kernels/layer_norm.h"
 
-#include <algorithm>
-#include <cmath>
-
+#include "engine/kernels/layer_norm_row.h"
 #include "engine/parallel.h"
 
 namespace rotor::kernels {
@@ -11,19 +9,7 @@ template <class T>
 void layer_norm_forward(const T* x, const T* w, const T* b, T* y, T* mean, T* rstd, int64_t rows, int64_t D,
                         double eps) {
   parallel_for(rows, grain_for(D), [&](int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) {
-      const T* xr = x + r * D;
-      double s = 0.0;  // statistics in double: float rows of thousands lose digits
-      for (int64_t d = 0; d < D; ++d) s += xr[d];
-      const double mu = s / static_cast<double>(D);
-      double v = 0.0;
-      for (int64_t d = 0; d < D; ++d) v += (xr[d] - mu) * (xr[d] - mu);
-      const double rs = 1.0 / std::sqrt(v / static_cast<double>(D) + eps);
-      mean[r] = static_cast<T>(mu);
-      rstd[r] = static_cast<T>(rs);
-      T* yr = y + r * D;
-      for (int64_t d = 0; d < D; ++d) yr[d] = static_cast<T>((xr[d] - mu) * rs) * w[d] + b[d];
-    }
+    for (int64_t r = r0; r < r1; ++r) layer_norm_row_forward(x + r * D, w, b, y + r * D, mean[r], rstd[r], D, eps);
   });
 }
 
@@ -32,23 +18,7 @@ void layer_norm_backward(const T* x, const T* w, const T* mean, const T* rstd, c
                          int64_t rows, int64_t D) {
   if (dx)
     parallel_for(rows, grain_for(D), [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) {
-        const T* xr = x + r * D;
-        const T* gr = dy + r * D;
-        double sg = 0.0, sgx = 0.0;
-        for (int64_t d = 0; d < D; ++d) {
-          const double g = static_cast<double>(gr[d]) * w[d];
-          sg += g;
-          sgx += g * (xr[d] - mean[r]) * rstd[r];
-        }
-        sg /= static_cast<double>(D);
-        sgx /= static_cast<double>(D);
-        T* dr = dx + r * D;
-        for (int64_t d = 0; d < D; ++d) {
-          const double xhat = (xr[d] - mean[r]) * static_cast<double>(rstd[r]);
-          dr[d] += static_cast<T>(rstd[r] * (static_cast<double>(gr[d]) * w[d] - sg - xhat * sgx));
-        }
-      }
+      for (int64_t r = r0; r < r1; ++r) layer_norm_row_dx(x + r * D, w, mean[r], rstd[r], dy + r * D, dx + r * D, D);
     });
   if (!dw && !db) return;
   // Column sums over rows. Each chunk owns a block of columns and walks the rows
