@@ -37,6 +37,14 @@ struct ForwardContext {
   // The dropout rate a site applies: p in training, 0 in evaluation.
   double dropout_rate(double p) const { return training ? p : 0.0; }
 
+  // A dropout site applied inside a fused op (residual_norm, add_dropout): its rate and key,
+  // the site numbered where dropout() would number it.
+  struct DropoutSite {
+    double p;
+    RandomKey key;
+  };
+  DropoutSite dropout_site(double p) { return {dropout_rate(p), next_dropout_key()}; }
+
   Var dropout(const Var& x, double p) {
     const RandomKey key = next_dropout_key();
     if (dropout_rate(p) == 0.0) return x;

@@ -29,4 +29,9 @@ Var LayerNorm::operator()(const ParameterStore& store, const Var& x) const {
   return layer_norm(x, store.var(weight), store.var(bias), eps);
 }
 
+ResidualNorm LayerNorm::after_residual(const ParameterStore& store, const Var& x, const Var& y, double p,
+                                       const RandomKey& key) const {
+  return residual_norm(x, y, p, key, store.var(weight), store.var(bias), eps);
+}
+
 }  // namespace rotor

@@ -22,6 +22,9 @@ struct LayerNorm {
   double eps = 1e-5;
   static LayerNorm declare(ParameterStore& store, const std::string& prefix, int64_t d, double eps);
   Var operator()(const ParameterStore& store, const Var& x) const;
+  // The residual sum h = x + dropout(y; p, key) and this(h), fused (engine residual_norm).
+  ResidualNorm after_residual(const ParameterStore& store, const Var& x, const Var& y, double p,
+                              const RandomKey& key) const;
 };
 
 }  // namespace rotor

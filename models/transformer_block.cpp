@@ -19,12 +19,20 @@ Var TransformerBlock::mlp(const ParameterStore& store, const Var& x) const {
 
 Var TransformerBlock::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,
                               ForwardContext& ctx) const {
+  // The residual steps are fused ops; each takes its dropout site's key where dropout() took it, after
+  // the branch it drops ran, so the masks stay the composed ops'. `y` lets go of each branch output once added.
+  Var y = attn_.forward(store, pre_norm_ ? attn_norm_(store, x) : x, in, ctx);
+  ForwardContext::DropoutSite site = ctx.dropout_site(dropout_);
   if (pre_norm_) {
-    Var h = add(x, ctx.dropout(attn_.forward(store, attn_norm_(store, x), in, ctx), dropout_));
-    return add(h, ctx.dropout(mlp(store, mlp_norm_(store, h)), dropout_));
+    const ResidualNorm r = mlp_norm_.after_residual(store, x, y, site.p, site.key);
+    y = mlp(store, r.n);
+    site = ctx.dropout_site(dropout_);
+    return add_dropout(r.h, y, site.p, site.key);
   }
-  Var h = attn_norm_(store, add(x, ctx.dropout(attn_.forward(store, x, in, ctx), dropout_)));
-  return mlp_norm_(store, add(h, ctx.dropout(mlp(store, h), dropout_)));
+  const Var h = attn_norm_.after_residual(store, x, y, site.p, site.key).n;
+  y = mlp(store, h);
+  site = ctx.dropout_site(dropout_);
+  return mlp_norm_.after_residual(store, h, y, site.p, site.key).n;
 }
 
 }  // namespace rotor
