@@ -46,9 +46,9 @@ struct ForwardContext {
   DropoutSite dropout_site(double p) { return {dropout_rate(p), next_dropout_key()}; }
 
   Var dropout(const Var& x, double p) {
-    const RandomKey key = next_dropout_key();
-    if (dropout_rate(p) == 0.0) return x;
-    return rotor::dropout(x, p, key, true);
+    const DropoutSite site = dropout_site(p);
+    if (site.p == 0.0) return x;
+    return rotor::dropout(x, site.p, site.key, true);
   }
 };
 
