@@ -39,17 +39,17 @@ MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string&
       linear_rotation_(c.linear_rotation),
       kernel_(c.attention_kernel) {}
 
-Var MultiHeadAttention::split_heads(const Var& x) const {
-  return permute(reshape(x, {x.size(0), x.size(1), heads_, head_dim_}), {0, 2, 1, 3});
-}
-
 Var MultiHeadAttention::merge_heads(const Var& x) const {
   return reshape(permute(x, {0, 2, 1, 3}), {x.size(0), x.size(2), heads_ * head_dim_});
 }
 
 Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const AttentionInputs& in,
                                 ForwardContext& ctx) const {
-  Var q = split_heads(q_(store, x)), k = split_heads(k_(store, x)), v = split_heads(v_(store, x));
+  // q, k, v in [B, H, N, dh] from one product (engine project_heads), the parameters still .q, .k, .v.
+  const std::vector<Var> qkv = project_heads(x, {store.var(q_.weight), store.var(k_.weight), store.var(v_.weight)},
+                                             {store.var(q_.bias), store.var(k_.bias), store.var(v_.bias)}, heads_);
+  const Var &q = qkv[0], &k = qkv[1];
+  Var v = qkv[2];
   if (in.position->rotates_values()) v = in.position->rotate(v, PositionEncoding::Role::value, in.positions);
   Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
   return out_(store, merge_heads(o));

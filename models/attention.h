@@ -46,7 +46,6 @@ class MultiHeadAttention {
   Var forward(const ParameterStore& store, const Var& x, const AttentionInputs& in, ForwardContext& ctx) const;
 
  private:
-  Var split_heads(const Var& x) const;  // [B, N, d] -> [B, H, N, dh]
   Var merge_heads(const Var& x) const;  // [B, H, N, dh] -> [B, N, d]
   Var softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in, ForwardContext& ctx) const;
   Var composed_softmax(const Var& q, const Var& k, const Var& v, double scale, const AttentionInputs& in,

@@ -1,17 +1,18 @@
 // matmul (batched, with transposes), linear and activated_linear.
 #include <optional>
 #include <string>
-#include <type_traits>
 
 #include "engine/kernels/elementwise.h"
-#include "engine/kernels/gemm.h"
-#include "engine/kernels/gemm_bf16.h"
 #include "engine/ops.h"
 #include "engine/ops/op_util.h"
+#include "engine/ops/product.h"
 #include "engine/parallel.h"
-#include "engine/precision.h"
 
 namespace rotor {
+
+using detail::batched_product;
+using detail::product;
+using detail::product_precision;
 
 namespace {
 
@@ -37,27 +38,6 @@ MatmulDims matmul_dims(const Var& a, const Var& b, bool ta, bool tb) {
   out.push_back(M);
   out.push_back(N);
   return {M, K, N, numel(batch_shape), shared_b, out};
-}
-
-// The products of float inputs take run.precision's format (precision.h);
-// double is always exact fp64. The forward reads the setting once and its
-// backward reuses it, whichever thread runs the backward.
-Precision product_precision(DType dtype) { return dtype == DType::F32 ? matmul_precision() : Precision::fp32; }
-
-template <class T>
-void product(Precision p, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const T* A, const T* B, T beta, T* C) {
-  if constexpr (std::is_same_v<T, float>)
-    if (p == Precision::bf16) return kernels::gemm_bf16(ta, tb, M, N, K, 1.0f, A, B, beta, C);
-  kernels::gemm<T>(ta, tb, M, N, K, T(1), A, B, beta, C);
-}
-
-template <class T>
-void batched_product(Precision p, bool ta, bool tb, int64_t batch, int64_t M, int64_t N, int64_t K, const T* A,
-                     int64_t sa, const T* B, int64_t sb, T beta, T* C, int64_t sc) {
-  if constexpr (std::is_same_v<T, float>)
-    if (p == Precision::bf16)
-      return kernels::gemm_batched_bf16(ta, tb, batch, M, N, K, 1.0f, A, sa, B, sb, beta, C, sc);
-  kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), A, sa, B, sb, beta, C, sc);
 }
 
 }  // namespace
