@@ -48,7 +48,7 @@ Var linear(const Var& x, const Var& weight, const Var& bias = Var());
 enum class HiddenActivation { relu, gelu_erf, gelu_tanh };
 Var activated_linear(const Var& x, HiddenActivation f, const Var& weight, const Var& bias = Var());
 // Attention's input projections as one product (ops/head_projection.cpp):
-// x [B, N, din], weights each [d, din], biases each [d] or all undefined ->
+// x [B, N, din], weights each [d, din], biases each [d] (or all undefined, or none) ->
 // per weight split_heads(linear(x, w, b)), [B, heads, N, d / heads], written
 // in head layout with no permute copies.
 std::vector<Var> project_heads(const Var& x, const std::vector<Var>& weights, const std::vector<Var>& biases,

@@ -52,15 +52,15 @@ HeadLayout check_layout(const Var& x, const std::vector<Var>& weights, const std
   return {x.size(0), x.size(1), x.size(2), d, heads, d / heads, static_cast<int64_t>(weights.size())};
 }
 
-// The values of `parts` (same shape [n, ...]) stacked along dim 0.
-Tensor stacked(const std::vector<Var>& parts) {
+// `parts` (same shape [n, ...]) stacked along dim 0.
+Tensor stacked(const std::vector<Tensor>& parts) {
   Shape shape = parts[0].shape();
   shape[0] *= static_cast<int64_t>(parts.size());
   Tensor out = Tensor::empty(shape, parts[0].dtype());
   dispatch(out.dtype(), [&](auto tag) {
     using T = decltype(tag);
     for (size_t i = 0; i < parts.size(); ++i)
-      std::copy_n(parts[i].value().data<T>(), parts[i].numel(), out.data<T>() + i * parts[i].numel());
+      std::copy_n(parts[i].data<T>(), parts[i].numel(), out.data<T>() + i * parts[i].numel());
   });
   return out;
 }
@@ -121,25 +121,34 @@ void accumulate_stacked(Node& hub, size_t first, int64_t count, int64_t block, A
     if (grads[i]) std::copy_n(acc.data() + i * block, block, grads[i]->data<T>());
 }
 
+// The values of parents first .. first + count - 1.
+std::vector<Tensor> parent_values(const Node& hub, size_t first, int64_t count) {
+  std::vector<Tensor> values;
+  for (int64_t i = 0; i < count; ++i) values.push_back(hub.parents[first + i]->value);
+  return values;
+}
+
 // The hub's backward: parents are x, the P weights, then the P biases if any.
 struct HeadProjectionBackward {
   HeadLayout s;
   Precision p;
-  Tensor wcat;  // [P*d, din], the weights as the forward read them
   bool with_bias;
 
   void operator()(Node& hub, const std::vector<Tensor>& grads) const {
-    dispatch(wcat.dtype(), [&](auto tag) { run<decltype(tag)>(hub, grads); });
+    dispatch(hub.parents[0]->value.dtype(), [&](auto tag) { run<decltype(tag)>(hub, grads); });
   }
 
   template <class T>
   void run(Node& hub, const std::vector<Tensor>& grads) const {
     const int64_t rows = s.rows(), width = s.width(), din = s.din;
-    Tensor dy = Tensor::empty({rows, width}, wcat.dtype());
+    Tensor dy = Tensor::empty({rows, width}, hub.parents[0]->value.dtype());
     gather_heads<T>(s, grads, dy.data<T>());
     const T* g = dy.data<T>();
-    if (Tensor* gx = detail::input_grad(hub, 0))  // dx = dY Wcat: one product over K = P*d
+    if (Tensor* gx = detail::input_grad(hub, 0)) {
+      // dx = dY Wcat, one product over K = P*d; Wcat stacked anew rather than held from the forward.
+      const Tensor wcat = stacked(parent_values(hub, 1, s.projections));
       detail::product<T>(p, false, false, rows, din, width, g, wcat.data<T>(), T(1), gx->data<T>());
+    }
     const T* x = hub.parents[0]->value.data<T>();
     accumulate_stacked<T>(hub, 1, s.projections, s.d * din, [&](T* dw) {  // dWcat = dY^T x
       detail::product<T>(p, true, false, width, din, rows, g, x, T(1), dw);
@@ -158,7 +167,10 @@ std::vector<Var> project_heads(const Var& x, const std::vector<Var>& weights, co
   const HeadLayout s = check_layout(x, weights, biases, heads);
   const bool with_bias = !biases.empty() && biases[0].defined();
   const Precision p = detail::product_precision(x.dtype());
-  const Tensor wcat = stacked(weights);  // [P*d, din], kept for the backward
+  std::vector<Tensor> w, b;
+  for (const Var& v : weights) w.push_back(v.value());
+  for (size_t i = 0; with_bias && i < biases.size(); ++i) b.push_back(biases[i].value());
+  const Tensor wcat = stacked(w);  // [P*d, din]
   std::vector<Tensor> outs;
   for (int64_t i = 0; i < s.projections; ++i)
     outs.push_back(Tensor::empty({s.batch, s.heads, s.length, s.dh}, x.dtype()));
@@ -169,14 +181,14 @@ std::vector<Var> project_heads(const Var& x, const std::vector<Var>& weights, co
                        y.data<T>());
     std::vector<T*> out;
     for (Tensor& o : outs) out.push_back(o.data<T>());
-    const Tensor bias = with_bias ? stacked(biases) : Tensor();
+    const Tensor bias = with_bias ? stacked(b) : Tensor();
     scatter_heads<T>(s, y.data<T>(), with_bias ? bias.data<T>() : nullptr, out);
   });
   std::vector<Var> inputs{x};
   inputs.insert(inputs.end(), weights.begin(), weights.end());
   if (with_bias) inputs.insert(inputs.end(), biases.begin(), biases.end());
-  return make_results(OpKind::head_projection, outs, inputs, ValueReads::only_inputs({0}),
-                      HeadProjectionBackward{s, p, wcat, with_bias});
+  const ValueReads reads{(uint64_t{2} << s.projections) - 1, false};  // x and the weights
+  return make_results(OpKind::head_projection, outs, inputs, reads, HeadProjectionBackward{s, p, with_bias});
 }
 
 }  // namespace rotor

@@ -33,7 +33,7 @@ Var mixed(const Vars& outs) {
 
 Vars projections(const Vars& v, size_t p, bool with_bias, int64_t heads) {
   const Vars w(v.begin() + 1, v.begin() + 1 + p);
-  const Vars b = with_bias ? Vars(v.begin() + 1 + p, v.begin() + 1 + 2 * p) : Vars();
+  const Vars b = with_bias ? Vars(v.begin() + 1 + p, v.begin() + 1 + 2 * p) : Vars(p);  // p undefined: no bias
   return project_heads(v[0], w, b, heads);
 }
 
