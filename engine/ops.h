@@ -49,8 +49,9 @@ enum class HiddenActivation { relu, gelu_erf, gelu_tanh };
 Var activated_linear(const Var& x, HiddenActivation f, const Var& weight, const Var& bias = Var());
 // Attention's input projections as one product (ops/head_projection.cpp):
 // x [B, N, din], weights each [d, din], biases each [d] (or all undefined, or none) ->
-// per weight split_heads(linear(x, w, b)), [B, heads, N, d / heads], written
-// in head layout with no permute copies.
+// per weight split_heads(linear(x, w, b)), [B, heads, N, d / heads]: one GEMM
+// into a [B*N, P*d] scratch, then one pass scatters it into head layout with the
+// biases added (no bias pass and no permute per projection).
 std::vector<Var> project_heads(const Var& x, const std::vector<Var>& weights, const std::vector<Var>& biases,
                                int64_t heads);
 
