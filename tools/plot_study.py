@@ -16,6 +16,7 @@ Run by `rotor compare` and `rotor analyze rope-decay` with Debian's
 import json
 import os
 import sys
+import textwrap
 
 try:
     import matplotlib
@@ -231,7 +232,21 @@ def difference_matrix(cell, scale=100):
     return names, diff, star
 
 
-def pairwise_heatmap(cell, alpha, stem):
+def missing_columns(cell, variants, width):
+    """Why variants of the cell have no column, one line each wrapped at `width` characters: n/a at this length
+    with the sweep's reason (learned positions past their table), else no finished run."""
+    point = (cell["split"], cell["length"], cell["scaling"])
+    reasons = {v["name"]: c.get("reason", "") for v in variants for c in v.get("sweep", [])
+               if (c["split"], c["length"], c["scaling"]) == point and not c.get("available", True)}
+    absent = [v["name"] for v in cell["variants"] if not v["n_seeds"]]
+    lines = [f"{name}: n/a at {cell['length']} tokens: {reasons[name]}" for name in absent if name in reasons]
+    unfinished = [name for name in absent if name not in reasons]
+    if unfinished:
+        lines.append("no finished run: " + ", ".join(unfinished))
+    return ["\n".join(textwrap.wrap(line, width)) for line in lines]
+
+
+def pairwise_heatmap(cell, variants, alpha, stem):
     loss = cell.get("lower_is_better", False)  # a language model's cell: nats per token, lower is better
     names, diff, star = difference_matrix(cell, 1 if loss else 100)
     if len(names) < 2:
@@ -256,8 +271,8 @@ def pairwise_heatmap(cell, alpha, stem):
     ax.set_xticklabels(names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names)
-    missing = [v["name"] for v in cell["variants"] if not v["n_seeds"]]
-    ax.set_xlabel("column variant" + ("\n(no finished run: " + ", ".join(missing) + ")" if missing else ""))
+    missing = missing_columns(cell, variants, int(10 * size))
+    ax.set_xlabel("\n".join(["column variant"] + [f"({line})" for line in missing]))
     ax.set_ylabel("row variant")
     scaling = "" if cell["scaling"] == "none" else f", {cell['scaling']} scaling"
     unit = "loss in nats/token (blue: row lower)" if loss else "accuracy points"
@@ -267,12 +282,13 @@ def pairwise_heatmap(cell, alpha, stem):
     save(fig, stem)
 
 
-def pairwise_heatmaps(statistics, out):
-    """One heatmap per cell of report.json's "statistics" (absent in older reports)."""
+def pairwise_heatmaps(statistics, variants, out):
+    """One heatmap per cell of report.json's "statistics" (absent in older reports); `variants`: report.json's,
+    whose sweep says why a variant is n/a at a length."""
     alpha = statistics.get("method", {}).get("alpha", 0.05)
     for cell in statistics["cells"]:
         suffix = "" if cell["scaling"] == "none" else "_" + cell["scaling"]
-        pairwise_heatmap(cell, alpha, os.path.join(out, f"pairwise_{cell['split']}_{cell['length']}{suffix}"))
+        pairwise_heatmap(cell, variants, alpha, os.path.join(out, f"pairwise_{cell['split']}_{cell['length']}{suffix}"))
 
 
 def rope_decay(decay, stem):
@@ -316,7 +332,7 @@ def main(argv):
     if "rope_decay" in data:
         rope_decay(data["rope_decay"], os.path.join(out, "rope_decay"))
     if "statistics" in data:
-        pairwise_heatmaps(data["statistics"], out)
+        pairwise_heatmaps(data["statistics"], data["variants"], out)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # Usage: test_plot_study.sh path/to/plot_study.py
 # tools/plot_study.py on hand-written report.json files: a partial study (one
 # variant without a finished run, so its numbers are null) with pairwise
-# statistics draws every plot and one heatmap per cell; an older report
+# statistics draws every plot and one heatmap per cell; a variant n/a at a
+# length says so with the reason; an older report
 # without "statistics" draws no heatmap; splits swept at one length each (a
 # generated task's test, test_128, ...) share one panel; a study swept at one
 # split and length gets no length plot. Skipped (77) without matplotlib.
@@ -96,6 +97,23 @@ mkdir -p "$dir/single" && touch "$dir/single/length_extrapolation.png"
 check "one split at one length: exit 0" test $? -eq 0
 check "one split at one length: validation plot drawn" test -s "$dir/single/val_accuracy.png"
 check "one split at one length: no length plot" test ! -e "$dir/single/length_extrapolation.png"
+# A variant n/a at a length (learned positions past their table) is labelled with the sweep's reason, not as
+# unfinished; one with no finished run still reads so.
+"$python" - "$dir/new.json" "$dir/na.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+alibi = next(v for v in report["variants"] if v["name"] == "alibi")
+for c in alibi["sweep"]:
+    if c["length"] == 128 and c["scaling"] == "none":
+        c.update(available=False, reason="input of 128 positions is longer than model.position.max_len = 64")
+        del c["accuracy"]
+json.dump(report, open(sys.argv[2], "w"))
+PY
+"$python" "$script" study "$dir/na.json" "$dir/na" > "$dir/na.log" 2>&1
+check "n/a variant: exit 0" test $? -eq 0
+check "n/a variant: labelled n/a with the reason" grep -q "alibi: n/a at 128 tokens: input of 128" "$dir/na/pairwise_test_128.svg"
+check "n/a variant: not called unfinished" test -z "$(grep 'no finished run' "$dir/na/pairwise_test_128.svg")"
+check "variant without a finished run: still said" grep -q "no finished run: alibi" "$dir/na/pairwise_test_64.svg"
 [ -n "${KEEP_PLOTS:-}" ] && cp -r "$dir/new" "$KEEP_PLOTS"
 cat "$dir/new.log" "$dir/old.log"
 checks_passed

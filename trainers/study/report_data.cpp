@@ -36,10 +36,14 @@ json order_json(const StudyEvidence& e) {
 }
 
 json usage_json(const StudyEvidence& e) {
-  json j{{"reference", e.reference}, {"near_uniform_entropy", kUniformEntropy}, {"variants", json::array()}};
+  json j{{"reference", e.reference},
+         {"near_uniform_entropy", kUniformEntropy},
+         {"verdicts", e.usage_verdicts},
+         {"variants", json::array()}};
   for (const PositionUsage& u : e.usage)
     j["variants"].push_back({{"variant", u.variant},
                              {"differs_from_none", u.differs_from_none},
+                             {"differing_per_seed", u.differing_per_seed},
                              {"documents", u.documents},
                              {"indistinguishable_from_none", u.indistinguishable_from_none},
                              {"measured_runs", u.measured_runs},
@@ -273,7 +277,7 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
       if (r.run.variant == v.name) own.push_back(r);
     report.variants.push_back(summarize_variant(v.name, own, sweep_plan(spec, v.config)));
   }
-  report.evidence = gather_evidence(spec.variants, report.runs, report_statistics_options());
+  report.evidence = gather_evidence(spec.variants, report.runs, report_statistics_options(), spec.comparisons_against);
   std::vector<std::string> names;
   for (const StudyVariant& v : spec.variants) names.push_back(v.name);
   for (double threshold : spec.evaluation.thresholds)
@@ -309,6 +313,8 @@ json report_json(const StudyReport& report) {
          {"convergence", json::array()},
          {"variants", json::array()},
          {"runs", json::array()}};
+  j["statistics"]["method"]["comparisons"] =
+      report.evidence.against.empty() ? "all pairs" : "planned: each variant against " + report.evidence.against;
   // A classifier's report has no such key; a language model's names its objective (clm, mlm).
   if (report.evidence.language_model) j["objective"] = option_name(spec.variants.front().config.train.objective);
   for (size_t i = 0; i < report.variants.size(); ++i)

@@ -16,19 +16,27 @@ std::string interval(double lo, double hi) { return "[" + points(lo) + ", " + po
 std::string signed_interval(double lo, double hi) { return "[" + signed_points(lo) + ", " + signed_points(hi) + "]"; }
 std::string p_text(double p) { return p < 1e-4 ? fmt::format("{:.1e}", p) : fmt::format("{:.4f}", p); }
 
-std::string flags(const StudyEvidence& e) {
-  std::string out;
-  for (const PositionUsage& u : e.usage) {
-    if (u.indistinguishable_from_none)
-      out += "- **" + u.variant + "** cannot be told apart from `" + e.reference +
-             "` (no position) at any evaluated length: at this budget its encoding makes no resolved difference.\n";
-    if (u.near_uniform_runs > 0)
-      out += fmt::format(
-          "- **{}**: attention stayed close to uniform in {} of {} runs (every layer's entropy >= {} of uniform): "
-          "such a model can use positions only weakly; train longer or check the learning rate.\n",
-          u.variant, u.near_uniform_runs, u.measured_runs, kUniformEntropy);
-  }
-  return out;
+// The pairs one Holm correction covers: every pair of a cell, or the planned
+// comparisons of the spec's comparisons.against (a smaller family).
+std::string holm_family(const StudyEvidence& e) {
+  if (e.against.empty()) return "the pairs of that split and length";
+  return "the planned comparisons of that split and length: each variant against `" + e.against +
+         "` (spec `comparisons.against`)";
+}
+
+// The seed level of the bootstrap can only redraw the seeds at hand: with
+// fewer than 3 it barely samples the spread between seeds.
+std::string few_seeds_note(const StudyEvidence& e) {
+  int64_t fewest = 0;
+  for (const CellStatistics& c : e.cells)
+    for (const VariantStatistics& v : c.variants)
+      if (v.n_seeds > 0 && (fewest == 0 || v.n_seeds < fewest)) fewest = v.n_seeds;
+  if (fewest == 0 || fewest >= 3) return "";
+  return fmt::format(
+      "\n**Few seeds**: a variant here has {} finished seed{}. The seed level of the bootstrap can only redraw the "
+      "seeds at hand, so these intervals and p-values barely reflect how much another seed would differ: run 3 or "
+      "more seeds (`seeds:`) before reading a difference as a property of the encodings.\n",
+      fewest, fewest == 1 ? "" : "s");
 }
 
 std::string verdict_section(const StudyEvidence& e) {
@@ -37,19 +45,19 @@ std::string verdict_section(const StudyEvidence& e) {
   if (e.cells.empty()) return o.str() + "No run has per-document predictions yet: nothing to compare.\n";
   for (const std::string& line : e.verdicts) o << "- " << line << "\n";
   if (!e.order_verdict.empty()) o << "- order control: " << e.order_verdict << "\n";
-  o << flags(e);
+  for (const std::string& line : e.usage_verdicts) o << "- " << line << "\n";
   if (e.language_model)
     return o.str() + fmt::format(
                          "\n`a < b` means a's loss per token (so its perplexity) is lower and the paired difference is "
-                         "resolved (Holm-corrected p < {} over the variants at that split and length; `rope+ntk` is "
-                         "rope evaluated with NTK scaling); `tied` lists variants whose differences are not resolved. "
-                         "The order control and the position-usage checks need a classifier's predictions and are "
-                         "not run for a language-model study.\n",
-                         e.options.alpha);
+                         "resolved (Holm-corrected p < {} over {}; `rope+ntk` is rope evaluated with NTK scaling); "
+                         "`tied` lists variants whose differences are not resolved. The order control and the "
+                         "position-usage checks need a classifier's predictions and are not run for a "
+                         "language-model study.\n",
+                         e.options.alpha, holm_family(e));
   o << fmt::format(
       "\n`a > b` means a's accuracy is higher and the paired difference is resolved (Holm-corrected p < {} over "
-      "the pairs of that split and length); `tied` lists variants whose differences are not resolved.\n",
-      e.options.alpha);
+      "{}); `tied` lists variants whose differences are not resolved.\n",
+      e.options.alpha, holm_family(e));
   return o.str();
 }
 
@@ -123,8 +131,7 @@ std::string usage_section(const StudyEvidence& e) {
        "uniform), on up to "
     << kAttentionWindows << " validation windows of each run's best checkpoint, mean over runs";
   if (!e.reference.empty())
-    o << "; test predictions that differ from `" << e.reference
-      << "` (same seed, first statistics cell), mean over seeds";
+    o << "; test predictions that differ from `" << e.reference << "` (same seed, first statistics cell), per seed";
   o << ".\n\n| Variant | Attention entropy by layer | Runs near uniform |"
     << (e.reference.empty() ? "" : " Predictions unlike `" + e.reference + "` |") << "\n|---|---|--:|"
     << (e.reference.empty() ? "" : "--:|") << "\n";
@@ -133,9 +140,11 @@ std::string usage_section(const StudyEvidence& e) {
     for (double v : u.layer_entropy) entropy += (entropy.empty() ? "" : ", ") + fmt::format("{:.3f}", v);
     o << "| " << u.variant << " | " << (u.measured_runs ? entropy : "n/a") << " | " << u.near_uniform_runs << " / "
       << u.measured_runs << " |";
-    if (!e.reference.empty())
-      o << " " << (u.differs_from_none < 0 ? "–" : fmt::format("{:.1f} of {}", u.differs_from_none, u.documents))
-        << " |";
+    if (!e.reference.empty()) {
+      std::string per_seed;
+      for (int64_t n : u.differing_per_seed) per_seed += (per_seed.empty() ? "" : ", ") + std::to_string(n);
+      o << " " << (per_seed.empty() ? "–" : per_seed + " of " + std::to_string(u.documents)) << " |";
+    }
     o << "\n";
   }
   return o.str();
@@ -153,17 +162,18 @@ std::string evidence_markdown(const StudyReport& r) {
         "\n## Statistics\n\nLoss in nats per token over every seed and every evaluation window (non-overlapping "
         "windows of the length, or as the spec's stride says{}), perplexity = e^loss; 95% intervals from a "
         "two-level bootstrap ({} replicates, resampling seeds and windows, the loss a ratio of summed nats to summed "
-        "tokens); pairs compared paired over the same seeds and windows, Holm-corrected; tier 1 is the lowest loss "
-        "and every variant not resolved from it, and so on.\n",
+        "tokens); pairs compared paired over the same seeds and windows, Holm-corrected over {}; tier 1 is the "
+        "lowest loss and every variant not resolved from it, and so on.\n{}",
         budget > 0 ? fmt::format("; the split's first {} targets only, evaluation.max_tokens", budget) : "",
-        e.options.replicates);
+        e.options.replicates, holm_family(e), few_seeds_note(e));
     for (const CellStatistics& c : e.cells) o << language_model_cell_table(c);
   } else if (!e.cells.empty()) {
     o << fmt::format(
         "\n## Statistics\n\nAccuracy in percent over every seed and test document; 95% intervals from a two-level "
         "bootstrap ({} replicates, resampling seeds and documents); pairs compared paired over the same seeds and "
-        "documents, Holm-corrected; tier 1 is the best variant and every one not resolved from it, and so on.\n",
-        e.options.replicates);
+        "documents, Holm-corrected over {}; tier 1 is the best variant and every one not resolved from it, and so "
+        "on.\n{}",
+        e.options.replicates, holm_family(e), few_seeds_note(e));
     for (const CellStatistics& c : e.cells) o << cell_table(c, e.reference);
   }
   o << order_section(e) << usage_section(e);

@@ -97,27 +97,47 @@ std::string reference_variant(const std::vector<StudyVariant>& variants) {
   return "";
 }
 
+// (variant, its twin that differs only by data.shuffle_tokens: true), for the order control.
+std::vector<std::pair<std::string, std::string>> shuffled_twins(const std::vector<StudyVariant>& variants) {
+  std::vector<std::pair<std::string, std::string>> twins;
+  for (const StudyVariant& v : variants)
+    for (const StudyVariant& w : variants)
+      if (!v.config.data.shuffle_tokens && w.config.data.shuffle_tokens &&
+          differing_keys(v.config, w.config) == std::vector<std::string>{"data.shuffle_tokens"})
+        twins.emplace_back(v.name, w.name);
+  return twins;
+}
+
 std::vector<OrderDependence> order_controls(const std::vector<StudyVariant>& variants,
                                             const std::vector<CellStatistics>& cells) {
   std::vector<OrderDependence> out;
-  for (const StudyVariant& v : variants)
-    for (const StudyVariant& w : variants) {
-      if (v.config.data.shuffle_tokens || !w.config.data.shuffle_tokens) continue;
-      if (differing_keys(v.config, w.config) != std::vector<std::string>{"data.shuffle_tokens"}) continue;
-      for (const CellStatistics& cell : cells) {
-        const PairStatistics* p = find_pair(cell, v.name, w.name);
-        if (p == nullptr) continue;
-        PairStatistics gap = *p;
-        if (gap.a != v.name) {  // orient as variant minus shuffled
-          std::swap(gap.a, gap.b);
-          gap.difference = -gap.difference;
-          gap.ci_low = -p->ci_high;
-          gap.ci_high = -p->ci_low;
-        }
-        out.push_back({v.name, w.name, cell.split, cell.length, gap});
+  for (const auto& [variant, shuffled] : shuffled_twins(variants))
+    for (const CellStatistics& cell : cells) {
+      const PairStatistics* p = find_pair(cell, variant, shuffled);
+      if (p == nullptr) continue;
+      PairStatistics gap = *p;
+      if (gap.a != variant) {  // orient as variant minus shuffled
+        std::swap(gap.a, gap.b);
+        gap.difference = -gap.difference;
+        gap.ci_low = -p->ci_high;
+        gap.ci_high = -p->ci_low;
       }
+      out.push_back({variant, shuffled, cell.split, cell.length, gap});
     }
   return out;
+}
+
+// The options of one cell: with planned comparisons (spec comparisons.against)
+// only each variant against that one, and each against its shuffled twin, are
+// tested, so Holm corrects over those alone.
+StatisticsOptions cell_options(const StudyEvidence& e, const CellOutcomes& cell,
+                               const std::vector<StudyVariant>& variants) {
+  StatisticsOptions o = e.options;
+  if (e.against.empty()) return o;
+  for (const VariantOutcomes& v : cell.variants)
+    if (v.name != e.against) o.planned.emplace_back(e.against, v.name);
+  for (const auto& twins : shuffled_twins(variants)) o.planned.push_back(twins);
+  return o;
 }
 
 std::string order_verdict(const std::vector<OrderDependence>& order) {
@@ -155,7 +175,10 @@ PositionUsage usage_of(const StudyVariant& v, const std::string& reference, cons
       if (theirs == nullptr) continue;
       ++seeds;
       u.documents = static_cast<int64_t>(mine->predictions.size());
-      for (size_t d = 0; d < mine->predictions.size(); ++d) differing += mine->predictions[d] != theirs->predictions[d];
+      int64_t here = 0;
+      for (size_t d = 0; d < mine->predictions.size(); ++d) here += mine->predictions[d] != theirs->predictions[d];
+      u.differing_per_seed.push_back(here);
+      differing += here;
     }
   }
   for (double& e : u.layer_entropy) e /= static_cast<double>(std::max<int64_t>(1, u.measured_runs));
@@ -174,17 +197,19 @@ PositionUsage usage_of(const StudyVariant& v, const std::string& reference, cons
 }  // namespace
 
 StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const std::vector<RunResult>& runs,
-                              const StatisticsOptions& options) {
+                              const StatisticsOptions& options, const std::string& against) {
   StudyEvidence e;
   e.options = options;
+  e.against = against;
   e.language_model = language_model_study(runs);
   e.reference = e.language_model ? "" : reference_variant(variants);
   e.options.reference = e.reference;
   const std::vector<SweepCell> points = statistics_points(runs);
-  for (const SweepCell& point : points)
-    e.cells.push_back(cell_statistics(
-        e.language_model ? language_model_outcomes(point, variants, runs) : outcomes(point, variants, runs),
-        e.options));
+  for (const SweepCell& point : points) {
+    const CellOutcomes cell =
+        e.language_model ? language_model_outcomes(point, variants, runs) : outcomes(point, variants, runs);
+    e.cells.push_back(cell_statistics(cell, cell_options(e, cell, variants)));
+  }
   std::vector<std::string> splits;
   for (const CellStatistics& c : e.cells)
     if (std::find(splits.begin(), splits.end(), c.split) == splits.end()) splits.push_back(c.split);
@@ -199,6 +224,7 @@ StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const s
   e.order = order_controls(variants, e.cells);
   e.order_verdict = order_verdict(e.order);
   for (const StudyVariant& v : variants) e.usage.push_back(usage_of(v, e.reference, runs, e.cells, points));
+  e.usage_verdicts = usage_verdicts(e.usage, e.reference);
   return e;
 }
 

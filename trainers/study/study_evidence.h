@@ -3,7 +3,8 @@
 //
 //   cells    per held-out split and evaluation length (scaling none): each
 //            variant's accuracy with a two-level bootstrap interval, every
-//            pair's paired difference, Holm-corrected, and rank tiers
+//            pair's paired difference (with planned comparisons, each
+//            variant's against one reference), Holm-corrected, and rank tiers
 //            (study_statistics.h), from the runs' per-document predictions;
 //   order    the order control: each variant against its twin that differs
 //            only by data.shuffle_tokens (accuracy with order - shuffled);
@@ -40,6 +41,7 @@ struct PositionUsage {
   // seed, in the first statistics cell, averaged over the shared seeds;
   // -1 when there is no such variant or no shared seed.
   double differs_from_none = -1.0;
+  std::vector<int64_t> differing_per_seed;  // the same count for each shared seed, in run order
   int64_t documents = 0;
   bool indistinguishable_from_none = false;  // in every cell of the study
   int64_t measured_runs = 0, near_uniform_runs = 0;
@@ -50,16 +52,19 @@ struct StudyEvidence {
   StatisticsOptions options;
   bool language_model = false;  // cells of loss per token; no order control or usage
   std::string reference;        // the no-position variant ("" when the study has none)
+  std::string against;          // planned comparisons against this variant (spec comparisons.against); "": all pairs
   std::vector<CellStatistics> cells;
   std::vector<std::string> verdicts;  // one line per held-out split, "test: rope > none at 64 tokens (p < 0.01)"
   std::vector<OrderDependence> order;
   std::string order_verdict;  // empty without an order control
   std::vector<PositionUsage> usage;
+  std::vector<std::string> usage_verdicts;  // usage in words, each finding once (study_verdict.h)
 };
 
 // `variants`: the spec's variants (their configs decide the no-position
-// reference and the order-control twins); `runs` in spec order.
+// reference and the order-control twins); `runs` in spec order; `against`:
+// the spec's comparisons.against ("": every pair of a cell is compared).
 StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const std::vector<RunResult>& runs,
-                              const StatisticsOptions& options);
+                              const StatisticsOptions& options, const std::string& against);
 
 }  // namespace rotor

@@ -25,6 +25,7 @@ void write_study_manifest(const std::string& study_dir, const StudyManifest& m) 
                  {"overrides", s.overrides},
                  {"seeds", s.seeds},
                  {"variants", variants},
+                 {"comparisons_against", s.comparisons_against},
                  {"evaluation",
                   {{"splits", s.evaluation.splits},
                    {"lengths", s.evaluation.lengths},
@@ -72,6 +73,7 @@ StudyManifest read_study_manifest(const std::string& study_dir) {
     for (const json& v : j.at("variants"))
       s.variants.push_back({v.at("name").get<std::string>(), v.at("overrides").get<std::vector<std::string>>(),
                             parse_config_text(v.at("config").get<std::string>(), path + " (variant config)")});
+    s.comparisons_against = j.value("comparisons_against", "");  // absent before planned comparisons
     const json& ev = j.at("evaluation");
     s.evaluation.splits = ev.at("splits").get<std::vector<std::string>>();
     s.evaluation.lengths = ev.at("lengths").get<std::vector<int64_t>>();

@@ -272,6 +272,13 @@ StudySpec read_study(const SpecReader& r, const YAML::Node& root, const YAML::No
     if (!names.insert(spec.variants.back().name).second)
       r.fail(v, "variants: '" + spec.variants.back().name + "' is listed twice");
   }
+  if (const YAML::Node c = root["comparisons"]) {
+    r.require_keys(c, "comparisons", {"against"});
+    spec.comparisons_against = r.scalar(c["against"] ? c["against"] : c, "comparisons.against");
+    if (!names.count(spec.comparisons_against))
+      r.fail(c, "comparisons.against: '" + spec.comparisons_against +
+                    "' is not a variant of the study (variants: " + joined({names.begin(), names.end()}) + ")");
+  }
   return spec;
 }
 
@@ -293,7 +300,8 @@ StudySuite parse_study_suite(const std::string& path) {
     throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg);
   }
   if (!root.IsMap()) throw ConfigError(path + ": expected a study: base (or tasks), seeds, variants, evaluation");
-  r.require_keys(root, "the study", {"base", "tasks", "out_dir", "set", "seeds", "variants", "evaluation"});
+  r.require_keys(root, "the study",
+                 {"base", "tasks", "out_dir", "set", "seeds", "variants", "evaluation", "comparisons"});
   if (root["base"] && root["tasks"]) r.fail(root["tasks"], "tasks: give either `base:` (one study) or `tasks:`");
   if (!root["base"] && !root["tasks"]) throw ConfigError(path + ": missing `base:` (or `tasks:`)");
   for (const char* key : {"seeds", "variants"})

@@ -22,6 +22,8 @@
 //                                      # each split (the same at every length dividing it)
 //     thresholds: [5.5, 5.0]           # steps for the validation curve to reach each
 //                                      # (a loss falls to it, an accuracy rises to it): convergence.h
+//   comparisons:                       # optional: planned comparisons, a smaller Holm family
+//     against: none                    # each variant against this one alone (default: every pair)
 //
 // Parsing is strict: unknown keys, unknown presets, bad seeds or lengths and
 // variant overrides the run config rejects are errors naming the spec file,
@@ -66,6 +68,7 @@ struct StudySpec {
   std::vector<uint64_t> seeds;
   std::vector<StudyVariant> variants;
   StudyEvaluation evaluation;
+  std::string comparisons_against;  // comparisons.against: a variant's name; empty: every pair is compared
 
   // Every (variant, seed), variants in spec order, seeds inner.
   std::vector<StudyRun> runs() const;

@@ -108,12 +108,12 @@ struct Comparisons {
   std::vector<size_t> pair_a, pair_b;  // variant indices of each kept pair
   std::vector<SeedPairs> pair_runs;
 };
-Comparisons comparisons(const CellRuns& r) {
+Comparisons comparisons(const CellRuns& r, const CellOutcomes& cell, const StatisticsOptions& options) {
   Comparisons c;
   for (size_t a = 0; a < r.seeds.size(); ++a)
     for (size_t b = a + 1; b < r.seeds.size(); ++b) {
       SeedPairs s = shared_seeds(r, a, b);
-      if (s.a.empty()) continue;
+      if (s.a.empty() || !options.tests(cell.variants[a].name, cell.variants[b].name)) continue;
       c.pair_a.push_back(a);
       c.pair_b.push_back(b);
       c.pair_runs.push_back(std::move(s));
@@ -320,7 +320,7 @@ void assign_tiers(CellStatistics& cell) {
 CellStatistics cell_statistics(const CellOutcomes& cell, const StatisticsOptions& options) {
   check_options(options, static_cast<int64_t>(cell.variants.size()));
   const CellRuns runs = gather_runs(cell);
-  const Comparisons comparisons_ = comparisons(runs);
+  const Comparisons comparisons_ = comparisons(runs, cell, options);
   const Replicates replicates = bootstrap(runs, comparisons_, options);
   const int64_t tail = tail_count(options);
   CellStatistics out{cell.split, cell.length, cell.scaling, cell.lower_is_better, {}, {}};

@@ -29,6 +29,7 @@
 // Determinism: all draws come from RandomKey{options.seed, stream, replicate}
 // (Philox), and sums run in a fixed order, so the results are the same bits on
 // every machine and thread count.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -45,6 +46,14 @@ struct StatisticsOptions {
   // A variant of the cell that every other one is compared with ("none"):
   // VariantStatistics::indistinguishable_from_reference. Empty: no reference.
   std::string reference;
+  // Planned comparisons: the pairs tested, in either order, Holm-corrected
+  // as one family; empty: every pair of the cell.
+  std::vector<std::pair<std::string, std::string>> planned;
+
+  bool tests(const std::string& a, const std::string& b) const {
+    return planned.empty() || std::find(planned.begin(), planned.end(), std::make_pair(a, b)) != planned.end() ||
+           std::find(planned.begin(), planned.end(), std::make_pair(b, a)) != planned.end();
+  }
 };
 
 // The per-document scores of every finished run of one cell. Every run is
@@ -80,8 +89,8 @@ struct VariantStatistics {
   bool indistinguishable_from_reference = false;
 };
 
-// a minus b over the seeds both have. Pairs without a shared seed are left
-// out (and count as not different in the tiers).
+// a minus b over the seeds both have. Pairs without a shared seed, or not
+// planned, are left out (and count as not different in the tiers).
 struct PairStatistics {
   std::string a, b;
   int64_t n_seeds = 0;
@@ -97,7 +106,7 @@ struct CellStatistics {
   std::string scaling;
   bool lower_is_better = false;             // the cell's scores are losses (CellOutcomes::lower_is_better)
   std::vector<VariantStatistics> variants;  // in input order
-  std::vector<PairStatistics> pairs;        // (variants[i], variants[j]) for i < j, in that order
+  std::vector<PairStatistics> pairs;        // (variants[i], variants[j]) for i < j, in that order (tested ones)
 };
 
 // Throws DataError when the runs of the cell do not score the same number of

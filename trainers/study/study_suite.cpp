@@ -94,12 +94,7 @@ std::string suite_markdown(const std::string& path, const std::vector<TaskReport
     o << "**" << t.task << "** ([report](" << t.task << "/report.md))\n\n";
     for (const std::string& line : t.report.evidence.verdicts) o << "- " << line << "\n";
     if (!t.report.evidence.order_verdict.empty()) o << "- order control: " << t.report.evidence.order_verdict << "\n";
-    for (const PositionUsage& u : t.report.evidence.usage) {
-      if (u.indistinguishable_from_none) o << "- " << u.variant << ": not resolved from `none` at any length\n";
-      if (u.near_uniform_runs > 0)
-        o << "- " << u.variant << ": attention stayed uniform in " << u.near_uniform_runs << " of " << u.measured_runs
-          << " runs\n";
-    }
+    for (const std::string& line : t.report.evidence.usage_verdicts) o << "- " << line << "\n";
     o << "\n";
   }
   return o.str();

@@ -132,7 +132,7 @@ TEST_CASE("LM evidence: loss cells with scalings as variants, no order control o
   }
   StatisticsOptions options;
   options.replicates = 2000;
-  const StudyEvidence e = gather_evidence(variants, runs, options);
+  const StudyEvidence e = gather_evidence(variants, runs, options, "");
   CHECK(e.language_model);
   CHECK(e.reference.empty());
   CHECK(e.order.empty());
@@ -147,14 +147,15 @@ TEST_CASE("LM evidence: loss cells with scalings as variants, no order control o
   CHECK(c.variants[2].tier == 1);
   CHECK(c.variants[3].tier == 1);
   REQUIRE(e.verdicts.size() == 1);
-  CHECK(e.verdicts[0].find("alibi < rope, rope+ntk at 1024 tokens (p < 0.01)") != std::string::npos);
-  CHECK(e.verdicts[0].find("alibi, none tied") != std::string::npos);
+  CHECK(e.verdicts[0] ==
+        "test: rope higher loss than every other variant at 1024 tokens (p < 0.01); alibi, none < rope+ntk at 1024 "
+        "tokens (p < 0.01); alibi, none tied");
 }
 
 TEST_CASE("LM evidence: runs scored on other windows are refused", "[study]") {
   std::vector<RunResult> runs{lm_run("rope", 1, 2.0), lm_run("alibi", 1, 2.0)};
   runs[1].sweep[0].window_tokens[0] = 5;
-  CHECK_THROWS_WITH(gather_evidence({variant_named("rope", "rope"), variant_named("alibi", "alibi")}, runs, {}),
+  CHECK_THROWS_WITH(gather_evidence({variant_named("rope", "rope"), variant_named("alibi", "alibi")}, runs, {}, ""),
                     Catch::Contains("windows at 1024 tokens differ"));
 }
 

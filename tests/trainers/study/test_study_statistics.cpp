@@ -276,7 +276,7 @@ TEST_CASE("statistics: the reference marks who is indistinguishable from it", "[
   CHECK(named(c, "rope").tier == 1);
   CHECK(named(c, "none").tier == 2);
   CHECK(named(c, "alibi").tier == 2);
-  CHECK(split_verdict({c}, 0.05) == "rope > none, alibi at 512 tokens (p < 0.01); none, alibi tied");
+  CHECK(split_verdict({c}, 0.05) == "rope above every other variant at 512 tokens (p < 0.01); none, alibi tied");
   o.reference = "learned";
   CHECK_THROWS_AS(cell_statistics(cell, o), ConfigError);
 }
