@@ -17,6 +17,7 @@
 
 #include "engine/error.h"
 #include "trainers/cli/command.h"
+#include "trainers/training/thread_count.h"
 
 namespace {
 
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
   // Idle OpenMP threads sleep instead of spinning: on a few shared cores a
   // spinning thread steals the time of the one doing the work.
   setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
+  rotor::apply_thread_count(0);  // OMP_NUM_THREADS bounded before any command computes
   // Past a file-size limit (ulimit -f) a write then fails with EFBIG and is
   // reported like a full disk, instead of killing the process.
   std::signal(SIGXFSZ, SIG_IGN);

@@ -30,6 +30,7 @@
 #include "trainers/training/progress.h"
 #include "trainers/training/resume.h"
 #include "trainers/training/signals.h"
+#include "trainers/training/thread_count.h"
 #include "trainers/training/train_step.h"
 #include "trainers/training/training_checkpoint.h"
 
@@ -98,7 +99,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       checkpoints_(run_files_.checkpoints()),
       style_(Progress::style(config_.run.progress)) {
   if (root_) lock_.emplace(run_dir_.string());
-  if (config_.run.threads > 0) set_num_threads(static_cast<int>(config_.run.threads));
+  apply_thread_count(config_.run.threads);
   std::optional<CheckpointContents> ckpt;
   std::optional<CheckpointHeader> header;
   if (resume_from) {
