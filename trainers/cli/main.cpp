@@ -6,8 +6,11 @@
 // Exit codes: 0 ok, 1 error, 2 usage, 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP after
 // saving a checkpoint.
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -60,6 +63,17 @@ int run_parsed(const std::vector<rotor::Command>& commands) {
   return 1;
 }
 
+// Output redirected to a full disk or a closed pipe fails only when the
+// buffer is flushed, after the command returned: a result the user never got
+// is an error, not exit 0.
+bool standard_output_written() {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return true;
+  fmt::print(stderr, "\nerror: standard output: cannot write: {}\n",
+             errno != 0 ? std::strerror(errno) : "a write failed");
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,5 +100,6 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help is a success; anything else is a usage error
   }
-  return run_parsed(commands);
+  const int code = run_parsed(commands);
+  return (standard_output_written() || code != 0) ? code : 1;
 }
