@@ -26,6 +26,8 @@ code=$?
 check "stride: exit 1 (got $code)" test "$code" -eq 1
 check "stride: names the stride and the window" grep -q "^error: --stride 1000: a window of 16 tokens (--max-len) has at most 16 new tokens to score; give --stride 16 or less" "$dir/stride.log"
 check "stride: nothing scored" bash -c "! grep -q perplexity '$dir/stride.log'"
+"$rotor" eval "$dir/clm" --stride 1000 > "$dir/stride-own.log" 2>&1
+check "stride: above the run's own window (32) too" grep -q "^error: --stride 1000: a window of 32 tokens (the run's evaluation length; --max-len sets another)" "$dir/stride-own.log"
 "$rotor" eval "$dir/clm" --stride 16 --max-len 16 > "$dir/stride-ok.log" 2>&1
 check "stride: equal to the window is accepted" test $? -eq 0
 

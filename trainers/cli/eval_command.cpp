@@ -129,9 +129,10 @@ int eval_command(const EvalRequest& req) {
   for (const int64_t len : lengths)
     if (req.stride > len)
       throw ConfigError(fmt::format(
-          "--stride {}: a window of {} tokens (--max-len) has at most {} new tokens to score; give --stride {} or "
-          "less (or leave it out for non-overlapping windows)",
-          req.stride, len, len, len));
+          "--stride {}: a window of {} tokens ({}) has at most {} new tokens to score; give --stride {} or less (or "
+          "leave it out for non-overlapping windows)",
+          req.stride, len, req.max_lens.empty() ? "the run's evaluation length; --max-len sets another" : "--max-len",
+          len, len));
   const EvalData data = load_eval_data(req, r);
   std::vector<LengthResult> results;
   for (const int64_t len : lengths) {
