@@ -3,7 +3,8 @@
 # OMP_NUM_THREADS far beyond the machine (issue 35): with the default
 # run.threads 0 ("every core") libgomp crashed creating its team (exit 139) in
 # train and eval. Every command bounds the count to 4 x the cores with one
-# warning; eval and predict apply the stored run.threads, bounded the same way.
+# warning (a study's sweep included); eval and predict apply the stored
+# run.threads, bounded the same way.
 set -uo pipefail
 rotor=$1
 dir=$(mktemp -d /tmp/rotor-threads-XXXXXX)
@@ -39,6 +40,11 @@ check "predict: exit 0 (got $code)" test "$code" -eq 0
 check "predict: one warning" warned "$dir/predict.log" "OMP_NUM_THREADS=100000"
 "$rotor" analyze rope-decay --head-dim 64 --max-distance 8 > "$dir/analyze.log" 2>&1
 check "analyze: exit 0" test $? -eq 0
+printf 'base: run.yaml\nseeds: [1]\nvariants: [rope]\n' > "$dir/study.yaml"
+"$rotor" compare "$dir/study.yaml" --out "$dir/study" > "$dir/compare.log" 2>&1
+code=$?
+check "compare (training and sweep): exit 0 (got $code)" test "$code" -eq 0
+check "compare: one warning" warned "$dir/compare.log" "OMP_NUM_THREADS=100000"
 unset OMP_NUM_THREADS
 
 # eval and predict apply run.threads; a stored config is not held to this machine, so it is bounded too.
