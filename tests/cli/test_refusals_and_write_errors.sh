@@ -45,6 +45,13 @@ check "accumulation: a whole epoch per update is accepted" test $? -eq 0
 code=$?
 check "stdout full: exit 1 (got $code)" test "$code" -eq 1
 check "stdout full: says why" grep -q "^error: standard output: cannot write: No space left on device" "$dir/full.log"
+printf '{"text": "[MAX 1 2 ]"}\n' > "$dir/input.jsonl"
+"$rotor" train "$dir/run.yaml" --out "$dir/classifier" > /dev/null 2>&1
+"$rotor" predict "$dir/classifier" --input "$dir/input.jsonl" > /dev/full 2> "$dir/predict-full.log"
+code=$?
+check "predict stdout full: exit 1 (got $code)" test "$code" -eq 1
+check "predict stdout full: one message, with the reason" test "$(grep -c '^error: ' "$dir/predict-full.log")" -eq 1
+check "predict stdout full: says why" grep -q "^error: standard output: cannot write the predictions: No space left on device" "$dir/predict-full.log"
 
 # --- analyze --out: a device is not a file name; a write names its reason.
 "$rotor" analyze rope-decay --head-dim 8 --max-distance 4 --out /dev/full > /dev/null 2> "$dir/dev.log"

@@ -101,5 +101,6 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;  // --help is a success; anything else is a usage error
   }
   const int code = run_parsed(commands);
-  return (standard_output_written() || code != 0) ? code : 1;
+  if (code != 0) return code;  // its one message is printed; a failed flush would add a second
+  return standard_output_written() ? 0 : 1;
 }
