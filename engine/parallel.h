@@ -22,6 +22,12 @@ inline int64_t grain_for(int64_t item_cost) {
 int num_threads();
 void set_num_threads(int n);
 
+// The most threads a process gives OpenMP: kThreadsPerCore per core. More only
+// adds contention, and libgomp crashes creating a team of ~100,000.
+constexpr int64_t kThreadsPerCore = 4;
+int64_t machine_cores();
+int64_t most_threads();
+
 template <class F>
 void parallel_for(int64_t n, int64_t grain, F&& f) {
   if (n <= 0) return;

@@ -6,7 +6,8 @@
 #include <fmt/format.h>
 
 #include "trainers/cli/command.h"
-#include "trainers/run/json_file.h"
+#include "trainers/config/config.h"
+#include "trainers/run/output_file.h"
 #include "trainers/study/plot_script.h"
 #include "trainers/study/rope_decay.h"
 
@@ -22,6 +23,24 @@ struct RopeDecayRequest {
   std::string out;  // FILE(.png|.svg): the curve's data as FILE.json and the plot as FILE.png and FILE.svg
 };
 
+// --out FILE or FILE.png|.svg names three files, FILE.json, FILE.png and
+// FILE.svg, beside FILE: a FILE that is already a directory or a device
+// (--out /dev/full) is refused, not used as a place to write FILE.json.
+fs::path plot_stem(const std::string& out) {
+  fs::path stem = out;
+  if (stem.extension() == ".png" || stem.extension() == ".svg") stem.replace_extension();
+  for (const fs::path& p : {fs::path(out), stem}) {
+    std::error_code ec;
+    const fs::file_status status = fs::status(p, ec);
+    if (fs::exists(status) && !fs::is_regular_file(status))
+      throw ConfigError(
+          fmt::format("--out {}: {} is {}, not a file name; --out names the plot FILE (FILE.png, "
+                      "FILE.svg and FILE.json are written)",
+                      out, p.string(), fs::is_directory(status) ? "a directory" : "a device or pipe"));
+  }
+  return stem;
+}
+
 int rope_decay_command(const RopeDecayRequest& r) {
   const std::vector<RopeDecayPoint> points = rope_decay(r.head_dim, r.base, r.max_distance, r.query_index);
   fmt::print("# RoPE long-term decay: head dim {}, base {:g}, query at position {}\n# {:>8} {:>9} {:>14} {:>14}\n",
@@ -29,14 +48,13 @@ int rope_decay_command(const RopeDecayRequest& r) {
   for (const RopeDecayPoint& p : points)
     fmt::print("{:>10} {:>9} {:>14.6f} {:>14.6f}\n", p.key_position, p.distance, p.bound, p.score);
   if (r.out.empty()) return 0;
-  fs::path stem = r.out;
-  if (stem.extension() == ".png" || stem.extension() == ".svg") stem.replace_extension();
+  const fs::path stem = plot_stem(r.out);
   nlohmann::json data{{"head_dim", r.head_dim}, {"base", r.base}, {"query_index", r.query_index}};
   for (const RopeDecayPoint& p : points)
     data["points"].push_back(
         {{"key", p.key_position}, {"distance", p.distance}, {"bound", p.bound}, {"score", p.score}});
   if (!stem.parent_path().empty()) fs::create_directories(stem.parent_path());
-  write_json_file(stem.string() + ".json", data);
+  write_output_file(stem.string() + ".json", data.dump(2) + "\n");
   const std::string problem = run_plot_script("decay", {stem.string() + ".json", stem.string()});
   if (!problem.empty()) {
     fmt::print(stderr, "data written to {}.json; no plot: {}\n", stem.string(), problem);

@@ -1,6 +1,5 @@
 // `rotor eval`: a checkpoint's metrics on a split of its task or a labelled
 // file, at one or several window lengths, printed and written next to the run.
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -123,15 +122,22 @@ int eval_command(const EvalRequest& req) {
     throw ConfigError("--output names one file but --max-len gives " + std::to_string(lengths.size()) +
                       " lengths; leave --output out to get one file per length next to the run");
   }
-  const EvalData data = load_eval_data(req, r);
   const bool lm = config.train.objective != ObjectiveKind::classify;
   if (!lm && req.stride > 0)
     throw ConfigError(
         "--stride applies to language models (train.objective clm or mlm); this checkpoint is a classifier");
+  for (const int64_t len : lengths)
+    if (req.stride > len)
+      throw ConfigError(fmt::format(
+          "--stride {}: a window of {} tokens ({}) has at most {} new tokens to score; give --stride {} or less (or "
+          "leave it out for non-overlapping windows)",
+          req.stride, len, req.max_lens.empty() ? "the run's evaluation length; --max-len sets another" : "--max-len",
+          len, len));
+  const EvalData data = load_eval_data(req, r);
   std::vector<LengthResult> results;
   for (const int64_t len : lengths) {
     config.data.eval_max_len = len;
-    const int64_t stride = req.stride > 0 ? std::min(req.stride, len) : len;
+    const int64_t stride = req.stride > 0 ? req.stride : len;
     const std::string windows =
         lm ? (stride < len ? "stride" + std::to_string(stride) : "windows") : option_name(config.data.eval_windows);
     const EvalSetting setting{

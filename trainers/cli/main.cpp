@@ -6,8 +6,11 @@
 // Exit codes: 0 ok, 1 error, 2 usage, 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP after
 // saving a checkpoint.
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -17,6 +20,7 @@
 
 #include "engine/error.h"
 #include "trainers/cli/command.h"
+#include "trainers/training/thread_count.h"
 
 namespace {
 
@@ -59,12 +63,24 @@ int run_parsed(const std::vector<rotor::Command>& commands) {
   return 1;
 }
 
+// Output redirected to a full disk or a closed pipe fails only when the
+// buffer is flushed, after the command returned: a result the user never got
+// is an error, not exit 0.
+bool standard_output_written() {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return true;
+  fmt::print(stderr, "\nerror: standard output: cannot write: {}\n",
+             errno != 0 ? std::strerror(errno) : "a write failed");
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // Idle OpenMP threads sleep instead of spinning: on a few shared cores a
   // spinning thread steals the time of the one doing the work.
   setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
+  rotor::apply_thread_count(0);  // OMP_NUM_THREADS bounded before any command computes
   // Past a file-size limit (ulimit -f) a write then fails with EFBIG and is
   // reported like a full disk, instead of killing the process.
   std::signal(SIGXFSZ, SIG_IGN);
@@ -84,5 +100,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help is a success; anything else is a usage error
   }
-  return run_parsed(commands);
+  const int code = run_parsed(commands);
+  if (code != 0) return code;  // its one message is printed; a failed flush would add a second
+  return standard_output_written() ? 0 : 1;
 }

@@ -1,5 +1,7 @@
 // `rotor predict`: the label and class probabilities of every document of a
 // file, as JSONL on standard output or in a file.
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include <fmt/core.h>
@@ -54,8 +56,11 @@ int predict_command(const PredictRequest& req) {
     out += compact_json(line) + "\n";
   }
   if (req.output.empty()) {
+    errno = 0;
     std::cout << out << std::flush;
-    if (!std::cout) throw Error("standard output: cannot write the predictions");
+    if (!std::cout)
+      throw Error(std::string("standard output: cannot write the predictions: ") +
+                  (errno != 0 ? std::strerror(errno) : "a write failed"));
     return 0;
   }
   write_output_file(req.output, out);

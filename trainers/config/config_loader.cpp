@@ -6,11 +6,11 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include <fmt/core.h>
 #include <yaml-cpp/depthguard.h>
 
+#include "engine/parallel.h"
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/config/did_you_mean.h"
@@ -18,8 +18,6 @@
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr int64_t kThreadsPerCore = 4;
 
 // A leaf value and where it was written.
 struct Leaf {
@@ -131,10 +129,8 @@ void apply_overrides(FlatConfig& flat, const std::vector<std::string>& overrides
 // alone: a stored config (a checkpoint's) read on another machine is not held
 // to them.
 void validate_for_this_machine(const Config& c) {
-  // OpenMP's runtime crashes creating ~100,000 threads; more than a few per
-  // core only adds contention.
-  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const int64_t most = kThreadsPerCore * cores;
+  const int64_t cores = machine_cores();
+  const int64_t most = most_threads();
   if (c.run.threads > most) {
     throw ConfigError(
         fmt::format("run.threads: {} is more than {} x this machine's {} cores (at most {}; 0 uses "

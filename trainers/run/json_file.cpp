@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -30,9 +33,14 @@ nlohmann::ordered_json read_ordered_json_file(const std::string& path) {
 void write_text_file(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp-" + std::to_string(getpid());
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::trunc);
     out << text;
-    if (!out.flush()) throw RunFileError(path + ": cannot write");
+    if (!out.flush()) {
+      const int err = errno;  // the failed open or write's: a full or read-only disk, a missing folder
+      std::remove(tmp.c_str());
+      throw RunFileError(path + ": cannot write: " + (err != 0 ? std::strerror(err) : "a write failed"));
+    }
   }
   std::filesystem::rename(tmp, path);
 }

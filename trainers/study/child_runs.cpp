@@ -87,15 +87,14 @@ class ChildPool {
     for (const Child& c : active_) kill(c.pid, sig);
   }
 
-  // Collects one finished child if there is one (else waits a moment);
-  // returns its exit code, or -1 when none finished.
-  int reap() {
+  // Collects one finished child if there is one (else waits a moment).
+  void reap() {
     int status = 0;
     const pid_t pid = waitpid(-1, &status, WNOHANG);
     const auto it = std::find_if(active_.begin(), active_.end(), [&](const Child& c) { return c.pid == pid; });
     if (pid <= 0 || it == active_.end()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      return -1;
+      return;
     }
     const Child c = *it;
     active_.erase(it);
@@ -104,7 +103,7 @@ class ChildPool {
     if (code == 0) {
       clock_.run_done(c.run.id, seconds, finished_steps(run_directory(options_.dir, c.run)));
       fmt::print(stderr, "== run {} of {} done: {} in {}\n", c.index, total_, c.run.id, format_duration(seconds));
-      return code;
+      return;
     }
     unfinished_.push_back(c.run.id);
     if (WIFSIGNALED(status)) {  // no checkpoint at the kill: its last one is where it resumes
@@ -116,7 +115,6 @@ class ChildPool {
       fmt::print(stderr, "== run {} of {} stopped: {} (exit {}): {}\n", c.index, total_, c.run.id, code,
                  last_line(run_directory(options_.dir, c.run) + "/compare.log"));
     }
-    return code;
   }
 
   // The runs that stopped before they finished, in the order they stopped.
@@ -142,6 +140,15 @@ void print_unfinished(std::vector<std::string> ids, const std::vector<StudyRun>&
 
 }  // namespace
 
+void print_failed_runs(const std::vector<std::string>& ids) {
+  std::string list;
+  for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+  fmt::print(stderr,
+             "study incomplete: {} run{} did not finish ({}; see above), the others did; no report was written. "
+             "Rerun the same command to retry {} (finished runs are kept)\n",
+             ids.size(), ids.size() == 1 ? "" : "s", list, ids.size() == 1 ? "it" : "them");
+}
+
 int run_children(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& pending,
                  size_t already_done, size_t total, StudyClock& clock) {
   // Results do not depend on the thread count: share the cores between the
@@ -152,25 +159,29 @@ int run_children(const StudySpec& spec, const StudyOptions& options, const std::
   install_stop_handlers();
   ChildPool pool(spec, options, clock, total);
   size_t next = 0;
-  int failure = 0, forwarded = 0;
-  while ((next < pending.size() && failure == 0 && forwarded == 0) || pool.active() > 0) {
+  int forwarded = 0;
+  // A run that fails, or a child killed by a signal the study did not get,
+  // leaves the other runs to finish: they are independent.
+  while ((next < pending.size() && forwarded == 0) || pool.active() > 0) {
     if (const int sig = stop_requested(); sig != 0 && forwarded == 0) {
       pool.signal_all(sig);  // once: a second SIGINT would make a child leave without its checkpoint
       forwarded = sig;
     }
-    while (failure == 0 && forwarded == 0 && next < pending.size() &&
-           pool.active() < static_cast<size_t>(options.jobs)) {
+    while (forwarded == 0 && next < pending.size() && pool.active() < static_cast<size_t>(options.jobs)) {
       pool.start(pending[next], already_done + next + 1);
       ++next;
     }
-    const int code = pool.reap();
-    if (code > 0 && failure == 0) failure = code;
+    pool.reap();
   }
   restore_default_handlers();
-  if (forwarded != 0 || failure != 0)
+  if (forwarded != 0) {
     print_unfinished(pool.unfinished(),
                      std::vector<StudyRun>(pending.begin() + static_cast<std::ptrdiff_t>(next), pending.end()));
-  return forwarded != 0 ? 128 + forwarded : failure;
+    return 128 + forwarded;
+  }
+  if (pool.unfinished().empty()) return 0;
+  print_failed_runs(pool.unfinished());
+  return 1;  // the study itself was not stopped: its exit code is not a child's 137
 }
 
 }  // namespace rotor

@@ -8,6 +8,7 @@
 // would. A child gets SIGTERM when the study dies (even by SIGKILL), so none
 // outlives it. After a stop the study names the runs that did not finish.
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "trainers/study/study_clock.h"
@@ -16,9 +17,13 @@
 namespace rotor {
 
 // `already_done` runs of `total` were finished before; `clock` knows the
-// steps `pending` have left. Returns 0, the first failing child's exit code,
-// or 128 + the signal that stopped the study.
+// steps `pending` have left. Returns 0; 1 when a run failed or its child was
+// killed (the others are finished first); or 128 + the signal that stopped
+// the study.
 int run_children(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& pending,
                  size_t already_done, size_t total, StudyClock& clock);
+
+// The study's last line when runs failed and the others finished.
+void print_failed_runs(const std::vector<std::string>& ids);
 
 }  // namespace rotor

@@ -78,23 +78,40 @@ std::string study_directory(const StudySpec& spec, const std::string& out) {
 namespace {
 
 // Trains and sweeps `mine` one after the other in this process. `done`: runs
-// of the study finished before, `total`: all runs.
+// of the study finished before, `total`: all runs. A run that fails with an
+// error (a damaged best checkpoint, say) does not stop the runs after it,
+// which are independent: it is named with how to redo it, and the study
+// exits 1 at the end. A signal stops the study at once.
 int train_in_process(const StudySpec& spec, const StudyOptions& options, const std::vector<StudyRun>& mine, size_t done,
                      size_t total, StudyClock& clock, const std::string& who) {
+  std::vector<std::string> failed;
   for (size_t i = 0; i < mine.size(); ++i) {
-    fmt::print(stderr, "\n== {}run {} of {}: {} ({}) | study ETA {}\n", who, done + i + 1, total, mine[i].id,
-               run_directory(options.dir, mine[i]), clock.eta(1));
+    const std::string run_dir = run_directory(options.dir, mine[i]);
+    fmt::print(stderr, "\n== {}run {} of {}: {} ({}) | study ETA {}\n", who, done + i + 1, total, mine[i].id, run_dir,
+               clock.eta(1));
     const auto start = std::chrono::steady_clock::now();
-    const int code = train_and_sweep(spec, options.dir, mine[i]);
+    int code = 0;
+    try {
+      code = train_and_sweep(spec, options.dir, mine[i]);
+    } catch (const Error& e) {
+      fmt::print(stderr,
+                 "\nerror: {}\n== {}run {} failed; the study goes on without it. To redo it, rerun the same command "
+                 "once the cause is fixed; if its checkpoints are damaged, delete {} first to train it again\n",
+                 e.what(), who, mine[i].id, run_dir);
+      failed.push_back(mine[i].id);
+      continue;
+    }
     if (code != 0) {
       fmt::print(stderr, "study stopped during {}; rerun the same command to continue (finished runs are kept)\n",
                  mine[i].id);
       return code;
     }
     clock.run_done(mine[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                   finished_steps(run_directory(options.dir, mine[i])));
+                   finished_steps(run_dir));
   }
-  return 0;
+  if (failed.empty()) return 0;
+  if (options.only.empty()) print_failed_runs(failed);
+  return 1;
 }
 
 // The runs of `pending` that rank `rank` of `size` trains: every size-th.

@@ -32,7 +32,8 @@ struct StudyOptions {
 std::string study_directory(const StudySpec& spec, const std::string& out);
 
 // Returns the exit code: 0 when every run is done (the report is written),
-// 130/143 when a run was stopped by SIGINT/SIGTERM after its checkpoint.
+// 130/143 when a run was stopped by SIGINT/SIGTERM after its checkpoint, 1
+// when a run failed or was killed (after the other runs finished; no report).
 int run_study(const StudySpec& spec, const StudyOptions& options);
 
 // `rotor compare --report DIR`: the report from the finished runs alone

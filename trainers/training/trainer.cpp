@@ -30,12 +30,23 @@
 #include "trainers/training/progress.h"
 #include "trainers/training/resume.h"
 #include "trainers/training/signals.h"
+#include "trainers/training/thread_count.h"
 #include "trainers/training/train_step.h"
 #include "trainers/training/training_checkpoint.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
+
+// An update never straddles epochs (train_step): more batches per update than
+// an epoch has would silently make every update one whole, smaller epoch.
+void check_accumulation_fits(const TrainConfig& t, int64_t batches_per_epoch) {
+  if (t.grad_accumulation <= batches_per_epoch) return;
+  throw ConfigError(fmt::format(
+      "train.grad_accumulation: {} batches per update are more than the {} batches of an epoch, so every update "
+      "would be one epoch of {} batches; set train.grad_accumulation to {} or less, or lower data.batch_size",
+      t.grad_accumulation, batches_per_epoch, batches_per_epoch, batches_per_epoch));
+}
 
 class TrainingSession {
  public:
@@ -98,7 +109,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       checkpoints_(run_files_.checkpoints()),
       style_(Progress::style(config_.run.progress)) {
   if (root_) lock_.emplace(run_dir_.string());
-  if (config_.run.threads > 0) set_num_threads(static_cast<int>(config_.run.threads));
+  apply_thread_count(config_.run.threads);
   std::optional<CheckpointContents> ckpt;
   std::optional<CheckpointHeader> header;
   if (resume_from) {
@@ -171,6 +182,7 @@ void TrainingSession::load_data(const CheckpointHeader* header, const Pretrained
 
 int64_t TrainingSession::planned_steps() {
   const TrainConfig& t = config_.train;
+  check_accumulation_fits(t, train_sampler_->batches_in_epoch());
   const int64_t per_epoch = (train_sampler_->batches_in_epoch() + t.grad_accumulation - 1) / t.grad_accumulation;
   int64_t steps = t.max_steps > 0 ? t.max_steps : per_epoch * t.max_epochs;
   if (t.max_steps > 0 && t.max_epochs > 0) steps = std::min(steps, per_epoch * t.max_epochs);

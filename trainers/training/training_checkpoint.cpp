@@ -26,6 +26,9 @@ const typename Map::mapped_type& need(const Map& map, const std::string& key, co
 // data order are keyed by the config's seeds and state/step, state/epoch.
 // `min`: the least value a run writes (every metric and sum is >= 0); a
 // smaller one is forged or damaged, and would fail deep inside the trainer.
+// No run reaches kMostState steps, tokens or seconds; a step near 2^63 made
+// the trainer fail on an overflow naming neither the file nor the field.
+constexpr int64_t kMostState = int64_t{1} << 53;  // the integers a double holds exactly (ETAs, plots)
 template <class T>
 struct StateField {
   const char* key;
@@ -54,6 +57,9 @@ void read_field(const Map& map, const StateField<T>& f, const std::string& path,
   if (v < f.min)  // false for NaN: best_metric before any evaluation
     throw CheckpointError(
         fmt::format("{}: {} is {}, expected >= {} (forged or damaged checkpoint)", path, f.key, v, f.min));
+  if (v > static_cast<T>(kMostState))
+    throw CheckpointError(fmt::format("{}: {} is {}, expected at most 2^53 = {} (forged or damaged checkpoint)", path,
+                                      f.key, v, kMostState));
   f.member(state) = v;
 }
 
@@ -96,11 +102,19 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   std::istringstream labels(need(c.texts, "labels", path));
   for (std::string line; std::getline(labels, line);)
     if (!line.empty()) h.labels.push_back(line);
-  h.loaded_tokenizer = load_tokenizer(h.tokenizer);
+  try {
+    h.loaded_tokenizer = load_tokenizer(h.tokenizer);
+  } catch (const Error& e) {
+    throw CheckpointError(
+        fmt::format("{}: its 'tokenizer' entry cannot be loaded: {} (forged or damaged checkpoint)", path, e.what()));
+  }
   set_data_dimensions(h.config.model, *h.loaded_tokenizer, static_cast<int64_t>(h.labels.size()));
   set_data_dimensions(h.trained_model, *h.loaded_tokenizer, static_cast<int64_t>(h.labels.size()));
   for (const auto& f : kIntegerFields) read_field(c.integers, f, path, h.state);
   for (const auto& f : kRealFields) read_field(c.reals, f, path, h.state);
+  if (h.state.best_step > h.state.step)  // resume and eval would look for a checkpoint that cannot exist
+    throw CheckpointError(fmt::format("{}: state/best_step is {}, after state/step {} (forged or damaged checkpoint)",
+                                      path, h.state.best_step, h.state.step));
   h.threads = need(c.integers, "run/threads", path);
   return h;
 }

@@ -164,3 +164,11 @@ TEST_CASE("run directory: a checkpoint's run", "[run]") {
   CHECK(RunDirectory("runs/a").metrics_path() == "runs/a/metrics.jsonl");
   CHECK(RunDirectory("runs/a").checkpoints().dir() == "runs/a/checkpoints");
 }
+
+TEST_CASE("run files: a write that fails names the file and the reason", "[run]") {
+  const ScratchDir dir("run-file-write");
+  const std::string not_a_folder = dir.path() + "/plain";
+  std::ofstream(not_a_folder) << "a file, not a folder\n";
+  const std::string path = not_a_folder + "/report.json";
+  CHECK_THROWS_WITH(write_json_file(path, nlohmann::json::object()), path + ": cannot write: Not a directory");
+}

@@ -51,6 +51,28 @@ TEST_CASE("forged training state: negative counters are refused naming the file 
   CHECK(header_error(c, path) == path + ": state/elapsed_s is -1.5, expected >= 0 (forged or damaged checkpoint)");
 }
 
+TEST_CASE("forged training state: counters beyond any run and a tokenizer that does not load name the file and field",
+          "[forged]") {
+  const auto dir = test::fresh_dir("forged-bounds");
+  const CheckpointContents good = tiny_checkpoint(dir);
+  const std::string path = (dir / "forged.h5").string();
+  CheckpointContents c = good;
+  c.integers["state/step"] = int64_t{1} << 62;  // 2^63 - 1 reached LrSchedule::lr_at as a negative step
+  CHECK(header_error(c, path) == path +
+                                     ": state/step is 4611686018427387904, expected at most 2^53 = 9007199254740992 "
+                                     "(forged or damaged checkpoint)");
+  c = good;
+  c.integers["state/best_step"] = 6;  // resume and eval looked for step-00000006.h5: "cannot open"
+  CHECK(header_error(c, path) == path + ": state/best_step is 6, after state/step 4 (forged or damaged checkpoint)");
+  c = good;
+  const std::string tokenizer = "rotor-tokenizer vocab\nnot a vocabulary";
+  c.blobs["tokenizer"] = std::vector<uint8_t>(tokenizer.begin(), tokenizer.end());
+  const std::string error = header_error(c, path);
+  INFO(error);
+  CHECK(error.rfind(path + ": its 'tokenizer' entry cannot be loaded: saved vocab tokenizer: ", 0) == 0);
+  CHECK(error.find("(forged or damaged checkpoint)") != std::string::npos);
+}
+
 TEST_CASE("NaN or infinite logits are refused naming the checkpoint", "[forged][eval]") {
   DocumentScores s;
   s.logits = {{0.5, -1.0}, {1.0, 2.0}, {0.0, 0.0}};
