@@ -92,7 +92,7 @@ int train_in_process(const StudySpec& spec, const StudyOptions& options, const s
       return code;
     }
     clock.run_done(mine[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                   finished_steps(run_directory(options.dir, mine[i])));
+                   finished_training(run_directory(options.dir, mine[i])));
   }
   return 0;
 }
