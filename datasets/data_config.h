@@ -116,7 +116,7 @@ struct DataConfig {
 
   // ---- Cache -----------------------------------------------------------------
   bool cache = true;      // reuse tokenized data when sources and settings are unchanged
-  std::string cache_dir;  // empty: <data_dir>/cache
+  std::string cache_dir;  // empty: beside the data, or the user's cache folder (token_cache_dir.h)
 
   // The rules on these options, once: throws DataError "data.<key>: <what was
   // expected>". Sources (task, paths) are checked when they are read.

@@ -53,8 +53,9 @@ double SplitStats::majority_rate() const {
 
 std::string DataStats::report() const {
   const std::string classes_text = classes.empty() ? "unlabelled" : fmt::format("{} classes", classes.size());
-  std::string out = fmt::format("data {}: tokenizer {} ({} ids), {}{}\n", source, tokenizer, vocab_size, classes_text,
-                                from_cache ? ", from cache" : "");
+  std::string out = fmt::format("data {}: tokenizer {} ({} ids), {}\n", source, tokenizer, vocab_size, classes_text);
+  if (!cache_path.empty())
+    out += fmt::format("  token cache: {} ({})\n", cache_path, from_cache ? "reused" : "written");
   if (generated_attempts > 0) {
     int64_t docs = 0;
     for (const SplitStats& s : splits) docs += s.docs;

@@ -13,6 +13,7 @@
 #include "datasets/split.h"
 #include "datasets/text_reader.h"
 #include "datasets/token_cache.h"
+#include "datasets/token_cache_dir.h"
 #include "datasets/token_options.h"
 
 namespace fs = std::filesystem;
@@ -205,8 +206,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   std::optional<CachedTokens> cached;
   if (c.cache) {
     const std::string key = token_cache_key(c, options.tokenizer, options.labels);
-    cache_path = token_cache_path(c.cache_dir.empty() ? (fs::path(data_dir) / "cache").string() : c.cache_dir,
-                                  source_name(c), key);
+    cache_path = token_cache_path(token_cache_dir(c), source_name(c), key);
     cached = load_token_cache(cache_path, key);
     tokens = cached ? std::move(*cached) : build(c, t, options);
     if (!cached) {
@@ -214,6 +214,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
         save_token_cache(cache_path, key, tokens);
       } catch (const DataError& e) {  // a cache is an optimisation: a read-only folder must not stop the run
         if (options.warn) options.warn(std::string(e.what()) + "; the data was tokenized without caching");
+        cache_path.clear();
       }
     }
   } else {
@@ -231,7 +232,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   stats.invalid_utf8 = tokens.invalid_utf8;
   stats.generated_attempts = tokens.generated_attempts;
   stats.from_cache = cached.has_value();
-  stats.cache_path = cache_path;
+  stats.cache_path = cache_path.empty() ? "" : fs::absolute(cache_path).lexically_normal().string();
   for (const TokenizedSplit& s : data.splits) {
     const WindowConfig w = window_config(c, s.name);
     const int64_t windows = s.name == "train" ? s.num_docs() : static_cast<int64_t>(eval_windows(s, w).size());

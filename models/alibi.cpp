@@ -58,6 +58,7 @@ PositionEncodingSpec alibi_encoding_spec() {
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<AlibiEncoding>(c.heads); };
   s.options = randomized_position_options();
   s.needs_logits = true;
+  s.reversal_symmetric = true;
   return s;
 }
 

@@ -67,6 +67,7 @@ PositionEncodingSpec kerple_encoding_spec() {
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<KerpleEncoding>(store, c.heads); };
   s.options = randomized_position_options();
   s.needs_logits = true;
+  s.reversal_symmetric = true;
   return s;
 }
 

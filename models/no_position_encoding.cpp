@@ -8,6 +8,8 @@ PositionEncodingSpec no_position_encoding_spec() {
   s.name = "none";
   s.validate = [](const ModelConfig&) {};
   s.make = [](ParameterStore&, const ModelConfig&) { return std::make_unique<PositionEncoding>(); };
+  s.reversal_symmetric = true;
+  s.position_free = true;
   return s;
 }
 

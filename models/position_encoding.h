@@ -97,6 +97,11 @@ struct PositionEncodingSpec {
   bool scales_lengths = false;
   // Rotates q and k with RoPE's frequencies from model.position.base (studies plot RoPE's long-term decay).
   bool rope_frequencies = false;
+  // In an encoder (attention both ways) a sequence and its reverse get the same attention, mirrored: there is
+  // no position signal, or the bias depends on |i - j| alone (models/order_blindness.h).
+  bool reversal_symmetric = false;
+  // Gives no position signal at all (none): the encoder sees a bag of tokens, whatever the pooling.
+  bool position_free = false;
 
   bool declares(const std::string& key) const;
 };

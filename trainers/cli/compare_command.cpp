@@ -1,15 +1,19 @@
 // `rotor compare`: a position-encoding study (variants x seeds, length sweep)
 // and its report (trainers/study/).
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "trainers/cli/command.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/run/json_file.h"
+#include "trainers/study/study_dry_run.h"
 #include "trainers/study/study_runner.h"
 #include "trainers/study/study_suite.h"
 
 namespace rotor {
 namespace {
+namespace fs = std::filesystem;
 
 struct CompareRequest {
   std::string spec;        // SPEC.yaml; empty with report_dir
@@ -19,7 +23,25 @@ struct CompareRequest {
   std::string task;        // --task NAME: one task of a suite spec, as a study of its own
   std::string report_dir;  // --report DIR: rebuild the report without training
   std::string command;     // the command line, quoted, for the report
+  bool dry_run = false;    // --dry-run: say what would run and how long it would take, run nothing
 };
+
+// --dry-run: each study of the request (a suite's tasks each in turn), on stdout.
+int dry_run(const CompareRequest& request, const StudySuite& suite) {
+  DryRunOptions options;
+  options.jobs = request.jobs;
+  if (!request.task.empty() || !suite.has_tasks()) {
+    const StudySpec& spec = request.task.empty() ? suite.studies.front() : suite.study(request.task);
+    options.dir = study_directory(spec, request.out_dir);
+    fmt::print("{}", dry_run_study(spec, options));
+    return 0;
+  }
+  for (const StudySpec& spec : suite.studies) {
+    options.dir = (fs::path(suite_directory(suite, request.out_dir)) / spec.task).string();
+    fmt::print("task {}: {}\n", spec.task, dry_run_study(spec, options));
+  }
+  return 0;
+}
 
 int compare_command(const CompareRequest& request) {
   if (request.spec.empty() == request.report_dir.empty()) {
@@ -38,6 +60,7 @@ int compare_command(const CompareRequest& request) {
   }
   if (request.jobs < 1) throw ConfigError("--jobs: expected at least 1, got " + std::to_string(request.jobs));
   const StudySuite suite = parse_study_suite(request.spec);
+  if (request.dry_run) return dry_run(request, suite);
   StudyOptions options;
   options.jobs = request.jobs;
   options.only = request.only;
@@ -69,6 +92,10 @@ Command add_compare_command(CLI::App& app, const std::string& command_line) {
                   "A suite spec (tasks:): run this task alone as a study of its own (--out is then its folder)");
   cmp->add_option("--report", compare->report_dir, "Rebuild the report of a study directory from finished runs")
       ->excludes("spec");
+  cmp->add_flag("--dry-run", compare->dry_run,
+                "List the runs, where the variants' configs differ and an estimate of the training time from a few "
+                "timed steps of each distinct config; train nothing")
+      ->excludes("--report");
   compare->command = command_line;
   return {cmp, [compare] { return compare_command(*compare); }};
 }

@@ -42,7 +42,8 @@ struct EvalData {
 EvalData load_eval_data(const EvalRequest& req, const RestoredModel& r) {
   EvalData d;
   if (!req.data.empty()) {
-    d.name = fs::path(req.data).stem().string();
+    const fs::path path = fs::path(req.data).lexically_normal();  // "dir/" names the folder "dir"
+    d.name = (path.has_filename() ? path : path.parent_path()).stem().string();
     const bool labelled = r.header.config.data.labelled;
     const std::vector<Document> docs =
         read_documents(req.data, r.header.config.data, labelled ? Labelled::yes : Labelled::no, print_warning);
@@ -164,7 +165,11 @@ Command add_eval_command(CLI::App& app) {
   auto* e = app.add_subcommand("eval", "Evaluate a checkpoint on a split or a file; prints and writes metrics");
   add_checkpoint_argument(e, eval->checkpoint);
   e->add_option("--split", eval->split, "Split of the run's task: val, test, or an extra split (default test)");
-  e->add_option("--data", eval->data, "A labelled JSONL/CSV/TSV file to evaluate instead")->check(CLI::ExistingFile);
+  // Whatever data.train_path reads (read_documents dispatches as for training): a file, or a folder.
+  e->add_option("--data", eval->data,
+                "Data to evaluate instead, read as data.train_path is: JSONL/CSV/TSV, a folder <dir>/<label>/*.txt, "
+                "or a language model's text file or folder")
+      ->check(CLI::ExistingPath);
   e->add_option("--max-len", eval->max_lens,
                 "Evaluation window length(s) in tokens, e.g. 512,1024,2048 (length extrapolation; one model load, "
                 "one metrics file per length)")

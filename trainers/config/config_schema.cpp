@@ -234,7 +234,10 @@ std::vector<ConfigOption> rows() {
       OPT("data.bucket_pool", data.bucket_pool, "Windows sorted together by length (0 or 1: no bucketing)").at_least(0),
       OPT("data.seed", data.seed, "Seed of shuffling and random windows"),
       OPT("data.cache", data.cache, "Reuse tokenized data when sources and settings are unchanged"),
-      OPT("data.cache_dir", data.cache_dir, "Token cache directory (empty: data_dir/cache)").path(),
+      OPT("data.cache_dir", data.cache_dir,
+          "Token cache directory (empty: data_dir/cache when data_dir or $ROTOR_DATA is set or for a fetched corpus, "
+          "else $XDG_CACHE_HOME/rotor/tokens or ~/.cache/rotor/tokens)")
+          .path(),
       // train
       OPT("train.objective", train.objective,
           "classify: label documents; clm: causal language model (next-token loss on every position, output tied "

@@ -101,7 +101,7 @@ class ChildPool {
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
     if (code == 0) {
-      clock_.run_done(c.run.id, seconds, finished_steps(run_directory(options_.dir, c.run)));
+      clock_.run_done(c.run.id, seconds, finished_training(run_directory(options_.dir, c.run)));
       fmt::print(stderr, "== run {} of {} done: {} in {}\n", c.index, total_, c.run.id, format_duration(seconds));
       return;
     }

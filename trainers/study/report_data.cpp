@@ -48,7 +48,8 @@ json usage_json(const StudyEvidence& e) {
                              {"indistinguishable_from_none", u.indistinguishable_from_none},
                              {"measured_runs", u.measured_runs},
                              {"near_uniform_runs", u.near_uniform_runs},
-                             {"layer_entropy", u.layer_entropy}});
+                             {"layer_entropy", u.layer_entropy},
+                             {"order_blind", u.order_blind}});
   return j;
 }
 

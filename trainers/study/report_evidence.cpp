@@ -147,6 +147,10 @@ std::string usage_section(const StudyEvidence& e) {
     }
     o << "\n";
   }
+  std::string blind;
+  for (const PositionUsage& u : e.usage)
+    if (!u.order_blind.empty()) blind += "- **" + u.variant + "**: " + u.order_blind + ".\n";
+  if (!blind.empty()) o << "\nVariants that cannot see word order here, whatever their training:\n\n" << blind;
   return o.str();
 }
 

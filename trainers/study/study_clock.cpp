@@ -18,15 +18,19 @@ void StudyClock::pending(const std::string& run_id, int64_t steps_left, int64_t 
   pending_[run_id] = {steps_left, steps_done};
 }
 
-void StudyClock::run_done(const std::string& run_id, double seconds, int64_t total_steps) {
+void StudyClock::run_done(const std::string& run_id, double wall_seconds, const RunTraining& training) {
   const auto it = pending_.find(run_id);
   if (it == pending_.end()) return;
-  const int64_t trained = it->second.left >= 0 ? it->second.left : total_steps - it->second.done;
-  if (trained > 0) {
-    measured_steps_ += trained;
-    measured_s_ += seconds;
+  if (training.steps > 0 && training.seconds > 0) {
+    // The summary's time covers all the run's steps, those of earlier sessions too: its rate, not its total.
+    const double per_step = training.seconds / static_cast<double>(training.steps);
+    const int64_t trained = std::max<int64_t>(0, training.steps - it->second.done);
+    measured_steps_ += training.steps;
+    measured_s_ += training.seconds;
+    outside_training_s_ += std::max(0.0, wall_seconds - per_step * static_cast<double>(trained));
+    ++measured_runs_;
   }
-  most_steps_ = std::max(most_steps_, total_steps);
+  most_steps_ = std::max(most_steps_, training.steps);
   pending_.erase(it);
 }
 
@@ -40,12 +44,16 @@ std::string StudyClock::eta(int64_t jobs) const {
     if (p.left < 0 && most_steps_ < 0) return "--";
     steps += p.left >= 0 ? p.left : std::max<int64_t>(0, most_steps_ - p.done);
   }
+  const double per_run = measured_runs_ > 0 ? outside_training_s_ / static_cast<double>(measured_runs_) : 0.0;
   const int64_t slots = std::max<int64_t>(1, std::min<int64_t>(jobs, static_cast<int64_t>(pending_.size())));
-  return format_duration(per_step * static_cast<double>(steps) / static_cast<double>(slots));
+  const double seconds = per_step * static_cast<double>(steps) + per_run * static_cast<double>(pending_.size());
+  return format_duration(seconds / static_cast<double>(slots));
 }
 
-int64_t finished_steps(const std::string& run_dir) {
-  return RunDirectory(run_dir).finished() ? read_run_result({}, run_dir).steps : -1;
+RunTraining finished_training(const std::string& run_dir) {
+  if (!RunDirectory(run_dir).finished()) return {};
+  const RunResult r = read_run_result({}, run_dir);
+  return {r.steps, r.elapsed_s};
 }
 
 StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, const std::vector<StudyRun>& runs,

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "models/order_blindness.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/study/study_verdict.h"
 
@@ -191,6 +192,7 @@ PositionUsage usage_of(const StudyVariant& v, const std::string& reference, cons
         always = always && s.indistinguishable_from_reference;
       }
   u.indistinguishable_from_none = !reference.empty() && v.name != reference && seen && always;
+  if (v.name != reference) u.order_blind = order_blindness(v.config.model);
   return u;
 }
 

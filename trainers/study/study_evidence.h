@@ -11,8 +11,9 @@
 //            when no such gap is resolved the task cannot rank encodings;
 //   usage    does a variant use positions at all: how many test predictions
 //            differ from the no-position variant of the same seed, whether it
-//            is indistinguishable from it, and runs whose attention never left
-//            uniform (attention_usage.h).
+//            is indistinguishable from it, runs whose attention never left
+//            uniform (attention_usage.h), and whether its encoding and pooling
+//            can tell a sequence from its reverse at all.
 //
 // A language-model study (its sweep cells are a language model's) has cells
 // of nats per token over the same windows, lower better, with each RoPE
@@ -46,6 +47,9 @@ struct PositionUsage {
   bool indistinguishable_from_none = false;  // in every cell of the study
   int64_t measured_runs = 0, near_uniform_runs = 0;
   std::vector<double> layer_entropy;  // mean over measured runs, per layer
+  // Why this variant's classifier cannot tell a sequence from its reverse
+  // (models/order_blindness.h); empty when it can, and for the reference.
+  std::string order_blind;
 };
 
 struct StudyEvidence {

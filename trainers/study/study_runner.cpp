@@ -107,7 +107,7 @@ int train_in_process(const StudySpec& spec, const StudyOptions& options, const s
       return code;
     }
     clock.run_done(mine[i].id, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                   finished_steps(run_dir));
+                   finished_training(run_dir));
   }
   if (failed.empty()) return 0;
   if (options.only.empty()) print_failed_runs(failed);

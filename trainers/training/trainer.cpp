@@ -14,6 +14,7 @@
 #include "datasets/dataset.h"
 #include "engine/parallel.h"
 #include "engine/precision.h"
+#include "models/order_blindness.h"
 #include "storage/checkpoint_directory.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/distributed/communicator.h"
@@ -55,6 +56,7 @@ class TrainingSession {
 
  private:
   void load_data(const CheckpointHeader* header, const PretrainedEncoder* pretrained);
+  void start_from(const PretrainedEncoder& pretrained, Model& model);  // model.init_from, said on the console
   int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
   bool train_step();        // one optimizer update; returns true at the end of an epoch
   SplitScores evaluate(const std::string& split);
@@ -139,10 +141,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   objective_ = make_objective(config_, data_);
   Model& model = objective_->model();
   model.initialize(config_.run.seed);
-  if (pretrained) {
-    load_pretrained_encoder(*pretrained, config_, model);
-    config_.init_from = source_record(*pretrained);
-  }
+  if (pretrained) start_from(*pretrained, model);
   optimizer_ = make_optimizer(config_.train, model.parameters());
   train_sampler_.emplace(objective_->training_sampler());
   total_steps_ = planned_steps();
@@ -154,7 +153,8 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
     train_sampler_->restore(state_.sampler);
     last_saved_step_ = state_.step;
     if (root_)
-      fmt::print(stderr, "resumed from {} at step {} (epoch {})\n", *resume_from, state_.step, state_.sampler.epoch);
+      fmt::print(stderr, "resumed from {} at step {} (epoch {}){}\n", *resume_from, state_.step, state_.sampler.epoch,
+                 config_.init_from.checkpoint.empty() ? "" : "; a fine-tune of " + config_.init_from.checkpoint);
   }
   synchronize_parameters(comm_, model.parameters(), *optimizer_);
   step_.emplace(*objective_, *optimizer_, comm_, config_, reducer_options(config_.run), checkpoints_.dir());
@@ -178,6 +178,14 @@ void TrainingSession::load_data(const CheckpointHeader* header, const Pretrained
   if (root_) fmt::print(stderr, "{}", data_.stats.report());
   // >= 2 classes and a non-empty vocabulary by the data layer; the rest was validated at load.
   set_data_dimensions(config_.model, *data_.tokenizer, data_.labels.size());
+}
+
+void TrainingSession::start_from(const PretrainedEncoder& pretrained, Model& model) {
+  load_pretrained_encoder(pretrained, config_, model);
+  config_.init_from = source_record(pretrained);
+  if (root_)
+    fmt::print(stderr, "encoder: pre-trained, from {} (step {}, {}); the head is drawn fresh\n", pretrained.checkpoint,
+               pretrained.header.state.step, option_name(pretrained.header.config.train.objective));
 }
 
 int64_t TrainingSession::planned_steps() {
@@ -369,6 +377,9 @@ void TrainingSession::test_best() {
 
 int train_this_rank(const TrainRequest& request, Communicator& comm) {
   Config config = load_config(request.config_path, request.overrides);
+  if (comm.is_root() && config.train.objective == ObjectiveKind::classify)
+    if (const std::string blind = order_blindness(config.model); !blind.empty())
+      fmt::print(stderr, "warning: {}\n", blind);
   const fs::path run_dir =
       request.out_dir.empty() ? fs::path(config.run.out_dir) / config.run.name : fs::path(request.out_dir);
   std::optional<std::string> resume_from;

@@ -82,6 +82,31 @@ TEST_CASE("evidence: a planted difference, its order control and the no-position
   CHECK(e.usage[0].layer_entropy == std::vector<double>{0.6, 0.6});
 }
 
+TEST_CASE("evidence: a variant whose encoding and pooling cannot see a reversal is named in the report", "[study]") {
+  // Symmetric ALiBi with mean pooling: every run looks like it learnt nothing about order, whatever the budget.
+  std::vector<StudyVariant> variants{variant("rope", "rope", false), variant("nopos", "none", false),
+                                     variant("alibi", "alibi", false), variant("alibi-cls", "alibi", false)};
+  variants[3].config.model.pooling = Pooling::cls;
+  std::vector<RunResult> runs;
+  for (uint64_t seed : {1, 2})
+    for (const StudyVariant& v : variants) runs.push_back(run(v.name, seed, 300, 0.8));
+  StatisticsOptions options;
+  options.replicates = 200;
+  StudyReport report;
+  report.evidence = gather_evidence(variants, runs, options);
+  const StudyEvidence& e = report.evidence;
+  REQUIRE(e.usage.size() == 4);
+  CHECK(e.usage[0].order_blind.empty());
+  CHECK(e.usage[1].order_blind.empty());  // the no-position reference is blind by design
+  CHECK_THAT(e.usage[2].order_blind, Catch::Contains("model.position.type alibi with model.pooling mean"));
+  CHECK(e.usage[3].order_blind.empty());  // the CLS slot sees direction
+  const std::string markdown = evidence_markdown(report);
+  CHECK_THAT(markdown, Catch::Contains("cannot see word order") &&
+                           Catch::Contains("- **alibi**: model.position.type alibi with model.pooling mean cannot "
+                                           "tell a sequence from its reverse") &&
+                           !Catch::Contains("- **alibi-cls**: model.position"));
+}
+
 TEST_CASE("attention is near uniform only when every layer is", "[study]") {
   AttentionUsage u;
   u.available = true;

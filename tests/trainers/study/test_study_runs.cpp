@@ -105,19 +105,19 @@ TEST_CASE("the study ETA is the steps left at the time per step measured now, el
   CHECK(clock.eta(1) == "--");  // right after a resume nothing is known: no guess
   clock.recorded(100, 100.0);   // finished before this session: 1 s per step
   CHECK(clock.eta(1) == "1m30s");
-  CHECK(clock.eta(2) == "45s");    // shared by two job slots
-  CHECK(clock.eta(4) == "45s");    // two runs fill two slots at most
-  clock.run_done("a", 90.0, 45);   // this session: 45 steps in 90 s, on a busier machine
-  CHECK(clock.eta(1) == "1m30s");  // b: 45 steps at 2 s
-  clock.pending("c", -1, 10);      // a run bounded by epochs, resumed at step 10: as long as the longest (100)
-  CHECK(clock.eta(1) == "4m30s");  // (45 + 90) steps at 2 s
+  CHECK(clock.eta(2) == "45s");           // shared by two job slots
+  CHECK(clock.eta(4) == "45s");           // two runs fill two slots at most
+  clock.run_done("a", 90.0, {45, 90.0});  // this session: 45 steps in 90 s, on a busier machine
+  CHECK(clock.eta(1) == "1m30s");         // b: 45 steps at 2 s
+  clock.pending("c", -1, 10);             // a run bounded by epochs, resumed at step 10: as long as the longest (100)
+  CHECK(clock.eta(1) == "4m30s");         // (45 + 90) steps at 2 s
 
   // A study bounded by epochs, started from scratch: the first finished run tells the length of the others.
   rotor::StudyClock epochs;
   epochs.pending("x", -1);
   epochs.pending("y", -1);
   CHECK(epochs.eta(1) == "--");
-  epochs.run_done("x", 60.0, 30);
+  epochs.run_done("x", 60.0, {30, 60.0});
   CHECK(epochs.eta(1) == "1m00s");  // y: 30 steps at 2 s
 
   const rotor::test::ScratchDir dir("study-clock");
@@ -129,6 +129,23 @@ TEST_CASE("the study ETA is the steps left at the time per step measured now, el
   CHECK(rotor::committed_step(run) == 0);  // a write killed before its commit
   std::ofstream(run + "/checkpoints/step-00000010.h5") << "x";
   CHECK(rotor::committed_step(run) == 10);  // resumes at step 10
+}
+
+TEST_CASE("a run's sweep and attention pass, and a resumed run's remainder, are not counted as time per step",
+          "[study]") {
+  // Issue 35: a rerun's ETA went from 24 to 54 minutes when a run resumed near its end finished: its few steps
+  // and its whole sweep were divided by those few steps.
+  rotor::StudyClock clock;
+  clock.recorded(100, 100.0);  // finished before this session: 1 s per step
+  clock.pending("a", 10, 90);  // resumed at step 90 of 100
+  clock.pending("b", 100);
+  CHECK(clock.eta(1) == "1m50s");            // 110 steps at 1 s
+  clock.run_done("a", 70.0, {100, 100.0});   // 10 s of its training here, then 60 s of sweep and attention pass
+  CHECK(clock.eta(1) == "2m40s");            // b: 100 steps at 1 s, and 60 s outside training
+  clock.run_done("b", 400.0, {100, 300.0});  // a busier machine now: 3 s per step, 100 s outside training
+  clock.pending("c", 100);
+  CHECK(clock.eta(1) == "4m40s");  // the training rate of the runs done here, (100 + 300) s / 200 steps, and
+                                   // the mean time outside training, (60 + 100) s / 2
 }
 
 TEST_CASE("a resumed study's ETA counts the remainder of resumed runs at the finished runs' recorded rate",
