@@ -39,11 +39,13 @@ namespace {
 
 class TrainingSession {
  public:
-  TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from);
+  TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from, bool allow_data_change);
   int run(int64_t stop_after);
 
  private:
   void load_data(const CheckpointHeader* header, const PretrainedEncoder* pretrained);
+  // Refuses data changed since the checkpoint, then finishes a save a kill interrupted.
+  void accept_resume(const CheckpointHeader& header, const std::string& checkpoint, bool allow_data_change);
   int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
   bool train_step();        // one optimizer update; returns true at the end of an epoch
   SplitScores evaluate(const std::string& split);
@@ -91,7 +93,8 @@ class TrainingSession {
   bool already_done_ = false;  // resumed a run whose summary is written: nothing to do
 };
 
-TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from)
+TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from,
+                                 bool allow_data_change)
     : config_(std::move(config)),
       run_dir_(std::move(run_dir)),
       run_files_(run_dir_.string()),
@@ -123,6 +126,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   if (!root_) comm_.barrier();
   load_data(header ? &*header : nullptr, pretrained ? &*pretrained : nullptr);
   if (root_) comm_.barrier();
+  if (header) accept_resume(*header, *resume_from, allow_data_change);
   // From the config: declaring the parameters of an absurd model takes minutes by itself.
   check_fits_in_memory(estimate_training_memory(config_, weight_count(config_.model), comm_.size()));
   objective_ = make_objective(config_, data_);
@@ -167,6 +171,14 @@ void TrainingSession::load_data(const CheckpointHeader* header, const Pretrained
   if (root_) fmt::print(stderr, "{}", data_.stats.report());
   // >= 2 classes and a non-empty vocabulary by the data layer; the rest was validated at load.
   set_data_dimensions(config_.model, *data_.tokenizer, data_.labels.size());
+}
+
+void TrainingSession::accept_resume(const CheckpointHeader& header, const std::string& checkpoint,
+                                    bool allow_data_change) {
+  const std::string said = check_resumed_data(header.data_sources, data_.sources, checkpoint, allow_data_change);
+  if (!root_) return;
+  if (!said.empty()) fmt::print(stderr, "{}\n", said);
+  repair_checkpoint_pointers(checkpoints_, checkpoint, header.state, static_cast<int>(config_.train.keep_last));
 }
 
 int64_t TrainingSession::planned_steps() {
@@ -371,7 +383,7 @@ int train_this_rank(const TrainRequest& request, Communicator& comm) {
     const std::string chosen = broadcast_string(comm, resume_from.value_or(""));
     resume_from = chosen.empty() ? std::nullopt : std::optional<std::string>(chosen);
   }
-  TrainingSession session(std::move(config), run_dir, resume_from);
+  TrainingSession session(std::move(config), run_dir, resume_from, request.allow_data_change);
   return session.run(request.stop_after);
 }
 
