@@ -205,7 +205,8 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   std::string cache_path;
   std::optional<CachedTokens> cached;
   if (c.cache) {
-    const std::string key = token_cache_key(c, options.tokenizer, options.labels);
+    data.sources = source_fingerprints(c);
+    const std::string key = token_cache_key(c, data.sources, options.tokenizer, options.labels);
     cache_path = token_cache_path(token_cache_dir(c), source_name(c), key);
     cached = load_token_cache(cache_path, key);
     tokens = cached ? std::move(*cached) : build(c, t, options);
@@ -219,6 +220,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
     }
   } else {
     tokens = build(c, t, options);
+    data.sources = source_fingerprints(c);  // after the readers, whose messages say more of a bad source
   }
   data.tokenizer = load_tokenizer(tokens.tokenizer);
   if (!tokens.labels.empty()) data.labels = LabelVocab(tokens.labels);  // empty: unlabelled

@@ -21,6 +21,7 @@
 #include "datasets/data_stats.h"
 #include "datasets/label_vocab.h"
 #include "datasets/sampler.h"
+#include "datasets/source_fingerprint.h"
 #include "datasets/tokenized_split.h"
 #include "datasets/tokenizer.h"
 
@@ -43,6 +44,8 @@ struct Dataset {
   // "test_4k"), each with at least one document.
   std::vector<TokenizedSplit> splits;
   DataStats stats;
+  // The files read, with their contents' SHA-1 (none for a generated task).
+  std::vector<SourceFingerprint> sources;
 
   // Throws DataError naming the known splits if there is no split `name`.
   const TokenizedSplit& split(std::string_view name) const;

@@ -10,8 +10,6 @@
 #include <string>
 
 #include "datasets/data_error.h"
-#include "datasets/document.h"
-#include "datasets/folder_reader.h"
 
 namespace fs = std::filesystem;
 
@@ -95,15 +93,11 @@ bool consistent(const TokenizedSplit& s) {
 
 }  // namespace
 
-void CacheKey::add(std::string_view name, std::string_view value) {
+void CacheKey::add(std::string_view name, std::string_view value) { add_hashed(name, sha1_hex(value)); }
+
+void CacheKey::add_hashed(std::string_view name, std::string_view value_sha1) {
   sha_.update(sha1_hex(name));
-  sha_.update(sha1_hex(value));
-}
-
-void CacheKey::add_file(const std::string& path) { add(path, read_file_bytes(path)); }
-
-void CacheKey::add_folder(const std::string& dir) {
-  for (const std::string& file : folder_files(dir)) add_file(file);
+  sha_.update(value_sha1);
 }
 
 std::string CacheKey::hex() { return sha_.hex_digest(); }

@@ -20,10 +20,8 @@ class CacheKey {
  public:
   // A named setting; names keep "a"+"bc" from colliding with "ab"+"c".
   void add(std::string_view name, std::string_view value);
-  // The path and the full contents of a file.
-  void add_file(const std::string& path);
-  // Every file a folder source reads (see folder_files), with contents.
-  void add_folder(const std::string& dir);
+  // A named value given by its SHA-1 (hex): the same key as add(name, value).
+  void add_hashed(std::string_view name, std::string_view value_sha1);
   std::string hex();
 
  private:

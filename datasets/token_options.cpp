@@ -1,15 +1,11 @@
 #include "datasets/token_options.h"
 
-#include <filesystem>
 #include <type_traits>
 
 #include <fmt/core.h>
 
 #include "datasets/builtin_tasks.h"
-#include "datasets/text_reader.h"
 #include "datasets/token_cache.h"
-
-namespace fs = std::filesystem;
 
 namespace rotor {
 namespace {
@@ -96,21 +92,9 @@ std::vector<DataOptionEffect> rows() {
   };
 }
 
-void add_source(CacheKey& key, const std::string& path, const DataConfig& c) {
-  std::error_code ec;
-  if (path.empty()) return;
-  if (!fs::is_directory(path, ec)) {
-    key.add_file(path);
-  } else if (resolved_format(path, c) == DataFormat::text) {
-    for (const std::string& file : text_files(path)) key.add_file(file);
-  } else {
-    key.add_folder(path);
-  }
-}
-
 // What the options resolve to in code (a preset's splits, the automatic
 // tokenizer), so that a changed preset changes the key too.
-void add_resolved(CacheKey& key, const DataConfig& c) {
+void add_resolved(CacheKey& key, const DataConfig& c, const std::vector<SourceFingerprint>& sources) {
   key.add("resolved tokenizer", option_name(resolved_tokenizer(c)));
   if (is_separation_task(c.task)) {
     for (const GeneratedSplit& s : separation_splits(c))
@@ -121,8 +105,7 @@ void add_resolved(CacheKey& key, const DataConfig& c) {
     for (const ListOpsSplit& s : l.splits)
       key.add("listops split", fmt::format("{} {} {} {}", s.name, s.size, s.min_tokens, s.max_tokens));
   } else {
-    for (const std::string* path : {&c.train_path, &c.val_path, &c.test_path, &c.source_path})
-      add_source(key, *path, c);
+    for (const SourceFingerprint& f : sources) key.add_hashed(f.path, f.sha1);
   }
 }
 
@@ -142,12 +125,17 @@ const std::vector<DataOptionEffect>& derived_option_effects() {
 
 std::string token_cache_key(const DataConfig& resolved, const std::string& saved_tokenizer,
                             const std::vector<std::string>& saved_labels) {
+  return token_cache_key(resolved, source_fingerprints(resolved), saved_tokenizer, saved_labels);
+}
+
+std::string token_cache_key(const DataConfig& resolved, const std::vector<SourceFingerprint>& sources,
+                            const std::string& saved_tokenizer, const std::vector<std::string>& saved_labels) {
   CacheKey key;
   key.add("layout", "dataset 2");
   for (const auto* table : {&data_option_effects(), &derived_option_effects()})
     for (const DataOptionEffect& o : *table)
       if (o.effect == TokenEffect::changes_tokens) key.add(o.key, o.text(resolved));
-  add_resolved(key, resolved);
+  add_resolved(key, resolved, sources);
   key.add("saved tokenizer", saved_tokenizer);
   for (const std::string& l : saved_labels) key.add("saved label", l);
   return key.hex();

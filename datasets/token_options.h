@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datasets/data_config.h"
+#include "datasets/source_fingerprint.h"
 
 namespace rotor {
 
@@ -32,5 +33,8 @@ const std::vector<DataOptionEffect>& derived_option_effects();
 // a saved tokenizer and label list (LoadOptions) when given.
 std::string token_cache_key(const DataConfig& resolved, const std::string& saved_tokenizer,
                             const std::vector<std::string>& saved_labels);
+// The same with the source files' fingerprints already taken (source_fingerprints(resolved)).
+std::string token_cache_key(const DataConfig& resolved, const std::vector<SourceFingerprint>& sources,
+                            const std::string& saved_tokenizer, const std::vector<std::string>& saved_labels);
 
 }  // namespace rotor

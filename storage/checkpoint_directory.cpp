@@ -77,10 +77,16 @@ std::string CheckpointDirectory::save(int64_t step, const CheckpointContents& co
   if (ec) throw CheckpointError(dir_ + ": cannot create the checkpoint folder: " + ec.message());
 
   write_checkpoint(path, contents);
-  checkpoint_fs::write_file_atomically(dir_ + "/" + kLatest, fs::path(path).filename().string() + "\n");
-  if (best_step >= 0 && fs::is_regular_file(path_for_step(best_step), ec)) {
-    checkpoint_fs::write_file_atomically(dir_ + "/" + kBest, file_name_for_step(best_step) + "\n");
-  }
+  point_at(step, best_step, keep_last);
+  return path;
+}
+
+std::vector<std::string> CheckpointDirectory::point_at(int64_t step, int64_t best_step, int keep_last) {
+  std::vector<std::string> changed;
+  repoint(kLatest, step, changed);
+  std::error_code ec;
+  if (best_step >= 0 && fs::is_regular_file(path_for_step(best_step), ec)) repoint(kBest, best_step, changed);
+  checkpoint_fs::crash_point("before-prune", dir_);
 
   // Only now that the new file is committed and `latest` names it.
   if (keep_last > 0) {
@@ -92,7 +98,17 @@ std::string CheckpointDirectory::save(int64_t step, const CheckpointContents& co
     }
   }
   remove_stale_temporaries();
-  return path;
+  return changed;
+}
+
+void CheckpointDirectory::repoint(const char* pointer, int64_t step, std::vector<std::string>& changed) const {
+  const std::string path = dir_ + "/" + pointer;
+  const std::string want = file_name_for_step(step);
+  std::error_code ec;
+  const std::string was = fs::is_regular_file(path, ec) ? read_pointer(path) : "";
+  if (was == want) return;
+  checkpoint_fs::write_file_atomically(path, want + "\n");
+  if (!was.empty()) changed.push_back(path + " named " + was + "; now " + want);
 }
 
 void CheckpointDirectory::remove_stale_temporaries() const {
@@ -118,31 +134,38 @@ std::vector<std::pair<int64_t, std::string>> CheckpointDirectory::list() const {
   return out;
 }
 
-ResolvedCheckpoint resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings) {
+ResolvedCheckpoint resolve_checkpoint(const std::string& path, std::vector<std::string>* warnings,
+                                      const RecordedBestStep& best_step_of) {
   const fs::path p(path);
   std::error_code ec;
-  if ((p.filename() == kLatest || p.filename() == kBest) && fs::is_regular_file(p, ec)) {
-    return {follow_pointer(p), p.filename() == kBest ? "best on validation" : "latest"};
-  }
-  if (!fs::is_directory(p, ec)) return {path, ""};
-  const fs::path run_dir = p.filename() == "checkpoints" ? p.parent_path() : p;
+  if (p.filename() == kLatest && fs::is_regular_file(p, ec)) return {follow_pointer(p), "latest"};
+  const bool best_pointer = p.filename() == kBest && fs::is_regular_file(p, ec);
+  if (!best_pointer && !fs::is_directory(p, ec)) return {path, ""};
+  const fs::path run_dir = best_pointer                    ? p.parent_path().parent_path()
+                           : p.filename() == "checkpoints" ? p.parent_path()
+                                                           : p;
   const CheckpointDirectory dir(run_dir.string());
+  const std::optional<std::string> newest = dir.newest_valid(warnings);
+  if (!newest) throw CheckpointError(path + ": no valid checkpoint in " + dir.dir());
+  const int64_t best_step = best_step_of(*newest);
+  if (best_step < 0) return {*newest, "latest: no evaluation ran, so there is no best checkpoint"};
+  // The best checkpoint or an error: another file would silently answer a
+  // different question.
+  const std::string file = dir.path_for_step(best_step);
   const fs::path best = fs::path(dir.dir()) / kBest;
-  if (fs::is_regular_file(best, ec)) {
-    // The best checkpoint or an error: another file would silently answer a
-    // different question.
-    const std::string file = follow_pointer(best);
-    std::string why;
-    if (!is_valid_checkpoint(file, &why)) {
-      throw CheckpointError(best.string() + " names " + file + ": " + why + " (name a checkpoint file or " + dir.dir() +
-                            "/latest instead)");
-    }
-    return {file, "best on validation"};
+  const bool pointer_agrees = fs::is_regular_file(best, ec) && read_pointer(best.string()) == fs::path(file).filename();
+  if (!pointer_agrees && warnings != nullptr)
+    warnings->push_back(
+        fmt::format("{} does not name {}, which {} records as the best on validation (a save was "
+                    "interrupted; resuming the run repairs the pointer): using {}",
+                    best.string(), fs::path(file).filename().string(), *newest, file));
+  std::string why;
+  if (!is_valid_checkpoint(file, &why)) {
+    const std::string named =
+        pointer_agrees ? best.string() + " names " + file : *newest + " records as the best " + file;
+    throw CheckpointError(named + ": " + why + " (name a checkpoint file or " + dir.dir() + "/latest instead)");
   }
-  if (const std::optional<std::string> newest = dir.newest_valid(warnings)) {
-    return {*newest, "latest: no evaluation ran, so there is no best checkpoint"};
-  }
-  throw CheckpointError(path + ": no valid checkpoint in " + dir.dir());
+  return {file, "best on validation"};
 }
 
 std::optional<std::string> CheckpointDirectory::newest_valid(std::vector<std::string>* warnings) const {

@@ -30,7 +30,9 @@ namespace rotor::checkpoint_testing {
 
 // Test-only: called at the named points of every atomic write, with the final
 // path. Stages: "temp-partial" (the temporary holds the first half of the
-// bytes) and "before-rename" (temporary closed and fsynced, not yet renamed).
+// bytes) and "before-rename" (temporary closed and fsynced, not yet renamed);
+// and once per CheckpointDirectory::point_at, with the checkpoint folder,
+// "before-prune" (both pointers written, no file pruned yet).
 // A test forks, installs a hook that _exit()s, and so leaves what a crash
 // would. From outside the process, the environment variable
 // ROTOR_TEST_WRITE_PAUSE_MS=N pauses N ms at "temp-partial", so that a test

@@ -1,6 +1,7 @@
 // The run's checkpoint folder: naming, the `latest` and `best` pointers, keep-last
 // pruning, skipping damaged files, and what a crash at each point of a save
 // leaves behind (simulated by a forked child that dies there).
+#include <fmt/core.h>
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
@@ -71,13 +72,20 @@ std::vector<std::string> temporaries(const std::string& folder) {
   return out;
 }
 
-CheckpointContents at_step(int64_t step) {
+// A checkpoint that records its step and, as a trainer's does, the best step so far.
+CheckpointContents at_step(int64_t step, int64_t best_step = -1) {
   CheckpointContents c = rotor::test::small_contents(static_cast<float>(step));
   c.integers["state/step"] = step;
+  c.integers["state/best_step"] = best_step;
   return c;
 }
 
 int64_t step_in(const std::string& path) { return read_checkpoint(path).integers.at("state/step"); }
+int64_t best_in(const std::string& path) { return read_checkpoint(path).integers.at("state/best_step"); }
+
+ResolvedCheckpoint resolve(const std::string& given, std::vector<std::string>* warnings) {
+  return resolve_checkpoint(given, warnings, best_in);
+}
 
 }  // namespace
 
@@ -208,6 +216,49 @@ TEST_CASE("checkpoint directory: a crash before latest moves keeps the old point
   CHECK(dir.newest_valid(nullptr) == dir.path_for_step(100));
 }
 
+// A kill in each window of a save (step file, `latest`, `best`, pruning), then
+// what a resumed run does: point_at with the newest checkpoint's own records.
+TEST_CASE("checkpoint directory: a kill inside a save is finished from the records", "[checkpoint]") {
+  ScratchDir run("ckdir-kill-windows");
+  CheckpointDirectory dir(run.path());
+  dir.save(100, at_step(100, 100), 1, 100);
+  dir.save(200, at_step(200, 100), 1, 100);
+  auto save_300 = [&] { dir.save(300, at_step(300, 300), 1, 300); };
+  int64_t newest_step = 300;
+  std::vector<std::string> warnings;
+
+  SECTION("before latest moves: step 200 stays the newest, step 100 its best") {
+    crash_during(save_300, "before-rename", "/latest");
+    newest_step = 200;
+    CHECK(temporaries(dir.dir()).size() == 1);
+    CHECK(resolve(run.path(), &warnings).path == dir.path_for_step(100));
+  }
+  SECTION("before best moves: the records name step 300 on open, and a resume repoints best") {
+    crash_during(save_300, "before-rename", "/best");
+    CHECK(slurp(dir.dir() + "/best") == "step-00000100.h5\n");
+    CHECK(resolve(run.path(), &warnings).path == dir.path_for_step(300));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::StartsWith(dir.dir() + "/best does not name step-00000300.h5"));
+    warnings.clear();
+  }
+  SECTION("before pruning") {
+    crash_during(save_300, "before-prune", "/checkpoints");
+    CHECK(steps(dir) == std::vector<int64_t>{100, 200, 300});
+  }
+
+  const std::string newest = *dir.newest_valid(&warnings);
+  REQUIRE(step_in(newest) == newest_step);
+  dir.point_at(step_in(newest), best_in(newest), 1);
+  const int64_t best = best_in(newest);
+  CHECK(slurp(dir.dir() + "/latest") == fmt::format("step-{:08}.h5\n", newest_step));
+  CHECK(slurp(dir.dir() + "/best") == fmt::format("step-{:08}.h5\n", best));
+  CHECK(temporaries(dir.dir()).empty());
+  CHECK(resolve(run.path(), &warnings).path == dir.path_for_step(best));
+  CHECK(warnings.empty());
+  // Kept: the newest and its best, and an uncommitted step 300 that a resume overwrites.
+  for (const auto& [step, path] : dir.list()) CHECK((step == newest_step || step == best || step == 300));
+}
+
 TEST_CASE("resolve_checkpoint: a run directory means its best checkpoint", "[checkpoint]") {
   ScratchDir run("ckdir-resolve");
   CheckpointDirectory dir(run.path());
@@ -215,35 +266,38 @@ TEST_CASE("resolve_checkpoint: a run directory means its best checkpoint", "[che
   std::vector<std::string> warnings;
 
   SECTION("no evaluation ran: the newest, and says so") {
-    const ResolvedCheckpoint r = resolve_checkpoint(run.path(), &warnings);
+    const ResolvedCheckpoint r = resolve(run.path(), &warnings);
     CHECK(r.path == dir.path_for_step(100));
     CHECK_THAT(r.how, Catch::Contains("no evaluation ran"));
   }
-  dir.save(200, at_step(200), 0, /*best_step=*/200);
-  dir.save(300, at_step(300), 0, /*best_step=*/200);
+  dir.save(200, at_step(200, 200), 0, /*best_step=*/200);
+  dir.save(300, at_step(300, 200), 0, /*best_step=*/200);
   SECTION("the run directory or its checkpoints folder: best") {
     for (const std::string& given : {run.path(), dir.dir()}) {
-      const ResolvedCheckpoint r = resolve_checkpoint(given, &warnings);
+      const ResolvedCheckpoint r = resolve(given, &warnings);
       CHECK(r.path == dir.path_for_step(200));
       CHECK(r.how == "best on validation");
     }
   }
   SECTION("the pointers by name") {
-    CHECK(resolve_checkpoint(dir.dir() + "/best", &warnings).path == dir.path_for_step(200));
-    CHECK(resolve_checkpoint(dir.dir() + "/latest", &warnings).path == dir.path_for_step(300));
-    const ResolvedCheckpoint file = resolve_checkpoint(dir.path_for_step(100), &warnings);
+    CHECK(resolve(dir.dir() + "/best", &warnings).path == dir.path_for_step(200));
+    CHECK(resolve(dir.dir() + "/latest", &warnings).path == dir.path_for_step(300));
+    const ResolvedCheckpoint file = resolve(dir.path_for_step(100), &warnings);
     CHECK(file.path == dir.path_for_step(100));
     CHECK(file.how.empty());
   }
   SECTION("a damaged best is an error, not a silent fallback to another checkpoint") {
     std::filesystem::remove(dir.path_for_step(200));
-    CHECK_THROWS_WITH(resolve_checkpoint(run.path(), &warnings),
+    CHECK_THROWS_WITH(resolve(run.path(), &warnings),
                       Catch::Contains("best names " + dir.path_for_step(200)) && Catch::Contains("/latest instead"));
   }
-  SECTION("a garbled best pointer is named") {
+  SECTION("a garbled best pointer is named, and the records decide") {
     std::ofstream(dir.dir() + "/best") << "x.h5\n";
-    CHECK_THROWS_WITH(resolve_checkpoint(run.path(), &warnings),
-                      Catch::Contains("'x.h5' is not a checkpoint file name"));
+    CHECK(resolve(run.path(), &warnings).path == dir.path_for_step(200));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::StartsWith(dir.dir() + "/best does not name step-00000200.h5, which " +
+                                              dir.path_for_step(300) + " records as the best"));
+    warnings.clear();
   }
   CHECK(warnings.empty());
 }

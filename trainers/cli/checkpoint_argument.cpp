@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "trainers/cli/command.h"
+#include "trainers/training/training_checkpoint.h"
 
 namespace rotor {
 
@@ -16,7 +17,7 @@ void add_checkpoint_argument(CLI::App* command, std::string& path) {
 
 ResolvedCheckpoint checkpoint_file(const std::string& given) {
   std::vector<std::string> warnings;
-  ResolvedCheckpoint r = resolve_checkpoint(given, &warnings);
+  ResolvedCheckpoint r = resolve_training_checkpoint(given, &warnings);
   for (const std::string& w : warnings) print_warning(w);
   return r;
 }

@@ -14,6 +14,8 @@ Command add_train_command(CLI::App& app) {
   t->add_option("--out", request->out_dir, "Run directory (default: <run.out_dir>/<run.name>)");
   t->add_option("--stop-after", request->stop_after, "Checkpoint and exit once this many steps are done (resumable)")
       ->check(positive_number());
+  t->add_flag("--allow-data-change", request->allow_data_change,
+              "Resume even though a data file changed since the checkpoint (refused otherwise, naming the file)");
   return {t, [request] { return train(*request); }};
 }
 

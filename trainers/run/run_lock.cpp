@@ -50,6 +50,20 @@ RunLock::RunLock(const std::string& run_dir, const std::string& what) {
   }
 }
 
+std::optional<std::string> lock_holder(const std::string& run_dir) {
+  const std::string path = run_dir + "/.lock";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;  // never trained here by rotor, so not training now
+  int status;
+  do {
+    status = ::flock(fd, LOCK_SH | LOCK_NB);
+  } while (status != 0 && errno == EINTR);
+  std::optional<std::string> holder;
+  if (status != 0 && errno == EWOULDBLOCK) holder = read_holder_pid(fd);
+  ::close(fd);  // drops the shared lock, if taken
+  return holder;
+}
+
 RunLock::~RunLock() {
   if (fd_ >= 0) {
     ::flock(fd_, LOCK_UN);

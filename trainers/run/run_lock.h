@@ -5,6 +5,7 @@
 // flock locks belong to an open file description, so a second RunLock on the
 // same directory fails even inside the same process. A study directory
 // (`rotor compare`) is locked the same way, as "study directory".
+#include <optional>
 #include <string>
 
 #include "engine/error.h"
@@ -30,5 +31,10 @@ class RunLock {
  private:
   int fd_ = -1;
 };
+
+// The pid (as text; "unknown" when unrecorded) of the process holding
+// run_dir's lock, or nullopt when none does. Creates nothing, so a read-only
+// run directory can be asked; the probe holds a shared lock for an instant.
+std::optional<std::string> lock_holder(const std::string& run_dir);
 
 }  // namespace rotor

@@ -1,6 +1,7 @@
 #include "trainers/training/pretrained_encoder.h"
 
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <fmt/core.h>
@@ -8,6 +9,8 @@
 #include "models/position_encoding.h"
 #include "storage/checkpoint_directory.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/run/run_directory.h"
+#include "trainers/run/run_lock.h"
 
 namespace rotor {
 namespace {
@@ -58,6 +61,21 @@ std::string differing_position_keys(const ModelConfig& source, const ModelConfig
   return list.empty() ? "" : " (" + list + ")";
 }
 
+// A run directory (or a pointer in it) means the run's final best checkpoint:
+// a run still training, or stopped before its end, has only a best so far.
+void require_finished_run(const std::string& given, const std::string& resolved) {
+  const RunDirectory run = RunDirectory::of_checkpoint(resolved);
+  const std::vector<std::pair<int64_t, std::string>> steps = run.checkpoints().list();
+  const int64_t newest = steps.empty() ? -1 : steps.back().first;
+  const std::optional<std::string> holder = lock_holder(run.root());
+  if (!holder && run.summarized_steps() == newest) return;
+  const std::string state = holder ? "is still training (pid " + *holder + ")" : "has not finished (no summary.json)";
+  throw ConfigError(fmt::format(
+      "model.init_from: the run {} {}, at step {}: its best checkpoint so far ({}) may not be its best; wait for it "
+      "to finish (or resume it), or set model.init_from to that checkpoint file to start from it anyway",
+      given, state, newest, resolved));
+}
+
 }  // namespace
 
 PretrainedEncoder read_pretrained_encoder(const Config& config) {
@@ -66,8 +84,10 @@ PretrainedEncoder read_pretrained_encoder(const Config& config) {
   try {
     if (!std::filesystem::exists(given)) throw CheckpointError(given + ": no such file or directory");
     std::vector<std::string> warnings;
-    source.checkpoint = resolve_checkpoint(given, &warnings).path;
+    const ResolvedCheckpoint resolved = resolve_training_checkpoint(given, &warnings);
     for (const std::string& w : warnings) fmt::print(stderr, "warning: model.init_from: {}\n", w);
+    if (!resolved.how.empty()) require_finished_run(given, resolved.path);
+    source.checkpoint = resolved.path;
     source.contents = read_checkpoint(source.checkpoint);
     source.header = read_header(source.contents, source.checkpoint);
   } catch (const CheckpointError& e) {

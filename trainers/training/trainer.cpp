@@ -51,12 +51,14 @@ void check_accumulation_fits(const TrainConfig& t, int64_t batches_per_epoch) {
 
 class TrainingSession {
  public:
-  TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from);
+  TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from, bool allow_data_change);
   int run(int64_t stop_after);
 
  private:
   void load_data(const CheckpointHeader* header, const PretrainedEncoder* pretrained);
   void start_from(const PretrainedEncoder& pretrained, Model& model);  // model.init_from, said on the console
+  // Refuses data changed since the checkpoint, then finishes a save a kill interrupted.
+  void accept_resume(const CheckpointHeader& header, const std::string& checkpoint, bool allow_data_change);
   int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
   bool train_step();        // one optimizer update; returns true at the end of an epoch
   SplitScores evaluate(const std::string& split);
@@ -104,7 +106,8 @@ class TrainingSession {
   bool already_done_ = false;  // resumed a run whose summary is written: nothing to do
 };
 
-TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from)
+TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from,
+                                 bool allow_data_change)
     : config_(std::move(config)),
       run_dir_(std::move(run_dir)),
       run_files_(run_dir_.string()),
@@ -136,6 +139,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   if (!root_) comm_.barrier();
   load_data(header ? &*header : nullptr, pretrained ? &*pretrained : nullptr);
   if (root_) comm_.barrier();
+  if (header) accept_resume(*header, *resume_from, allow_data_change);
   // From the config: declaring the parameters of an absurd model takes minutes by itself.
   check_fits_in_memory(estimate_training_memory(config_, weight_count(config_.model), comm_.size()));
   objective_ = make_objective(config_, data_);
@@ -186,6 +190,14 @@ void TrainingSession::start_from(const PretrainedEncoder& pretrained, Model& mod
   if (root_)
     fmt::print(stderr, "encoder: pre-trained, from {} (step {}, {}); the head is drawn fresh\n", pretrained.checkpoint,
                pretrained.header.state.step, option_name(pretrained.header.config.train.objective));
+}
+
+void TrainingSession::accept_resume(const CheckpointHeader& header, const std::string& checkpoint,
+                                    bool allow_data_change) {
+  const std::string said = check_resumed_data(header.data_sources, data_.sources, checkpoint, allow_data_change);
+  if (!root_) return;
+  if (!said.empty()) fmt::print(stderr, "{}\n", said);
+  repair_checkpoint_pointers(checkpoints_, checkpoint, header.state, static_cast<int>(config_.train.keep_last));
 }
 
 int64_t TrainingSession::planned_steps() {
@@ -394,7 +406,7 @@ int train_this_rank(const TrainRequest& request, Communicator& comm) {
     const std::string chosen = broadcast_string(comm, resume_from.value_or(""));
     resume_from = chosen.empty() ? std::nullopt : std::optional<std::string>(chosen);
   }
-  TrainingSession session(std::move(config), run_dir, resume_from);
+  TrainingSession session(std::move(config), run_dir, resume_from, request.allow_data_change);
   return session.run(request.stop_after);
 }
 

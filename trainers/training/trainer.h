@@ -13,6 +13,7 @@ struct TrainRequest {
   std::string resume;                  // "", "auto" or a checkpoint path
   std::string out_dir;                 // --out: the run directory itself (default <run.out_dir>/<run.name>)
   int64_t stop_after = 0;              // > 0: checkpoint and stop once this many steps are done (resumable)
+  bool allow_data_change = false;      // resume even when the data files differ from the checkpoint's record
 };
 
 // Returns the exit code: 0 when training finished (or reached stop_after),

@@ -1,5 +1,7 @@
 #include "trainers/training/training_checkpoint.h"
 
+#include <algorithm>
+#include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -12,7 +14,7 @@
 namespace rotor {
 namespace {
 
-const std::string kModel = "model/", kOptimizer = "optimizer/";
+const std::string kModel = "model/", kOptimizer = "optimizer/", kDataSources = "data/sources";
 
 template <class Map>
 const typename Map::mapped_type& need(const Map& map, const std::string& key, const std::string& path) {
@@ -70,6 +72,8 @@ CheckpointContents snapshot(const Config& config, const Dataset& data, const Mod
   CheckpointContents c;
   c.texts["config"] = dump_config(config);
   c.texts["labels"] = data.labels.save();
+  // Absent for a generated task, as in checkpoints from before it was kept.
+  if (!data.sources.empty()) c.texts[kDataSources] = fingerprints_text(data.sources);
   const std::string tok = data.tokenizer->save();
   c.blobs["tokenizer"] = std::vector<uint8_t>(tok.begin(), tok.end());
 
@@ -116,6 +120,15 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
     throw CheckpointError(fmt::format("{}: state/best_step is {}, after state/step {} (forged or damaged checkpoint)",
                                       path, h.state.best_step, h.state.step));
   h.threads = need(c.integers, "run/threads", path);
+  if (const auto sources = c.texts.find(kDataSources); sources != c.texts.end()) {
+    try {
+      h.data_sources = parse_fingerprints(sources->second, kDataSources);
+    } catch (const DataError& e) {
+      throw CheckpointError(path + ": " + e.what());
+    }
+  } else if (is_generated_task(h.config.data.task)) {
+    h.data_sources.emplace();  // no files to record
+  }
   return h;
 }
 
@@ -142,6 +155,18 @@ void load_optimizer(const CheckpointContents& c, const std::string& path, Optimi
   } catch (const Error& e) {
     throw CheckpointError(path + ": optimizer state does not fit this run: " + e.what());
   }
+}
+
+int64_t recorded_best_step(const std::string& checkpoint) {
+  const auto* field = std::find_if(std::begin(kIntegerFields), std::end(kIntegerFields),
+                                   [](const auto& f) { return std::string(f.key) == "state/best_step"; });
+  TrainingState state;
+  read_field(read_checkpoint(checkpoint).integers, *field, checkpoint, state);
+  return state.best_step;
+}
+
+ResolvedCheckpoint resolve_training_checkpoint(const std::string& given, std::vector<std::string>* warnings) {
+  return resolve_checkpoint(given, warnings, recorded_best_step);
 }
 
 }  // namespace rotor

@@ -93,7 +93,7 @@ TEST_CASE("evidence: a variant whose encoding and pooling cannot see a reversal 
   StatisticsOptions options;
   options.replicates = 200;
   StudyReport report;
-  report.evidence = gather_evidence(variants, runs, options);
+  report.evidence = gather_evidence(variants, runs, options, "");
   const StudyEvidence& e = report.evidence;
   REQUIRE(e.usage.size() == 4);
   CHECK(e.usage[0].order_blind.empty());

@@ -91,7 +91,7 @@ TEST_CASE("init_from: a classifier starts from a causal LM's encoder and a fresh
   }
 
   // The trainer loads it: after 8 steps at lr 1e-6 the encoder is still the source's, to within the steps taken.
-  const std::string best = resolve_checkpoint(source.string(), nullptr).path;
+  const std::string best = resolve_training_checkpoint(source.string(), nullptr).path;
   const CheckpointContents pre = read_checkpoint(best);
   const std::string checksum = fmt::format("fnv1a64:{:016x}", content_checksum(pre));
   REQUIRE(train(TrainRequest{config,
@@ -144,7 +144,7 @@ TEST_CASE("init_from: mismatches, a missing or damaged source and a wrong checks
   }
   CHECK_THROWS_WITH(read_pretrained_encoder(fine_tune_config(config, dir / "nowhere")),
                     Catch::Contains("model.init_from") && Catch::Contains("nowhere"));
-  const std::string best = resolve_checkpoint(source.string(), nullptr).path;
+  const std::string best = resolve_training_checkpoint(source.string(), nullptr).path;
   const fs::path damaged = dir / "damaged.h5";
   fs::copy_file(best, damaged);
   {
