@@ -1,5 +1,7 @@
 #include "datasets/data_config.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "datasets/builtin_tasks.h"
@@ -24,6 +26,9 @@ void DataConfig::validate() const {
   require(val_fraction + test_fraction < 1, "val_fraction", "val_fraction + test_fraction must be in [0, 1)");
   require(labelled || include_labels.empty(), "include_labels",
           "applies to labelled data only (this run reads unlabelled text)");
+  for (const int64_t length : generated.test_lengths)
+    require(length >= 1 && static_cast<double>(length) <= kMaxGeneratedSampleLen, "generated.test_lengths",
+            fmt::format("{} is not a sample length in [1, {}] tokens", length, kMaxGeneratedSampleLen));
   const TokenizerKind kind = resolved_tokenizer(*this);
   if (kind != TokenizerKind::vocab && (lowercase || split_punctuation)) {
     require(false, lowercase ? "lowercase" : "split_punctuation",

@@ -7,6 +7,11 @@
 
 namespace rotor {
 
+// Bounds checked at config load, before anything is generated: a sample of at most 2^20 tokens and at most 10^8
+// examples a split (the largest shipped configs use 4097 and 10^5).
+constexpr double kMaxGeneratedSampleLen = 1 << 20;
+constexpr double kMaxGeneratedExamples = 1e8;
+
 struct GeneratedTaskConfig {
   // Sample lengths in tokens of train, val and test, inclusive.
   int64_t min_len = 16;
