@@ -81,6 +81,10 @@ TEST_CASE("generated data beyond any machine is refused at load, naming the key 
   CHECK_THAT(error_of(base, {"data.generated.test_lengths=[128, 1000000000]"}),
              Catch::Contains("--set: data.generated.test_lengths: 1000000000 is not a sample length in [1, 1048576] "
                              "tokens"));
+  // Each key within its bound, all of them together beyond 2^30 tokens (4 GiB of token ids).
+  CHECK_THAT(error_of(base, {"data.train_size=100000000"}),
+             Catch::Contains("--set: data.train_size: the generated splits would hold up to 6.4e+09 tokens"));
+  CHECK(error_of(base, {"data.train_size=1000000"}).empty());  // 6.4e7 tokens
 }
 
 TEST_CASE("invalid YAML is reported with its position") {
