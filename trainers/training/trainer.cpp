@@ -345,7 +345,9 @@ void TrainingSession::test_best() {
                      elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0,
                      {},
                      config_.init_from};
-  std::string report = "best checkpoint: step " + std::to_string(state_.best_step) + "\n";
+  std::string report = state_.best_step >= 0
+                           ? "best checkpoint: step " + std::to_string(state_.best_step) + "\n"
+                           : "no best checkpoint (no validation scored anything): the last step's weights\n";
   for (const TokenizedSplit& split : data_.splits) {
     if (split.name == "train") continue;
     const SplitScores m = evaluate(split.name);

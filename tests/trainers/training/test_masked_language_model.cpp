@@ -192,4 +192,5 @@ TEST_CASE("training never takes a validation that scored nothing as its best", "
   CHECK(evals == 2);
   const nlohmann::json summary = nlohmann::json::parse(test::read_text(dir / "run" / "summary.json"));
   CHECK(summary["best_step"] == -1);
+  CHECK(summary["best_value"].is_null());
 }
