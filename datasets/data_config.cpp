@@ -1,15 +1,29 @@
 #include "datasets/data_config.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "datasets/builtin_tasks.h"
 #include "datasets/data_error.h"
+#include "datasets/generated_tasks.h"
 
 namespace rotor {
 namespace {
 
 void require(bool ok, const std::string& key, const std::string& what) {
   if (!ok) throw DataError("data." + key + ": " + what);
+}
+
+// A separation task's splits, sized before any sample is drawn: at most 2^30 tokens in all (4 GiB of token ids).
+void require_generated_tokens_fit(const DataConfig& c) {
+  double tokens = 0;
+  for (const GeneratedSplit& s : separation_splits(c)) tokens += static_cast<double>(s.size) * s.max_len;
+  require(tokens <= kMaxGeneratedTokens, "train_size",
+          fmt::format("the generated splits would hold up to {:.3g} tokens (data.train_size and data.eval_size "
+                      "samples of up to data.generated.max_len or data.generated.test_lengths tokens), more than "
+                      "{:.3g}; lower them",
+                      tokens, kMaxGeneratedTokens));
 }
 
 }  // namespace
@@ -24,6 +38,10 @@ void DataConfig::validate() const {
   require(val_fraction + test_fraction < 1, "val_fraction", "val_fraction + test_fraction must be in [0, 1)");
   require(labelled || include_labels.empty(), "include_labels",
           "applies to labelled data only (this run reads unlabelled text)");
+  for (const int64_t length : generated.test_lengths)
+    require(length >= 1 && static_cast<double>(length) <= kMaxGeneratedSampleLen, "generated.test_lengths",
+            fmt::format("{} is not a sample length in [1, {}] tokens", length, kMaxGeneratedSampleLen));
+  if (is_separation_task(task)) require_generated_tokens_fit(*this);
   const TokenizerKind kind = resolved_tokenizer(*this);
   if (kind != TokenizerKind::vocab && (lowercase || split_punctuation)) {
     require(false, lowercase ? "lowercase" : "split_punctuation",

@@ -7,6 +7,12 @@
 
 namespace rotor {
 
+// Bounds checked at config load, before anything is generated: a sample of at most 2^20 tokens, at most 10^8
+// examples a split and 2^30 tokens in all (the shipped separation configs: 10^4 examples of up to 384 tokens).
+constexpr double kMaxGeneratedSampleLen = 1 << 20;
+constexpr double kMaxGeneratedExamples = 1e8;
+constexpr double kMaxGeneratedTokens = 1 << 30;  // all of a separation task's splits together
+
 struct GeneratedTaskConfig {
   // Sample lengths in tokens of train, val and test, inclusive.
   int64_t min_len = 16;

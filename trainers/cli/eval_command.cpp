@@ -74,7 +74,9 @@ void print_results(const std::string& name, int64_t documents, const std::string
   if (results.size() == 1) {
     const SplitScores& m = results[0].scores;
     fmt::print("{}: {} documents, windows of {} tokens ({})\n", name, documents, results[0].length, windows);
-    if (lm)
+    if (m.absent())
+      fmt::print("  no token scored: loss, perplexity and accuracy absent\n");
+    else if (lm)
       fmt::print("  loss       {:.4f}\n  perplexity {:.3f}\n  bits/token {:.4f}\n  accuracy   {:.4f}\n", m.loss,
                  m.perplexity(), m.bits_per_token(), m.accuracy);
     else

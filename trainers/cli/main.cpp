@@ -53,8 +53,9 @@ int run_parsed(const std::vector<rotor::Command>& commands) {
     fmt::print(stderr, "\nerror: {}\n", err.what());
   } catch (const std::bad_alloc&) {
     fmt::print(stderr,
-               "\nerror: out of memory: this config needs more memory than the machine has; lower "
-               "model.d_model, model.layers, data.batch_size or data.max_len\n");
+               "\nerror: out of memory: what this command was building needs more memory than the machine has "
+               "(for a model: lower model.d_model, model.layers, data.batch_size or data.max_len; otherwise lower "
+               "the sizes given on the command line)\n");
   } catch (const std::filesystem::filesystem_error& err) {  // a path the user gave: not unexpected
     fmt::print(stderr, "\nerror: {}: {}\n", err.path1().string(), err.code().message());
   } catch (const std::exception& err) {

@@ -9,6 +9,12 @@ namespace rotor {
 
 namespace {
 
+// A split that scored no token has no loss or accuracy: written as null, read back as NaN.
+double number_or_absent(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& value = j.at(key);
+  return value.is_null() ? std::nan("") : value.get<double>();
+}
+
 void language_model_to_json(nlohmann::json& j, const SweepCell& c) {
   j["language_model"] = true;
   j["stride"] = c.stride;
@@ -28,8 +34,8 @@ void language_model_from_json(const nlohmann::json& j, SweepCell& c) {
   c.stride = j.at("stride").get<int64_t>();
   c.max_tokens = j.value("max_tokens", int64_t{0});  // absent from sweeps written before it
   if (!c.available) return;
-  c.accuracy = j.at("accuracy").get<double>();
-  c.loss = j.at("loss").get<double>();
+  c.accuracy = number_or_absent(j, "accuracy");
+  c.loss = number_or_absent(j, "loss");
   c.documents = j.at("documents").get<int64_t>();
   c.window_nats = j.at("window_nats").get<std::vector<double>>();
   c.window_tokens = j.at("window_tokens").get<std::vector<int64_t>>();

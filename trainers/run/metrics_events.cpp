@@ -9,6 +9,7 @@ bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::i
 
 }  // namespace
 
+bool SplitScores::absent() const { return std::isnan(loss); }
 double SplitScores::perplexity() const { return std::exp(loss); }
 double SplitScores::bits_per_token() const { return loss / std::log(2.0); }
 

@@ -20,10 +20,14 @@ namespace rotor {
 // Loss, accuracy and macro-F1 of one split, as logged and summarized. A
 // language model's loss is in nats per predicted token and its accuracy that
 // of the next token; it has no macro-F1, and logs its perplexity and bits per
-// token (per byte with the byte tokenizer) instead, both from the loss.
+// token (per byte with the byte tokenizer) instead, both from the loss. A
+// split that scored no target (a masked LM's with no token selected) has no
+// metric: loss and accuracy are NaN, written as null, never 0 (loss 0 would read
+// as a perfect model and become the best checkpoint).
 struct SplitScores {
   double loss = 0.0, accuracy = 0.0, macro_f1 = 0.0;
   bool language_model = false;
+  bool absent() const;  // no target was scored
   double perplexity() const;
   double bits_per_token() const;
   // The value train.best_metric reads: loss is better when lower, the others when higher.

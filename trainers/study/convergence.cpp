@@ -50,11 +50,16 @@ ConvergencePair compare(const VariantConvergence& a, const VariantConvergence& b
 }  // namespace
 
 double crossing_step(const std::vector<std::pair<int64_t, double>>& curve, double threshold, bool falling) {
-  for (size_t i = 0; i < curve.size(); ++i) {
-    const auto [step, value] = curve[i];
-    if (!reached(value, threshold, falling)) continue;
-    if (i == 0) return static_cast<double>(step);
-    const auto [before_step, before] = curve[i - 1];
+  const std::pair<int64_t, double>* previous = nullptr;  // the last point with a value
+  for (const auto& point : curve) {
+    const auto [step, value] = point;
+    if (std::isnan(value)) continue;  // an absent metric (nothing scored) reaches nothing
+    if (!reached(value, threshold, falling)) {
+      previous = &point;
+      continue;
+    }
+    if (previous == nullptr) return static_cast<double>(step);
+    const auto [before_step, before] = *previous;
     const double fraction = (before - threshold) / (before - value);  // before is on the other side
     return static_cast<double>(before_step) + fraction * static_cast<double>(step - before_step);
   }

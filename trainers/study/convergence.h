@@ -51,7 +51,8 @@ struct ThresholdConvergence {
 };
 
 // The interpolated first step at which `curve` reaches `threshold` (falling:
-// value <= threshold, else value >= threshold); NaN when it never does.
+// value <= threshold, else value >= threshold); NaN when it never does. A NaN
+// point (an absent metric: the split scored nothing) is skipped, never reached.
 double crossing_step(const std::vector<std::pair<int64_t, double>>& curve, double threshold, bool falling);
 
 // `variants`: the names in report order; `runs`: every run of the study.

@@ -8,12 +8,23 @@
 #include "trainers/config/config.h"
 
 namespace rotor {
+namespace {
+
+// Every point is computed before the first is printed (head_dim / 2 rotations each): bounded so that the
+// largest request, 2^11 x 2^20 rotations, takes seconds and its points a few tens of MB.
+constexpr int64_t kLargestHeadDim = 1 << 12;
+constexpr int64_t kLargestDistance = 1 << 20;
+
+}  // namespace
 
 std::vector<RopeDecayPoint> rope_decay(int64_t head_dim, double base, int64_t max_distance, int64_t query_position) {
-  if (head_dim <= 0 || head_dim % 2 != 0)
-    throw ConfigError("--head-dim: expected a positive even number, got " + std::to_string(head_dim));
+  if (head_dim <= 0 || head_dim % 2 != 0 || head_dim > kLargestHeadDim)
+    throw ConfigError("--head-dim: expected a positive even number up to " + std::to_string(kLargestHeadDim) +
+                      ", got " + std::to_string(head_dim));
   if (!(base > 1)) throw ConfigError("--base: must be > 1");
-  if (max_distance < 0) throw ConfigError("--max-distance: must be >= 0");
+  if (max_distance < 0 || max_distance > kLargestDistance)
+    throw ConfigError("--max-distance: expected 0.." + std::to_string(kLargestDistance) + ", got " +
+                      std::to_string(max_distance));
   if (query_position < 0 || query_position > max_distance)
     throw ConfigError("--query-index: expected a position in 0.." + std::to_string(max_distance));
   PositionConfig p;

@@ -20,7 +20,8 @@ struct RopeDecayPoint {
 
 // Keys at positions 0..max_distance against a query at query_position.
 // Throws ConfigError for an odd or non-positive head_dim, base <= 1 or a
-// negative distance or position.
+// negative distance or position, and for a head_dim above 4096 or a
+// max_distance above 2^20 (the work is their product).
 std::vector<RopeDecayPoint> rope_decay(int64_t head_dim, double base, int64_t max_distance, int64_t query_position);
 
 }  // namespace rotor

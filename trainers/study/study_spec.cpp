@@ -1,5 +1,6 @@
 #include "trainers/study/study_spec.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -13,7 +14,6 @@
 
 #include "datasets/builtin_tasks.h"
 #include "models/model_options.h"
-#include "models/position_encoding.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/config/did_you_mean.h"
@@ -22,6 +22,9 @@
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
+
+constexpr size_t kMostRunsPerStudy = 1000;
+constexpr int64_t kLongestEvaluationWindow = 1 << 16;  // 2^32 attention scores, 16 GiB in fp32
 
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
@@ -129,12 +132,16 @@ class SpecReader {
 };
 
 std::vector<uint64_t> read_seeds(const SpecReader& r, const YAML::Node& node) {
+  const YAML::Node list = r.sequence(node, "seeds");
+  if (list.size() > kMostRunsPerStudy)
+    r.fail(node, fmt::format("seeds: {} seeds; a study runs at most {} runs (split it into several studies)",
+                             list.size(), kMostRunsPerStudy));
   std::vector<uint64_t> seeds;
-  for (const YAML::Node& s : r.sequence(node, "seeds")) {
+  std::set<uint64_t> seen;
+  for (const YAML::Node& s : list) {
     const int64_t v = r.integer(s, "seeds");
     if (v < 0) r.fail(s, "seeds: expected non-negative integers, got " + std::to_string(v));
-    if (std::find(seeds.begin(), seeds.end(), static_cast<uint64_t>(v)) != seeds.end())
-      r.fail(s, "seeds: " + std::to_string(v) + " is listed twice");
+    if (!seen.insert(static_cast<uint64_t>(v)).second) r.fail(s, "seeds: " + std::to_string(v) + " is listed twice");
     seeds.push_back(static_cast<uint64_t>(v));
   }
   return seeds;
@@ -178,6 +185,10 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
     for (const YAML::Node& l : r.sequence(lengths, "evaluation.lengths")) {
       const int64_t v = r.integer(l, "evaluation.lengths");
       if (v < 2) r.fail(l, "evaluation.lengths: a window needs at least 2 tokens, got " + std::to_string(v));
+      if (v > kLongestEvaluationWindow)  // checked here: the sweep runs only after every run has trained
+        r.fail(l, fmt::format("evaluation.lengths: {} tokens is longer than the longest window rotor evaluates ({}; "
+                              "its attention scores alone take 16 GiB a head)",
+                              v, kLongestEvaluationWindow));
       if (!ev.lengths.empty() && v <= ev.lengths.back())
         r.fail(l, "evaluation.lengths: expected distinct lengths in ascending order, got " + std::to_string(v) +
                       " after " + std::to_string(ev.lengths.back()));
@@ -266,8 +277,14 @@ StudySpec read_study(const SpecReader& r, const YAML::Node& root, const YAML::No
   const Config base = r.resolve(spec.base, spec.overrides, set_at, "base with set");
   spec.seeds = read_seeds(r, root["seeds"]);
   if (root["evaluation"]) spec.evaluation = read_evaluation(r, root["evaluation"], base);
+  const YAML::Node variants = r.sequence(root["variants"], "variants");
+  if (variants.size() * spec.seeds.size() > kMostRunsPerStudy)  // before resolving each variant's config
+    r.fail(root["variants"],
+           fmt::format("variants: {} variants x {} seeds is {} runs; a study runs at most {} (split "
+                       "it into several studies)",
+                       variants.size(), spec.seeds.size(), variants.size() * spec.seeds.size(), kMostRunsPerStudy));
   std::set<std::string> names;
-  for (const YAML::Node& v : r.sequence(root["variants"], "variants")) {
+  for (const YAML::Node& v : variants) {
     spec.variants.push_back(read_variant(r, v, spec, base));
     if (!names.insert(spec.variants.back().name).second)
       r.fail(v, "variants: '" + spec.variants.back().name + "' is listed twice");
@@ -367,34 +384,6 @@ std::vector<std::string> StudySpec::run_overrides(const StudyRun& run) const {
   out.push_back("data.seed=" + std::to_string(run.seed));
   out.push_back("run.name=" + run.id);
   return out;
-}
-
-std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
-  const bool scales = position_encoding(config.model.position.type).scales_lengths;
-  std::vector<SweepCell> plan;
-  for (const std::string& split : spec.evaluation.splits) {
-    // No lengths given: windows that hold the split's longest sample where the task knows it (a generated
-    // task's test_<L> split: L), else the training length.
-    const int64_t own = held_out_split_max_tokens(config.data, split);
-    const std::vector<int64_t> lengths = !spec.evaluation.lengths.empty() ? spec.evaluation.lengths
-                                         : own > 0                        ? std::vector<int64_t>{own}
-                                                                          : std::vector<int64_t>{config.data.max_len};
-    for (int64_t length : lengths)
-      for (const std::string& scaling : spec.evaluation.scalings) {
-        if (scaling != "none" && !(scales && length > config.data.max_len)) continue;
-        SweepCell point;
-        point.split = split;
-        point.length = length;
-        point.scaling = scaling;
-        point.language_model = config.train.objective != ObjectiveKind::classify;
-        if (point.language_model) {
-          point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;
-          point.max_tokens = spec.evaluation.max_tokens;
-        }
-        plan.push_back(point);
-      }
-  }
-  return plan;
 }
 
 }  // namespace rotor

@@ -1,5 +1,7 @@
 #include "trainers/training/classification_metrics.h"
 
+#include <cmath>
+
 namespace rotor {
 
 void MetricsAccumulator::add(int32_t label, int32_t predicted, double loss) {
@@ -33,6 +35,8 @@ ClassificationMetrics MetricsAccumulator::result() const {
 }
 
 bool improves(BestMetric metric, double candidate, double best) {
+  if (std::isnan(candidate)) return false;  // an absent metric (no target scored) improves nothing
+  if (std::isnan(best)) return true;        // the first evaluation
   return metric == BestMetric::loss ? candidate < best : candidate > best;
 }
 

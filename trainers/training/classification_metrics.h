@@ -31,7 +31,8 @@ class MetricsAccumulator {
   int64_t count_ = 0;
 };
 
-// True if `candidate` beats `best` on `metric` (lower loss, higher otherwise).
+// True if `candidate` beats `best` on `metric` (lower loss, higher otherwise);
+// any candidate beats a NaN best (none yet), and a NaN candidate (absent) beats nothing.
 bool improves(BestMetric metric, double candidate, double best);
 
 }  // namespace rotor

@@ -1,5 +1,9 @@
 #include "trainers/training/language_model_evaluation.h"
 
+#include <fmt/format.h>
+
+#include <limits>
+
 #include "datasets/lm_windows.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/scored_batches.h"
@@ -18,6 +22,19 @@ ScoredBatch packed(int64_t index, const Batch& batch, const TargetScores& s) {
     b.logits.push_back(static_cast<double>(s.row_count[r]));
   }
   return b;
+}
+
+// A split too short for its masks (or a tiny train.mask_probability) scores nothing:
+// its metrics are absent, and saying so beats a loss of 0 that reads as perfect.
+void warn_nothing_scored(const TokenizedSplit& split, const LanguageModelWindows& windows) {
+  const std::string why =
+      windows.masking ? fmt::format("none of its {} tokens was selected for masking (train.mask_probability {})",
+                                    split.tokens.size(), windows.masking->probability)
+                      : fmt::format("its {} tokens leave no token to predict", split.tokens.size());
+  fmt::print(stderr,
+             "warning: split '{}' scored no token at length {}: {}; its loss, perplexity and accuracy are absent "
+             "(null), not 0\n",
+             split.name, windows.length, why);
 }
 
 }  // namespace
@@ -67,8 +84,9 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   }
   SplitScores& scores = out.scores;
   scores.language_model = true;
-  scores.loss = count > 0 ? nats / count : 0.0;
-  scores.accuracy = count > 0 ? correct / count : 0.0;
+  scores.loss = count > 0 ? nats / count : std::numeric_limits<double>::quiet_NaN();
+  scores.accuracy = count > 0 ? correct / count : std::numeric_limits<double>::quiet_NaN();
+  if (count == 0 && comm.is_root()) warn_nothing_scored(split, windows);
   return out;
 }
 

@@ -12,7 +12,10 @@
 //        run draws the same.
 // Held-out splits are scored at data.eval_max_len (0: max_len) in
 // non-overlapping windows; a masked model's with the fixed evaluation masks.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "datasets/lm_windows.h"
@@ -24,6 +27,8 @@
 
 namespace rotor {
 namespace {
+
+constexpr double kMostBatchesSelectingNothing = 0.01;
 
 class LanguageModelling : public Objective {
  public:
@@ -86,6 +91,25 @@ class LanguageModelling : public Objective {
   StreamWindows train_blocks_;
 };
 
+// A batch whose masks select no token teaches nothing (TrainStep skips it); refused when that would be common
+// (more than 1 batch in 100), as a tiny train.mask_probability makes it.
+void refuse_masks_selecting_nothing(const Config& config) {
+  const DataConfig& d = config.data;
+  const int64_t tokens = d.batch_tokens > 0 ? d.batch_tokens : d.batch_size * d.max_len;
+  const std::string batch = d.batch_tokens > 0
+                                ? fmt::format("data.batch_tokens {}", d.batch_tokens)
+                                : fmt::format("data.batch_size {} x data.max_len {}", d.batch_size, d.max_len);
+  const double p = config.train.mask_probability;
+  const double none = std::pow(1.0 - p, static_cast<double>(tokens));
+  if (none <= kMostBatchesSelectingNothing) return;
+  const double needed = 1.0 - std::pow(kMostBatchesSelectingNothing, 1.0 / static_cast<double>(tokens));
+  throw ConfigError(fmt::format(
+      "train.mask_probability: {} selects about {:.2g} of the {} tokens of a training batch ({}), so {:.0f}% of "
+      "batches would select no token and teach nothing; set train.mask_probability to at least {:.2g} or use "
+      "larger batches",
+      p, p * static_cast<double>(tokens), tokens, batch, 100.0 * none, needed));
+}
+
 }  // namespace
 
 std::unique_ptr<Objective> make_causal_language_modelling(const Config& config, const Dataset& data) {
@@ -93,6 +117,7 @@ std::unique_ptr<Objective> make_causal_language_modelling(const Config& config, 
 }
 
 std::unique_ptr<Objective> make_masked_language_modelling(const Config& config, const Dataset& data) {
+  refuse_masks_selecting_nothing(config);
   const MaskingRule rule{config.train.mask_probability, static_cast<int32_t>(config.model.vocab_size)};
   return std::make_unique<LanguageModelling>(config, data, rule);
 }

@@ -17,6 +17,7 @@ std::unique_ptr<Objective> make_objective(const Config& config, const Dataset& d
 }
 
 std::string describe_scores(const SplitScores& s) {
+  if (s.absent()) return "no token scored: loss, perplexity and accuracy absent";
   if (s.language_model)
     return fmt::format("loss {:.4f}  perplexity {:.3f}  bits/token {:.4f}  token accuracy {:.4f}", s.loss,
                        s.perplexity(), s.bits_per_token(), s.accuracy);

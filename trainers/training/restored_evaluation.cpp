@@ -20,7 +20,7 @@ LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r
     windows.masking = MaskingRule{train.mask_probability, static_cast<int32_t>(r.tokenizer->vocab_size())};
   LanguageModelEvaluation e =
       evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(), windows, data, options);
-  if (!std::isfinite(e.scores.loss))
+  if (!e.scores.absent() && !std::isfinite(e.scores.loss))  // absent: nothing scored, warned
     throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(e.scores.loss) +
                           ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "
                           "were written");

@@ -24,7 +24,7 @@ TrainStep::TrainStep(Objective& objective, Optimizer& optimizer, Communicator& c
 
 StepResult TrainStep::run(const std::vector<Batch>& micro_batches, uint64_t first_draw, int64_t step, double lr) {
   StepResult result;
-  result.totals = forward_backward(micro_batches, first_draw);
+  result.totals = forward_backward(micro_batches, first_draw, result.unscored_batches);
   for (const double loss_sum : result.totals.loss_sums)
     require_finite("the training loss", loss_sum, step, ". Try a lower train.lr or train.clip_norm.");
   ParameterStore& params = objective_.model().parameters();
@@ -35,13 +35,15 @@ StepResult TrainStep::run(const std::vector<Batch>& micro_batches, uint64_t firs
   return result;
 }
 
-StepTotals TrainStep::forward_backward(const std::vector<Batch>& micro_batches, uint64_t first_draw) {
+StepTotals TrainStep::forward_backward(const std::vector<Batch>& micro_batches, uint64_t first_draw,
+                                       int64_t& unscored) {
   const int64_t micro = static_cast<int64_t>(micro_batches.size());
   StepTally tally(micro, groups_);
   for (int64_t i = 0; i < micro; ++i) {
     const Batch& batch = micro_batches[i];
     const int64_t batch_terms = objective_.loss_terms(batch);  // once: every group's share divides by it
-    for (int64_t j = 0; j < groups_.local(); ++j) {            // this rank's gradient groups
+    unscored += batch_terms == 0;
+    for (int64_t j = 0; j < groups_.local(); ++j) {  // this rank's gradient groups
       const int64_t g = groups_.first() + j;
       const bool last = i + 1 == micro && j + 1 == groups_.local();
       reducer_.begin_group(j, i == 0);
@@ -51,7 +53,7 @@ StepTotals TrainStep::forward_backward(const std::vector<Batch>& micro_batches, 
         ForwardContext ctx{true, seed_, draw, 0};
         const BatchLoss out = objective_.forward(part, ctx);
         // The group's share of the batch mean, averaged over the micro-batches.
-        const double share = static_cast<double>(out.terms) / static_cast<double>(batch_terms);
+        const double share = batch_terms > 0 ? static_cast<double>(out.terms) / static_cast<double>(batch_terms) : 0.0;
         backward(mul_scalar(out.loss, share / static_cast<double>(micro)), reducer_.on_leaf_final(last));
         tally.add(i, g, out.loss.value().item(), out.terms, out.correct, out.tokens);
       }

@@ -34,8 +34,9 @@ struct TrainingError : Error {
 };
 
 struct StepResult {
-  StepTotals totals;       // every rank's loss and accuracy tallies
-  double grad_norm = 0.0;  // before clipping
+  StepTotals totals;             // every rank's loss and accuracy tallies
+  double grad_norm = 0.0;        // before clipping
+  int64_t unscored_batches = 0;  // micro-batches with no loss term (masks that selected nothing): no gradient
 };
 
 class TrainStep {
@@ -55,7 +56,7 @@ class TrainStep {
   std::string communication_report(int64_t steps) const;
 
  private:
-  StepTotals forward_backward(const std::vector<Batch>& micro_batches, uint64_t first_draw);
+  StepTotals forward_backward(const std::vector<Batch>& micro_batches, uint64_t first_draw, int64_t& unscored);
   void require_finite(const std::string& what, double value, int64_t step, const std::string& advice) const;
 
   Objective& objective_;

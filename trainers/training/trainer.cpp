@@ -224,6 +224,9 @@ bool TrainingSession::train_step() {
   const double lr = schedule_->lr_at(state_.step + 1);
   const uint64_t first_draw = static_cast<uint64_t>(state_.step * config_.train.grad_accumulation);
   const StepResult result = step_->run(micro_batches, first_draw, state_.step + 1, lr);
+  if (result.unscored_batches > 0)
+    note(fmt::format("warning: step {}: {} of its {} batches selected no token to mask and added no gradient",
+                     state_.step + 1, result.unscored_batches, micro));
   for (const double loss_sum : result.totals.loss_sums) state_.loss_sum += loss_sum;
   state_.correct += result.totals.correct;
   state_.tokens += result.totals.tokens;
@@ -332,7 +335,7 @@ int TrainingSession::run(int64_t stop_after) {
     if (evaluated) {
       const SplitScores m = evaluate("val");
       const double value = m.get(t.best_metric);
-      better = std::isnan(state_.best_metric) || improves(t.best_metric, value, state_.best_metric);
+      better = improves(t.best_metric, value, state_.best_metric);
       if (better) {
         state_.best_metric = value;
         state_.best_step = state_.step;
@@ -374,7 +377,9 @@ void TrainingSession::test_best() {
                      elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0,
                      {},
                      config_.init_from};
-  std::string report = "best checkpoint: step " + std::to_string(state_.best_step) + "\n";
+  std::string report = state_.best_step >= 0
+                           ? "best checkpoint: step " + std::to_string(state_.best_step) + "\n"
+                           : "no best checkpoint (no validation scored anything): the last step's weights\n";
   for (const TokenizedSplit& split : data_.splits) {
     if (split.name == "train") continue;
     const SplitScores m = evaluate(split.name);

@@ -23,6 +23,17 @@ const typename Map::mapped_type& need(const Map& map, const std::string& key, co
   return it->second;
 }
 
+// The tokenizer and the labels size the model; a forged count (a million labels) would build a model of gigabytes
+// before load_parameters compared the shapes, so they are compared with the stored tensor first.
+void require_stored_rows(const CheckpointContents& c, const std::string& parameter, int64_t expected,
+                         const std::string& what, const std::string& path) {
+  const auto it = c.tensors.find(kModel + parameter);
+  if (it == c.tensors.end() || it->second.rank() == 0 || it->second.size(0) == expected) return;
+  throw CheckpointError(
+      fmt::format("{}: {} number {} but the stored parameter {} has {} rows (forged or damaged; no model was built)",
+                  path, what, expected, parameter, it->second.size(0)));
+}
+
 // The training state's fields and their checkpoint keys: snapshot() writes and
 // read_header() reads exactly these. Randomness has no entry: dropout and the
 // data order are keyed by the config's seeds and state/step, state/epoch.
@@ -114,6 +125,8 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   }
   set_data_dimensions(h.config.model, *h.loaded_tokenizer, static_cast<int64_t>(h.labels.size()));
   set_data_dimensions(h.trained_model, *h.loaded_tokenizer, static_cast<int64_t>(h.labels.size()));
+  require_stored_rows(c, "embed.tokens.weight", h.trained_model.vocab_size, "its tokenizer's tokens", path);
+  require_stored_rows(c, "head.bias", h.trained_model.num_classes, "its labels", path);
   for (const auto& f : kIntegerFields) read_field(c.integers, f, path, h.state);
   for (const auto& f : kRealFields) read_field(c.reals, f, path, h.state);
   if (h.state.best_step > h.state.step)  // resume and eval would look for a checkpoint that cannot exist

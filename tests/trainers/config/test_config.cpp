@@ -69,6 +69,24 @@ TEST_CASE("out-of-range values point at the line that set them") {
   CHECK_THAT(error_of(heads), Catch::Contains("model.heads: d_model 30 is not divisible by heads 4"));
 }
 
+TEST_CASE("generated data beyond any machine is refused at load, naming the key and the bound") {
+  const auto dir = test::fresh_dir("config-generated-bounds");
+  const auto path =
+      write(dir, "a.yaml", "data:\n  task: order\n  train_size: 1000000000000\ntrain:\n  max_steps: 10\n");
+  CHECK_THAT(error_of(path), Catch::Contains(path + ":3: data.train_size: must be <= 100000000"));
+  const auto base = write(dir, "b.yaml", "data:\n  task: order\ntrain:\n  max_steps: 10\n");
+  CHECK_THAT(error_of(base, {"data.eval_size=1000000000"}), Catch::Contains("data.eval_size: must be <= 100000000"));
+  CHECK_THAT(error_of(base, {"data.generated.max_len=1000000000"}),
+             Catch::Contains("data.generated.max_len: must be in [1, 1048576]"));
+  CHECK_THAT(error_of(base, {"data.generated.test_lengths=[128, 1000000000]"}),
+             Catch::Contains("--set: data.generated.test_lengths: 1000000000 is not a sample length in [1, 1048576] "
+                             "tokens"));
+  // Each key within its bound, all of them together beyond 2^30 tokens (4 GiB of token ids).
+  CHECK_THAT(error_of(base, {"data.train_size=100000000"}),
+             Catch::Contains("--set: data.train_size: the generated splits would hold up to 6.4e+09 tokens"));
+  CHECK(error_of(base, {"data.train_size=1000000"}).empty());  // 6.4e7 tokens
+}
+
 TEST_CASE("invalid YAML is reported with its position") {
   const auto dir = test::fresh_dir("config-yaml");
   const auto path = write(dir, "a.yaml", "train:\n  max_steps: [10\n");

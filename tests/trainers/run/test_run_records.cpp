@@ -130,6 +130,26 @@ TEST_CASE("run records: the length sweep and attention files round-trip", "[run]
                         Catch::EndsWith("; delete it to evaluate again"));
 }
 
+TEST_CASE("run records: a language model's sweep cell that scored nothing reads back absent", "[run][mlm]") {
+  ScratchDir dir("run-sweep-absent");
+  const RunDirectory run(dir.path());
+  SweepCell cell;
+  cell.split = "test";
+  cell.length = 16;
+  cell.available = true;
+  cell.language_model = true;
+  cell.stride = 16;
+  cell.loss = cell.accuracy = std::nan("");  // a masked LM's split with no token selected
+  cell.window_nats = {0.0};
+  cell.window_tokens = {0};
+  run.write_length_sweep({"r/checkpoints/step-00000004.h5", {cell}});
+  CHECK_THAT(read_text(run.length_sweep_path()), Catch::Contains("\"loss\": null"));
+  const LengthSweep read = run.read_length_sweep();  // threw: null is not a number
+  REQUIRE(read.cells.size() == 1);
+  CHECK(std::isnan(read.cells[0].loss));
+  CHECK(std::isnan(read.cells[0].accuracy));
+}
+
 TEST_CASE("run records: a language model's validation curve is its validation loss", "[run]") {
   ScratchDir dir("run-metrics-lm");
   const RunDirectory run(dir.path());

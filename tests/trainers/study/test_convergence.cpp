@@ -39,6 +39,15 @@ TEST_CASE("steps to threshold: the crossing is interpolated between evaluations"
   CHECK(crossing_step(accuracy, 0.8, false) == Approx(30.0 + 10.0 * 0.3 / 0.4));  // the first crossing counts
 }
 
+TEST_CASE("steps to threshold: an evaluation that scored nothing (NaN) reaches no threshold", "[study][mlm]") {
+  const double absent = std::nan("");
+  // A masked LM whose validation selected no token: absent, not 0, and skipped.
+  CHECK(std::isnan(crossing_step({{50, absent}, {100, absent}}, 5.0, true)));
+  // Interpolated from the last evaluation that scored something.
+  CHECK(crossing_step({{50, 7.0}, {100, absent}, {150, 5.0}}, 6.0, true) == Approx(100.0));
+  CHECK(crossing_step({{50, absent}, {100, 6.0}}, 6.5, true) == Approx(100.0));
+}
+
 namespace {
 RunResult curve_run(const std::string& variant, uint64_t seed, std::vector<std::pair<int64_t, double>> curve) {
   RunResult r;

@@ -37,3 +37,12 @@ TEST_CASE("rope decay: a query inside the range sees the same curve both ways", 
   CHECK_THROWS_AS(rope_decay(64, 1.0, 10, 0), ConfigError);
   CHECK_THROWS_AS(rope_decay(64, 10000.0, 10, 11), ConfigError);
 }
+
+TEST_CASE("rope decay: sizes beyond any use are refused before the first point is computed", "[study][decay]") {
+  CHECK_THROWS_WITH(rope_decay(128, 10000.0, 1000000000000, 0),
+                    "--max-distance: expected 0..1048576, got 1000000000000");
+  CHECK_THROWS_WITH(rope_decay(10000000000, 10000.0, 256, 0),
+                    "--head-dim: expected a positive even number up to 4096, got 10000000000");
+  CHECK(rope_decay(4096, 10000.0, 8, 0).size() == 9);
+  CHECK(rope_decay(2, 10000.0, 1 << 20, 0).size() == (1u << 20) + 1);
+}

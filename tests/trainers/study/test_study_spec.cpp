@@ -230,3 +230,21 @@ TEST_CASE("study spec: a suite of tasks is one study per task with the same vari
   std::ofstream(path) << "seeds: [1]\nvariants: [rope]\n";
   CHECK_THROWS_WITH(parse_study_suite(path), Contains("missing `base:` (or `tasks:`)"));
 }
+
+TEST_CASE("study spec: work beyond any study is refused at load, before a run trains", "[study]") {
+  const std::string v = kVariants;
+  // The sweep runs after every run has trained: an impossible length is refused first.
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [8, 100000000]\n"),
+             Contains("study.yaml:5: evaluation.lengths: 100000000 tokens is longer than the longest window rotor "
+                      "evaluates (65536;"));
+  CHECK_THAT(parse_error(v + "evaluation:\n  lengths: [8, 65537]\n"), Contains("65537 tokens is longer"));
+  // A million seeds or variants: one message naming the key, before any variant's config is resolved.
+  std::string seeds = "seeds: [";
+  for (int s = 0; s < 1001; ++s) seeds += (s ? ", " : "") + std::to_string(s);
+  CHECK_THAT(parse_error(seeds + "]\nvariants: [rope]\n"),
+             Contains("study.yaml:2: seeds: 1001 seeds; a study runs at most 1000 runs"));
+  std::string variants = "variants:\n";
+  for (int k = 0; k < 501; ++k) variants += "  - {name: v" + std::to_string(k) + ", set: {train.lr: 0.001}}\n";
+  CHECK_THAT(parse_error("seeds: [1, 2]\n" + variants),
+             Contains("study.yaml:4: variants: 501 variants x 2 seeds is 1002 runs; a study runs at most 1000"));
+}

@@ -73,6 +73,26 @@ TEST_CASE("forged training state: counters beyond any run and a tokenizer that d
   CHECK(error.find("(forged or damaged checkpoint)") != std::string::npos);
 }
 
+TEST_CASE("forged labels or tokenizer are refused against the stored tensors before a model is built", "[forged]") {
+  const auto dir = test::fresh_dir("forged-dimensions");
+  const CheckpointContents good = tiny_checkpoint(dir);
+  const std::string path = (dir / "forged.h5").string();
+  // A million labels: a classifier head of a million rows would be built before the shape check.
+  CheckpointContents c = good;
+  c.texts["labels"].clear();
+  for (int k = 0; k < 1000000; ++k) c.texts["labels"] += "x" + std::to_string(k) + "\n";
+  CHECK(header_error(c, path) == path +
+                                     ": its labels number 1000000 but the stored parameter head.bias has 10 rows "
+                                     "(forged or damaged; no model was built)");
+  // A tokenizer larger than the stored embedding table (here: the table cut to 3 rows).
+  c = good;
+  const Tensor& table = good.tensors.at("model/embed.tokens.weight");
+  c.tensors["model/embed.tokens.weight"] = Tensor::zeros({3, table.size(1)}, table.dtype());
+  CHECK_THAT(header_error(c, path),
+             Catch::Contains(path + ": its tokenizer's tokens number " + std::to_string(table.size(0)) +
+                             " but the stored parameter embed.tokens.weight has 3 rows"));
+}
+
 TEST_CASE("NaN or infinite logits are refused naming the checkpoint", "[forged][eval]") {
   DocumentScores s;
   s.logits = {{0.5, -1.0}, {1.0, 2.0}, {0.0, 0.0}};

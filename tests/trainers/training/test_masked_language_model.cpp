@@ -8,7 +8,10 @@
 #include "datasets/lm_windows.h"
 #include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config.h"
+#include "trainers/config/config_loader.h"
+#include "trainers/training/classification_metrics.h"
 #include "trainers/training/language_model_batch.h"
+#include "trainers/training/objective.h"
 #include "trainers/training/restored_evaluation.h"
 #include "trainers/training/restored_model.h"
 #include "trainers/training/trainer.h"
@@ -31,6 +34,21 @@ Batch blocks_batch(const std::vector<int32_t>& stream, int64_t length) {
     b.doc_ids.push_back(d);
   }
   return b;
+}
+
+// True when the fixed evaluation masks select no token of the config's val split (as the evaluation cuts it).
+bool val_selects_nothing(const Config& config) {
+  const Dataset data = load_dataset(config.data);
+  const MaskingRule rule{config.train.mask_probability, static_cast<int32_t>(data.tokenizer->vocab_size())};
+  const StreamWindows cut = lm_windows(data.split("val"), data.tokenizer->sep_id(), config.data.max_len,
+                                       config.data.max_len, config.data.lm_blocks);
+  for (int64_t d = 0; d < cut.windows.num_docs(); ++d)
+    for (int64_t t = 0; t + 1 < cut.windows.doc_length(d); ++t) {
+      const auto at = static_cast<uint64_t>(cut.starts[static_cast<size_t>(d)] + t);
+      if (mask_decision(evaluation_mask_key(config.data.data_seed), at, cut.windows.doc_tokens(d)[t], rule).selected)
+        return false;
+    }
+  return true;
 }
 
 }  // namespace
@@ -102,4 +120,77 @@ TEST_CASE("rotor eval --max-len on an MLM checkpoint scores the masked LM at eac
   DataConfig other_masks = at_length;
   other_masks.data_seed = at_length.data_seed + 1;
   CHECK(tokens(at_length) != tokens(other_masks));
+}
+
+TEST_CASE("a masked-LM split with no token selected has absent metrics, never loss 0 or the best", "[eval][mlm]") {
+  const auto dir = test::fresh_dir("eval-mlm-nothing");
+  TrainRequest request{test::tiny_run_config(dir), {"train.objective=mlm"}, "", (dir / "run").string()};
+  request.stop_after = 4;
+  REQUIRE(train(request) == 0);
+  RestoredModel r = restore_model((dir / "run" / "checkpoints" / "step-00000004.h5").string());
+  LoadOptions opt;
+  opt.tokenizer = r.header.tokenizer;
+  const Dataset data = load_dataset(r.header.config.data, opt);
+  r.header.config.train.mask_probability = 1e-12;  // no token of the split is selected
+  DataConfig at_length = r.header.config.data;
+  at_length.eval_max_len = 32;
+  const SplitScores s = evaluate_at_length(r, data.split("val"), at_length, 32, "ckpt");
+  CHECK(s.language_model);
+  CHECK(s.absent());
+  CHECK(std::isnan(s.loss));  // was 0: perplexity 1, a "perfect" model
+  CHECK(std::isnan(s.accuracy));
+  CHECK(describe_scores(s) == "no token scored: loss, perplexity and accuracy absent");
+  // Written as null and read back absent; such an evaluation never becomes the best.
+  const std::string line = JsonFields(EvalEvent{"val", 4, 0, s, false, 0.0}).dump();
+  CHECK_THAT(line, Catch::Contains("\"loss\":null") && Catch::Contains("\"perplexity\":null"));
+  CHECK(JsonFields::parse(line).get<EvalEvent>().scores.absent());
+  CHECK_FALSE(improves(BestMetric::loss, s.loss, std::nan("")));
+  CHECK_FALSE(improves(BestMetric::loss, s.loss, 5.0));
+  CHECK(improves(BestMetric::loss, 5.0, std::nan("")));  // the first scored evaluation
+}
+
+TEST_CASE("a masking probability that leaves training batches selecting nothing is refused", "[mlm]") {
+  const auto dir = test::fresh_dir("mlm-tiny-probability");
+  // 16 x 32 tokens a batch: at 0.001, 60% of batches select nothing.
+  TrainRequest request{
+      test::tiny_run_config(dir), {"train.objective=mlm", "train.mask_probability=0.001"}, "", (dir / "run").string()};
+  CHECK_THROWS_WITH(train(request), Catch::Contains("train.mask_probability: 0.001 selects about 0.51 of the 512 "
+                                                    "tokens of a training batch (data.batch_size 16 x data.max_len "
+                                                    "32), so 60% of batches would select no token") &&
+                                        Catch::Contains("at least 0.009 "));
+  // At 0.05 (26 a batch) the chance is 4e-12: trained.
+  request.overrides = {"train.objective=mlm", "train.mask_probability=0.05"};
+  request.out_dir = (dir / "trained").string();
+  request.stop_after = 2;
+  CHECK(train(request) == 0);
+}
+
+TEST_CASE("training never takes a validation that scored nothing as its best", "[mlm]") {
+  const auto dir = test::fresh_dir("mlm-val-nothing");
+  const std::string config = test::tiny_run_config(dir);
+  // One short validation document at 2%: find a data seed whose evaluation masks select none of it.
+  std::vector<std::string> overrides{"train.objective=mlm", "train.mask_probability=0.02", "data.eval_size=1",
+                                     "train.max_steps=8", "train.eval_every=4"};
+  bool found = false;
+  for (int seed = 1; seed <= 40 && !found; ++seed) {
+    overrides.push_back("data.data_seed=" + std::to_string(seed));
+    found = val_selects_nothing(load_config(config, overrides));
+    if (!found) overrides.pop_back();
+  }
+  REQUIRE(found);
+  TrainRequest request{config, overrides, "", (dir / "run").string()};
+  REQUIRE(train(request) == 0);
+  int evals = 0;
+  for (const std::string& line : test::deterministic_metrics(dir / "run")) {
+    const nlohmann::json event = nlohmann::json::parse(line);
+    if (event["event"] != "eval") continue;
+    ++evals;
+    CHECK(event["loss"].is_null());  // was 0: perplexity 1
+    CHECK(event["perplexity"].is_null());
+    CHECK(event["best"] == false);  // was true at step 4
+  }
+  CHECK(evals == 2);
+  const nlohmann::json summary = nlohmann::json::parse(test::read_text(dir / "run" / "summary.json"));
+  CHECK(summary["best_step"] == -1);
+  CHECK(summary["best_value"].is_null());
 }

@@ -1,0 +1,38 @@
+// sweep_plan (trainers/study/study_spec.h): which splits, lengths and scalings a study's length sweep evaluates.
+#include <algorithm>
+
+#include "datasets/builtin_tasks.h"
+#include "models/position_encoding.h"
+#include "trainers/study/study_spec.h"
+
+namespace rotor {
+
+std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
+  const bool scales = position_encoding(config.model.position.type).scales_lengths;
+  std::vector<SweepCell> plan;
+  for (const std::string& split : spec.evaluation.splits) {
+    // No lengths given: windows that hold the split's longest sample where the task knows it (a generated
+    // task's test_<L> split: L), else the training length.
+    const int64_t own = held_out_split_max_tokens(config.data, split);
+    const std::vector<int64_t> lengths = !spec.evaluation.lengths.empty() ? spec.evaluation.lengths
+                                         : own > 0                        ? std::vector<int64_t>{own}
+                                                                          : std::vector<int64_t>{config.data.max_len};
+    for (int64_t length : lengths)
+      for (const std::string& scaling : spec.evaluation.scalings) {
+        if (scaling != "none" && !(scales && length > config.data.max_len)) continue;
+        SweepCell point;
+        point.split = split;
+        point.length = length;
+        point.scaling = scaling;
+        point.language_model = config.train.objective != ObjectiveKind::classify;
+        if (point.language_model) {
+          point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;
+          point.max_tokens = spec.evaluation.max_tokens;
+        }
+        plan.push_back(point);
+      }
+  }
+  return plan;
+}
+
+}  // namespace rotor
