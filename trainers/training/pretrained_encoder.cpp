@@ -126,4 +126,9 @@ InitFromConfig source_record(const PretrainedEncoder& source) {
   return InitFromConfig{std::filesystem::absolute(source.checkpoint).lexically_normal().string(), source.checksum};
 }
 
+std::string describe_start(const PretrainedEncoder& source) {
+  return fmt::format("encoder: pre-trained, from {} (step {}, {}); the head is drawn fresh", source.checkpoint,
+                     source.header.state.step, option_name(source.header.config.train.objective));
+}
+
 }  // namespace rotor

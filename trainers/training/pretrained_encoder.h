@@ -38,5 +38,7 @@ void load_pretrained_encoder(const PretrainedEncoder& source, const Config& conf
 
 // What the run records of its source (config.yaml, checkpoints, summary.json).
 InitFromConfig source_record(const PretrainedEncoder& source);
+// What a run started from `source` says on the console: the file, its step and objective.
+std::string describe_start(const PretrainedEncoder& source);
 
 }  // namespace rotor

@@ -1,6 +1,5 @@
 #include "trainers/training/step_probe.h"
 
-#include <algorithm>
 #include <chrono>
 
 #include "datasets/dataset.h"
@@ -13,6 +12,8 @@
 #include "trainers/training/objective.h"
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/pretrained_encoder.h"
+#include "trainers/training/run_length.h"
+#include "trainers/training/thread_count.h"
 #include "trainers/training/train_step.h"
 
 namespace rotor {
@@ -27,19 +28,12 @@ std::vector<Batch> next_update(Sampler& sampler, int64_t micro_batches) {
   return batches;
 }
 
-int64_t planned_steps(const TrainConfig& t, int64_t batches_in_epoch) {
-  const int64_t per_epoch = (batches_in_epoch + t.grad_accumulation - 1) / t.grad_accumulation;
-  if (t.max_epochs == 0) return t.max_steps;
-  const int64_t by_epochs = per_epoch * t.max_epochs;
-  return t.max_steps > 0 ? std::min(t.max_steps, by_epochs) : by_epochs;
-}
-
 }  // namespace
 
 StepProbe probe_training_step(const Config& config, int64_t steps) {
   Config c = config;
   PrecisionScope precision(c.run.precision);
-  if (c.run.threads > 0) set_num_threads(static_cast<int>(c.run.threads));
+  apply_thread_count(c.run.threads);
   LoadOptions load;
   if (!c.init_from.checkpoint.empty()) load.tokenizer = read_pretrained_encoder(c).header.tokenizer;
   const Dataset data = load_dataset(c.data, load);

@@ -2,10 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 
@@ -30,6 +27,7 @@
 #include "trainers/training/pretrained_encoder.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/resume.h"
+#include "trainers/training/run_length.h"
 #include "trainers/training/signals.h"
 #include "trainers/training/thread_count.h"
 #include "trainers/training/train_step.h"
@@ -38,16 +36,6 @@
 namespace rotor {
 namespace fs = std::filesystem;
 namespace {
-
-// An update never straddles epochs (train_step): more batches per update than
-// an epoch has would silently make every update one whole, smaller epoch.
-void check_accumulation_fits(const TrainConfig& t, int64_t batches_per_epoch) {
-  if (t.grad_accumulation <= batches_per_epoch) return;
-  throw ConfigError(fmt::format(
-      "train.grad_accumulation: {} batches per update are more than the {} batches of an epoch, so every update "
-      "would be one epoch of {} batches; set train.grad_accumulation to {} or less, or lower data.batch_size",
-      t.grad_accumulation, batches_per_epoch, batches_per_epoch, batches_per_epoch));
-}
 
 class TrainingSession {
  public:
@@ -59,8 +47,7 @@ class TrainingSession {
   void start_from(const PretrainedEncoder& pretrained, Model& model);  // model.init_from, said on the console
   // Refuses data changed since the checkpoint, then finishes a save a kill interrupted.
   void accept_resume(const CheckpointHeader& header, const std::string& checkpoint, bool allow_data_change);
-  int64_t planned_steps();  // optimizer steps of the whole run, from the config and the epoch's batches
-  bool train_step();        // one optimizer update; returns true at the end of an epoch
+  bool train_step();  // one optimizer update; returns true at the end of an epoch
   SplitScores evaluate(const std::string& split);
   void log_training(double lr, double grad_norm);
   // Why a checkpoint is written; every save goes through save_checkpoint().
@@ -148,7 +135,7 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
   if (pretrained) start_from(*pretrained, model);
   optimizer_ = make_optimizer(config_.train, model.parameters());
   train_sampler_.emplace(objective_->training_sampler());
-  total_steps_ = planned_steps();
+  total_steps_ = planned_steps(config_.train, train_sampler_->batches_in_epoch());
   schedule_.emplace(make_schedule(config_.train, total_steps_));
   if (ckpt) {
     load_parameters(*ckpt, *resume_from, model);
@@ -187,9 +174,7 @@ void TrainingSession::load_data(const CheckpointHeader* header, const Pretrained
 void TrainingSession::start_from(const PretrainedEncoder& pretrained, Model& model) {
   load_pretrained_encoder(pretrained, config_, model);
   config_.init_from = source_record(pretrained);
-  if (root_)
-    fmt::print(stderr, "encoder: pre-trained, from {} (step {}, {}); the head is drawn fresh\n", pretrained.checkpoint,
-               pretrained.header.state.step, option_name(pretrained.header.config.train.objective));
+  if (root_) fmt::print(stderr, "{}\n", describe_start(pretrained));
 }
 
 void TrainingSession::accept_resume(const CheckpointHeader& header, const std::string& checkpoint,
@@ -198,16 +183,6 @@ void TrainingSession::accept_resume(const CheckpointHeader& header, const std::s
   if (!root_) return;
   if (!said.empty()) fmt::print(stderr, "{}\n", said);
   repair_checkpoint_pointers(checkpoints_, checkpoint, header.state, static_cast<int>(config_.train.keep_last));
-}
-
-int64_t TrainingSession::planned_steps() {
-  const TrainConfig& t = config_.train;
-  check_accumulation_fits(t, train_sampler_->batches_in_epoch());
-  const int64_t per_epoch = (train_sampler_->batches_in_epoch() + t.grad_accumulation - 1) / t.grad_accumulation;
-  int64_t steps = t.max_steps > 0 ? t.max_steps : per_epoch * t.max_epochs;
-  if (t.max_steps > 0 && t.max_epochs > 0) steps = std::min(steps, per_epoch * t.max_epochs);
-  check_warmup_fits(t, steps, per_epoch);  // with epochs, the run's length is known only now
-  return steps;
 }
 
 double TrainingSession::elapsed() const {

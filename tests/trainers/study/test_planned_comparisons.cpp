@@ -54,7 +54,7 @@ std::string spec_error(const std::string& body) {
 
 }  // namespace
 
-TEST_CASE("planned comparisons: comparisons.against names a variant of the study; without it every pair",
+TEST_CASE("planned comparisons: comparisons.against names a variant of the study, and without it every pair",
           "[study][planned]") {
   const std::string v = "seeds: [1]\nvariants: [rope, none]\n";
   CHECK(parse_study_spec(test::tiny_study_spec(test::fresh_dir("planned-spec"), v)).comparisons_against.empty());

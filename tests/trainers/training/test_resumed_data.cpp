@@ -13,7 +13,7 @@ const std::string kA(40, 'a'), kB(40, 'b');
 
 }  // namespace
 
-TEST_CASE("resumed data: a changed, new or gone file is named; the flag turns it into a warning", "[resume]") {
+TEST_CASE("resumed data: a changed, new or gone file is named, and the flag turns it into a warning", "[resume]") {
   const std::vector<SourceFingerprint> recorded{{"train.txt", kA}, {"val.txt", kB}};
   CHECK(check_resumed_data(recorded, recorded, "ck.h5", false).empty());
   // A resume from another folder: the same files by position.
