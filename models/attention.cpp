@@ -61,6 +61,10 @@ Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var&
   const Var qr = pos.rotates() ? pos.rotate(q, PositionEncoding::Role::query, in.positions) : q;
   const Var kr = pos.rotates() ? pos.rotate(k, PositionEncoding::Role::key, in.positions) : k;
   const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
+  if (ctx.attention_capture != nullptr)
+    ctx.attention_capture->capture({ctx.layer, qr.value(), kr.value(), scale,
+                                    in.relative_bias.defined() ? in.relative_bias.value() : Tensor(), in.pair_bias,
+                                    in.key_lengths, in.causal});
   if (kernel_ == AttentionKernel::composed) return composed_softmax(qr, kr, v, scale, in, ctx);
   AttentionOptions opt;
   opt.scale = scale;

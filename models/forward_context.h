@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/ops.h"
+#include "models/attention_capture.h"
 
 namespace rotor {
 
@@ -27,6 +28,7 @@ struct ForwardContext {
   uint64_t next_site = 0;
   int64_t layer = 0;                                // the block being run, set by the model
   AttentionObserver* attention_observer = nullptr;  // not owned; null: nobody watches
+  AttentionCapture* attention_capture = nullptr;    // not owned; null: no layer's logit inputs are kept
   bool causal = false;  // softmax attention: query i attends keys j <= i only (a causal LM's forward)
 
   // The key of the next dropout site; every site takes a number, dropping or not.

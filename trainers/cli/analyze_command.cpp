@@ -1,11 +1,12 @@
-// `rotor analyze`: analyses that need no training. rope-decay: RoPE's
-// long-term decay (RoFormer Figure 2), printed, and plotted with --out.
+// `rotor analyze`: rope-decay, RoPE's long-term decay (RoFormer Figure 2),
+// printed, and plotted with --out, which needs no training; and the analyses
+// of a checkpoint (analyze_commands.h), each in its own file.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
-#include "trainers/cli/command.h"
+#include "trainers/cli/analyze_commands.h"
 #include "trainers/config/config.h"
 #include "trainers/run/output_file.h"
 #include "trainers/study/plot_script.h"
@@ -68,7 +69,7 @@ int rope_decay_command(const RopeDecayRequest& r) {
 
 Command add_analyze_command(CLI::App& app) {
   auto decay = std::make_shared<RopeDecayRequest>();
-  auto* analyze = app.add_subcommand("analyze", "Analyses that need no training");
+  auto* analyze = app.add_subcommand("analyze", "Analyses of RoPE and of what a trained model attends to");
   analyze->require_subcommand(1);
   auto* rd = analyze->add_subcommand("rope-decay", "RoPE long-term decay (RoFormer Figure 2): print and plot");
   rd->add_option("--head-dim", decay->head_dim, "Rotated dims per head (default 128)");
@@ -76,7 +77,14 @@ Command add_analyze_command(CLI::App& app) {
   rd->add_option("--max-distance", decay->max_distance, "Keys at positions 0..N (default 256)");
   rd->add_option("--query-index", decay->query_index, "Position of the query (default 0)");
   rd->add_option("--out", decay->out, "Plot file: FILE.png and FILE.svg, data in FILE.json");
-  return {analyze, [decay] { return rope_decay_command(*decay); }};
+  const std::vector<Command> subcommands{{rd, [decay] { return rope_decay_command(*decay); }},
+                                         add_analyze_attention_command(*analyze),
+                                         add_analyze_offsets_command(*analyze)};
+  return {analyze, [subcommands] {
+            for (const Command& c : subcommands)
+              if (c.app->parsed()) return c.run();
+            return 0;  // require_subcommand(1): CLI11 refused the command line before this
+          }};
 }
 
 }  // namespace rotor

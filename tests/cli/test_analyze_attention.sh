@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Usage: test_analyze_attention.sh path/to/rotor
+# `rotor analyze attention` and `analyze offsets` (issue 37) on tiny trained
+# runs, a classifier (ALiBi, a [CLS] slot) and a causal language model (RoPE,
+# bf16): their files, the numbers' invariants, and the refusals that name the
+# option and its valid range.
+set -uo pipefail
+rotor=$1
+dir=$(mktemp -d /tmp/rotor-analyze-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/../check.sh"
+export XDG_CACHE_HOME="$dir/xdg"
+unset ROTOR_DATA
+mkdir -p "$dir/work" && cd "$dir/work" || exit 1
+mkdir -p corpus/a corpus/b
+for i in $(seq 1 12); do
+  echo "red green blue $i" > "corpus/a/doc$i.txt"
+  echo "one two three $i" > "corpus/b/doc$i.txt"
+done
+common='run: {progress: none, threads: 1}
+data: {train_path: corpus, val_path: corpus, test_path: corpus, max_len: 16, batch_size: 4, tokenizer: byte}'
+printf '%s\nmodel: {d_model: 16, layers: 2, heads: 2, d_ff: 32, pooling: cls, position: {type: alibi}}\n%s\n' \
+  "$common" 'train: {max_steps: 4, eval_every: 2}' > cls.yaml
+printf '%s\nmodel: {d_model: 16, layers: 1, heads: 2, d_ff: 32, position: {type: rope}}\n%s\n' \
+  "$common" 'train: {objective: clm, max_steps: 4, eval_every: 2}' > clm.yaml
+"$rotor" train cls.yaml --out runs/cls > cls.log 2>&1
+check "train the classifier" test $? -eq 0
+"$rotor" train clm.yaml --out runs/clm --set run.precision=bf16 > clm.log 2>&1
+check "train the causal language model" test $? -eq 0
+
+"$rotor" analyze attention runs/cls --input "red green" --layer 1 > att.log 2>&1
+check "analyze attention --input exits 0" test $? -eq 0
+for f in attention.json attention_L1_H0.png attention_L1_H1.svg; do
+  check "RUN/analysis/$f written" test -s "runs/cls/analysis/$f"
+done
+check "one map per head of layer 1, [CLS] then the tokens on the axes, rows summing to 1" python3 -c '
+import json, sys
+d = json.load(open("runs/cls/analysis/attention.json"))
+assert [(m["layer"], m["head"]) for m in d["maps"]] == [(1, 0), (1, 1)], d["maps"]
+assert d["tokens"] == ["[CLS]"] + list("red green"), d["tokens"]
+for m in d["maps"]:
+    assert len(m["probabilities"]) == 10 and len(m["top_keys"]) == 10
+    assert all(abs(sum(r) - 1) < 1e-5 for r in m["probabilities"])'
+
+"$rotor" analyze attention runs/clm --doc 2 --max-len 12 --out clm-att > clm-att.log 2>&1
+check "analyze attention --doc on the language model exits 0" test $? -eq 0
+check "causal: no query attends a later key" python3 -c '
+import json
+d = json.load(open("clm-att/attention.json"))
+assert d["precision"] == "bf16" and d["length"] == 12, (d["precision"], d["length"])
+for m in d["maps"]:
+    p = m["probabilities"]
+    assert all(p[i][j] == 0 for i in range(12) for j in range(i + 1, 12))'
+
+for run in cls clm; do
+  "$rotor" analyze offsets "runs/$run" --out "off-$run" > "off-$run.log" 2>&1
+  check "analyze offsets $run exits 0" test $? -eq 0
+  check "analyze offsets $run: a plot per layer" test -s "off-$run/offsets_L0.png"
+  check "analyze offsets $run prints each head's mean distance" grep -q "layer 0 head 1: " "off-$run.log"
+done
+check "profiles sum to 1; the causal model has no mass after the query" python3 -c '
+import json
+for run in ("cls", "clm"):
+    d = json.load(open(f"off-{run}/offsets.json"))
+    for layer in d["layers"]:
+        for h in layer["heads"]:
+            assert abs(sum(h["profile"]) - 1) < 1e-5, (run, sum(h["profile"]))
+            if run == "clm":
+                assert all(m == 0 for m in h["profile"][d["max_offset"] + 1:])'
+
+# Refusals: the option, what was given and the valid range; nothing written.
+refused() {  # refused NAME MESSAGE ARGS...
+  local name=$1 message=$2
+  shift 2
+  "$rotor" analyze "$@" --out refused > refused.log 2>&1
+  check "$name: exit 1" test $? -eq 1
+  check "$name: says '$message'" grep -qF -- "$message" refused.log
+  check "$name: writes nothing" test ! -e refused
+}
+"$rotor" analyze offsets runs/cls --out cls.yaml > file.log 2>&1
+check "--out naming a file: exit 1" test $? -eq 1
+check "--out naming a file: says so" grep -qF -- "--out cls.yaml is a file, not a folder" file.log
+refused "layer out of range" "--layer 2 is out of range: the model has 2 layers (0..1)" \
+  attention runs/cls --input red --layer 2
+refused "head out of range" "--head 5 is out of range: the model has 2 heads (0..1)" \
+  attention runs/cls --input red --head 5
+refused "doc out of range" "--doc 24 is out of range: split val has 24 documents (0..23)" \
+  attention runs/cls --doc 24
+"$rotor" analyze attention runs/cls > none.log 2>&1
+check "neither --input nor --doc: usage error" test $? -eq 2
+check "neither --input nor --doc: says which" grep -qF "give --input TEXT or --doc N" none.log
+checks_passed
