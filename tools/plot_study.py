@@ -9,6 +9,8 @@
                                             each cell under "statistics",
                                             pairwise_<split>_<length> as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
+  plot_study.py bias BIAS_JSON OUT_FILE     a learned bias against distance per head and the attention it
+                                            alone gives, one row per layer (`rotor analyze bias`)
 
 Run by `rotor compare` and `rotor analyze rope-decay` with Debian's
 /usr/bin/python3 and python3-matplotlib.
@@ -307,14 +309,40 @@ def rope_decay(decay, stem):
     save(fig, stem)
 
 
+def learned_bias(data, stem):
+    layers = data["layers"]
+    fig, axes = plt.subplots(len(layers), 2, figsize=(11, 3.4 * len(layers)), squeeze=False)
+    heads = len(layers[0]["queries"][0]["bias"])
+    for (left, right), layer in zip(axes, layers):
+        for query, style in zip(layer["queries"], ("-", "--")):
+            for h in range(heads):
+                label = f"head {h}, query at {query['query_position']}"
+                left.plot(query["distances"], query["bias"][h], style, color=f"C{h % 10}", label=label)
+                right.plot(query["distances"], query["attention"][h], style, color=f"C{h % 10}", label=label)
+        name = "all layers" if layer["layer"] == "all" else f"layer {layer['layer']}"
+        left.set_title(f"{data['encoding']} bias, {name}")
+        left.set_ylabel("bias added to the logit")
+        right.set_title(f"attention from the bias alone, {name}")
+        right.set_yscale("log")
+        for ax in (left, right):
+            ax.axvline(-(data["training_length"] - 1), color="grey", lw=0.8, ls=":")
+            ax.set_xlabel("key - query")
+            ax.grid(alpha=0.3)
+    axes[0][1].legend(fontsize=7, ncol=2)
+    save(fig, stem)
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("study", "decay"):
+    if len(argv) != 4 or argv[1] not in ("study", "decay", "bias"):
         sys.exit(__doc__)
     with open(argv[2]) as f:
         data = json.load(f)
     if argv[1] == "decay":
         stem, ext = os.path.splitext(argv[3])
         rope_decay(data, stem if ext in (".png", ".svg") else argv[3])
+        return
+    if argv[1] == "bias":
+        learned_bias(data, argv[3])
         return
     out = argv[3]
     os.makedirs(out, exist_ok=True)

@@ -1,5 +1,6 @@
-// `rotor analyze`: analyses that need no training. rope-decay: RoPE's
-// long-term decay (RoFormer Figure 2), printed, and plotted with --out.
+// `rotor analyze`: rope-decay, RoPE's long-term decay (RoFormer Figure 2),
+// printed, and plotted with --out; the analyses of a trained checkpoint are
+// files of their own (analyze_<name>_command.cpp), wired here.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -68,7 +69,7 @@ int rope_decay_command(const RopeDecayRequest& r) {
 
 Command add_analyze_command(CLI::App& app) {
   auto decay = std::make_shared<RopeDecayRequest>();
-  auto* analyze = app.add_subcommand("analyze", "Analyses that need no training");
+  auto* analyze = app.add_subcommand("analyze", "Analyses of an encoding or of a trained checkpoint");
   analyze->require_subcommand(1);
   auto* rd = analyze->add_subcommand("rope-decay", "RoPE long-term decay (RoFormer Figure 2): print and plot");
   rd->add_option("--head-dim", decay->head_dim, "Rotated dims per head (default 128)");
@@ -76,7 +77,13 @@ Command add_analyze_command(CLI::App& app) {
   rd->add_option("--max-distance", decay->max_distance, "Keys at positions 0..N (default 256)");
   rd->add_option("--query-index", decay->query_index, "Position of the query (default 0)");
   rd->add_option("--out", decay->out, "Plot file: FILE.png and FILE.svg, data in FILE.json");
-  return {analyze, [decay] { return rope_decay_command(*decay); }};
+  const std::vector<Command> analyses{{rd, [decay] { return rope_decay_command(*decay); }},
+                                      add_analyze_bias_command(*analyze)};
+  return {analyze, [analyses] {
+            for (const Command& analysis : analyses)
+              if (analysis.app->parsed()) return analysis.run();
+            return 2;  // unreachable: analyze requires one analysis
+          }};
 }
 
 }  // namespace rotor

@@ -22,6 +22,9 @@ Command add_config_command(CLI::App& app);
 // command_line: the whole command line, written into the study's report.
 Command add_compare_command(CLI::App& app, const std::string& command_line);
 Command add_analyze_command(CLI::App& app);
+// The analyses under `rotor analyze`, declared on its subcommand `analyze`.
+Command add_analyze_bias_command(CLI::App& analyze);
+Command add_generate_command(CLI::App& app);
 
 // Counts and lengths: a positive whole number.
 const CLI::Validator& positive_number();
