@@ -112,6 +112,13 @@ std::vector<int32_t> SentencePieceTokenizer::encode(std::string_view text) const
   return std::vector<int32_t>(ids.begin(), ids.end());
 }
 
+std::string SentencePieceTokenizer::decode(const std::vector<int32_t>& ids) const {
+  std::string text;
+  const auto status = processor_->Decode(std::vector<int>(ids.begin(), ids.end()), &text);
+  if (!status.ok()) throw DataError("sentencepiece decode failed: " + status.ToString());
+  return text;
+}
+
 int32_t SentencePieceTokenizer::vocab_size() const { return processor_->GetPieceSize(); }
 
 }  // namespace rotor

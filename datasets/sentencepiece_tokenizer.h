@@ -24,6 +24,8 @@ class SentencePieceTokenizer : public Tokenizer {
 
   std::string name() const override { return option_name(TokenizerKind::sentencepiece); }
   std::vector<int32_t> encode(std::string_view text) const override;
+  // SentencePiece's own decoding: pieces joined, its space marks turned back into spaces.
+  std::string decode(const std::vector<int32_t>& ids) const override;
   int32_t vocab_size() const override;
 
  protected:

@@ -12,6 +12,11 @@ constexpr std::string_view kMagic = "rotor-tokenizer ";
 
 }  // namespace
 
+std::string Tokenizer::special_token_text(int32_t id) {
+  static const char* const names[kNumSpecial] = {"[PAD]", "[CLS]", "[SEP]", "[UNK]"};
+  return names[id];
+}
+
 std::string Tokenizer::save() const { return std::string(kMagic) + name() + "\n" + payload(); }
 
 std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,

@@ -24,6 +24,9 @@ class Tokenizer {
   // "byte", "vocab" or "sentencepiece".
   virtual std::string name() const = 0;
   virtual std::vector<int32_t> encode(std::string_view text) const = 0;
+  // The text of `ids` (for `rotor generate`): encode's inverse on what encode produced, up to the
+  // whitespace a vocabulary's split drops (its words are joined by single spaces).
+  virtual std::string decode(const std::vector<int32_t>& ids) const = 0;
   // Number of ids, special tokens included: every id is below it.
   virtual int32_t vocab_size() const = 0;
 
@@ -39,6 +42,8 @@ class Tokenizer {
 
  protected:
   virtual std::string payload() const = 0;
+  // A special id written out, so a generated separator stays visible: "[PAD]", "[CLS]", "[SEP]", "[UNK]".
+  static std::string special_token_text(int32_t id);
 };
 
 // automatic (data.tokenizer ""): vocab for generated tasks, byte otherwise,

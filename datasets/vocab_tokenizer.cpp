@@ -111,6 +111,13 @@ std::vector<int32_t> VocabTokenizer::encode(std::string_view text) const {
   return ids;
 }
 
+std::string VocabTokenizer::decode(const std::vector<int32_t>& ids) const {
+  std::string text;
+  for (int32_t id : ids)
+    text += (text.empty() ? "" : " ") + (id < kNumSpecial ? special_token_text(id) : tokens_[id - kNumSpecial]);
+  return text;
+}
+
 std::string VocabTokenizer::payload() const {
   std::string out;
   if (options_.lowercase || options_.split_punctuation) {

@@ -32,6 +32,7 @@ class VocabTokenizer : public Tokenizer {
 
   std::string name() const override { return option_name(TokenizerKind::vocab); }
   std::vector<int32_t> encode(std::string_view text) const override;
+  std::string decode(const std::vector<int32_t>& ids) const override;
   int32_t vocab_size() const override { return kNumSpecial + static_cast<int32_t>(tokens_.size()); }
   const std::vector<std::string>& tokens() const { return tokens_; }
   const VocabOptions& options() const { return options_; }

@@ -32,6 +32,8 @@ class Model {
   // The encoder's learned [CLS] vector (-1 without one): a pre-trained
   // language model has none, so a fine-tune may start it fresh like a head.
   ParameterId cls_slot() const { return encoder_.cls_slot(); }
+  // The position encoding's hooks, for diagnostics that evaluate them on their own (the learned bias).
+  const PositionEncoding& position_encoding() const { return encoder_.position_encoding(); }
 
  protected:
   // `config` must have passed ModelConfig::validate() (the config loader runs it once).

@@ -54,6 +54,7 @@ class TransformerEncoder {
   int64_t slots(int64_t seq_len) const { return seq_len + (cls_ >= 0 ? 1 : 0); }
   ParameterId token_embedding() const { return token_embedding_; }
   ParameterId cls_slot() const { return cls_; }  // -1 without a [CLS] slot
+  const PositionEncoding& position_encoding() const { return *position_; }
 
  private:
   Var embed(const ParameterStore& params, const ModelInput& input, std::vector<int32_t>& lengths,

@@ -41,3 +41,27 @@ def offsets(data, stem, save):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
         save(fig, f"{stem}_L{layer['layer']}")
+
+
+def bias(data, stem, save):
+    """A learned bias against distance per head and the attention it alone gives, one row per layer."""
+    layers = data["layers"]
+    fig, axes = plt.subplots(len(layers), 2, figsize=(11, 3.4 * len(layers)), squeeze=False)
+    heads = len(layers[0]["queries"][0]["bias"])
+    for (left, right), layer in zip(axes, layers):
+        for query, style in zip(layer["queries"], ("-", "--")):
+            for h in range(heads):
+                label = f"head {h}, query at {query['query_position']}"
+                left.plot(query["distances"], query["bias"][h], style, color=f"C{h % 10}", label=label)
+                right.plot(query["distances"], query["attention"][h], style, color=f"C{h % 10}", label=label)
+        name = "all layers" if layer["layer"] == "all" else f"layer {layer['layer']}"
+        left.set_title(f"{data['encoding']} bias, {name}")
+        left.set_ylabel("bias added to the logit")
+        right.set_title(f"attention from the bias alone, {name}")
+        right.set_yscale("log")
+        for ax in (left, right):
+            ax.axvline(-(data["training_length"] - 1), color="grey", lw=0.8, ls=":")
+            ax.set_xlabel("key - query")
+            ax.grid(alpha=0.3)
+    axes[0][1].legend(fontsize=7, ncol=2)
+    save(fig, stem)

@@ -131,6 +131,7 @@ TEST_CASE("sentencepiece trains, keeps the special ids and round-trips", "[datas
     CHECK(loaded->name() == "sentencepiece");
     CHECK(loaded->encode(sample) == ids);
     CHECK(SentencePieceTokenizer::train(views(texts), 60, type)->save() == t->save());
+    CHECK(t->decode(ids) == sample);
   }
 }
 
@@ -151,4 +152,15 @@ TEST_CASE("load_tokenizer rejects unknown or damaged bytes", "[datasets][tokeniz
              Contains("sentencepiece model: cannot load"));
   CHECK_THAT(test::data_error_of([] { load_tokenizer("rotor-tokenizer vocab\na\na\n"); }),
              Contains("duplicate token 'a'"));
+}
+
+TEST_CASE("decode is encode's inverse, special tokens written out", "[datasets][tokenizer][decode]") {
+  ByteTokenizer bytes;
+  CHECK(bytes.decode(bytes.encode("A\xC3\xA9 b\n")) == "A\xC3\xA9 b\n");
+  CHECK(bytes.decode({4 + 'x', Tokenizer::kSepId, 4 + 'y'}) == "x[SEP]y");
+  const std::vector<std::string> texts = {"b a c a"};
+  const auto vocab = VocabTokenizer::train(views(texts), 0, 1);
+  CHECK(vocab->decode(vocab->encode("  c\ta  b ")) == "c a b");
+  CHECK(vocab->decode({4, Tokenizer::kUnkId, 5}) == "a [UNK] b");
+  CHECK(vocab->decode({}).empty());
 }

@@ -69,7 +69,7 @@ int rope_decay_command(const RopeDecayRequest& r) {
 
 Command add_analyze_command(CLI::App& app) {
   auto decay = std::make_shared<RopeDecayRequest>();
-  auto* analyze = app.add_subcommand("analyze", "Analyses of RoPE and of what a trained model attends to");
+  auto* analyze = app.add_subcommand("analyze", "Analyses of an encoding or of a trained checkpoint");
   analyze->require_subcommand(1);
   auto* rd = analyze->add_subcommand("rope-decay", "RoPE long-term decay (RoFormer Figure 2): print and plot");
   rd->add_option("--head-dim", decay->head_dim, "Rotated dims per head (default 128)");
@@ -79,7 +79,8 @@ Command add_analyze_command(CLI::App& app) {
   rd->add_option("--out", decay->out, "Plot file: FILE.png and FILE.svg, data in FILE.json");
   const std::vector<Command> subcommands{{rd, [decay] { return rope_decay_command(*decay); }},
                                          add_analyze_attention_command(*analyze),
-                                         add_analyze_offsets_command(*analyze)};
+                                         add_analyze_offsets_command(*analyze),
+                                         add_analyze_bias_command(*analyze)};
   return {analyze, [subcommands] {
             for (const Command& c : subcommands)
               if (c.app->parsed()) return c.run();

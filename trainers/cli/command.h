@@ -22,6 +22,7 @@ Command add_config_command(CLI::App& app);
 // command_line: the whole command line, written into the study's report.
 Command add_compare_command(CLI::App& app, const std::string& command_line);
 Command add_analyze_command(CLI::App& app);
+Command add_generate_command(CLI::App& app);
 
 // Counts and lengths: a positive whole number.
 const CLI::Validator& positive_number();

@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
       rotor::add_train_command(app),   rotor::add_eval_command(app),
       rotor::add_predict_command(app), rotor::add_inspect_command(app),
       rotor::add_config_command(app),  rotor::add_compare_command(app, command_line(argc, argv)),
-      rotor::add_analyze_command(app)};
+      rotor::add_analyze_command(app), rotor::add_generate_command(app)};
   if (is_unknown_command(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);

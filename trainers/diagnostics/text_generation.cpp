@@ -1,0 +1,65 @@
+#include "trainers/diagnostics/text_generation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "engine/argmax.h"
+
+namespace rotor {
+namespace {
+
+// The scores of the next token after `context`: the last slot's logits of one forward.
+std::vector<double> next_token_logits(const LanguageModel& model, const std::vector<int32_t>& context) {
+  const int64_t n = static_cast<int64_t>(context.size());
+  const std::vector<int32_t> lengths{static_cast<int32_t>(n)};
+  ForwardContext ctx;
+  const std::vector<double> all = model.logits(ModelInput{context, lengths, 1, n}, ctx).value().to_doubles();
+  const size_t vocab = all.size() / static_cast<size_t>(n);
+  return std::vector<double>(all.end() - static_cast<std::ptrdiff_t>(vocab), all.end());
+}
+
+}  // namespace
+
+int32_t choose_token(const std::vector<double>& logits, double temperature, int64_t top_k, double u) {
+  if (temperature == 0.0) return static_cast<int32_t>(argmax(logits.data(), logits.size()));
+  std::vector<double> scaled(logits.size());
+  for (size_t v = 0; v < logits.size(); ++v) scaled[v] = logits[v] / temperature;
+  double kth = -std::numeric_limits<double>::infinity();  // sample.py: logits below the k-th largest are -inf
+  if (top_k > 0 && top_k < static_cast<int64_t>(scaled.size())) {
+    std::vector<double> sorted = scaled;
+    std::nth_element(sorted.begin(), sorted.begin() + (top_k - 1), sorted.end(), std::greater<double>());
+    kth = sorted[static_cast<size_t>(top_k - 1)];
+  }
+  const double top = *std::max_element(scaled.begin(), scaled.end());
+  std::vector<double> weight(scaled.size());
+  double total = 0;
+  for (size_t v = 0; v < scaled.size(); ++v) total += weight[v] = scaled[v] < kth ? 0.0 : std::exp(scaled[v] - top);
+  // Inverse CDF: the first token whose cumulative weight passes u * total.
+  double cumulative = 0, target = u * total;
+  for (size_t v = 0; v < weight.size(); ++v) {
+    cumulative += weight[v];
+    if (weight[v] > 0 && cumulative > target) return static_cast<int32_t>(v);
+  }
+  return static_cast<int32_t>(argmax(scaled.data(), scaled.size()));  // u * total rounded up to the total
+}
+
+std::vector<int32_t> generate(const LanguageModel& model, const std::vector<int32_t>& prompt,
+                              const GenerationOptions& options) {
+  if (model.kind() != LanguageModelKind::causal) throw std::logic_error("generate: the model is not causal");
+  if (prompt.empty() || options.window <= 0) throw std::logic_error("generate: an empty prompt or window");
+  NoGradGuard no_grad;
+  const RandomKey key{options.seed, stream_id("generate"), 0};
+  std::vector<int32_t> tokens = prompt;
+  for (int64_t k = 0; k < options.max_new; ++k) {
+    const size_t start = tokens.size() > static_cast<size_t>(options.window) ? tokens.size() - options.window : 0;
+    const std::vector<int32_t> context(tokens.begin() + static_cast<std::ptrdiff_t>(start), tokens.end());
+    const uint64_t position = tokens.size();
+    tokens.push_back(choose_token(next_token_logits(model, context), options.temperature, options.top_k,
+                                  key.uniform_double(position)));
+  }
+  return std::vector<int32_t>(tokens.begin() + static_cast<std::ptrdiff_t>(prompt.size()), tokens.end());
+}
+
+}  // namespace rotor
