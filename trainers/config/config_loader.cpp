@@ -14,6 +14,7 @@
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/config/did_you_mean.h"
+#include "trainers/config/objective_table.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -188,7 +189,7 @@ void apply_objective(Config& config, const FlatConfig& flat) {
       throw ConfigError(leaf.where + ": " + key + " applies to train.objective " + applicable_objectives(*o) +
                         " only; this config trains " + option_name(objective));
   }
-  config.data.labelled = objective == ObjectiveKind::classify;
+  config.data.labelled = objective_spec(objective).data == ObjectiveData::labelled_documents;
   if (objective == ObjectiveKind::classify) return;
   config.train.best_metric = BestMetric::loss;
 }

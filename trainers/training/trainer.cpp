@@ -369,7 +369,7 @@ void TrainingSession::test_best() {
 
 int train_this_rank(const TrainRequest& request, Communicator& comm) {
   Config config = load_config(request.config_path, request.overrides);
-  if (comm.is_root() && config.train.objective == ObjectiveKind::classify)
+  if (comm.is_root() && objective_spec(config.train.objective).data == ObjectiveData::labelled_documents)
     if (const std::string blind = order_blindness(config.model); !blind.empty())
       fmt::print(stderr, "warning: {}\n", blind);
   const fs::path run_dir =
