@@ -1,6 +1,7 @@
 #include "trainers/config/objective_table.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/encoder_classifier.h"
 #include "models/language_model.h"
@@ -35,6 +36,12 @@ std::vector<ObjectiveSpec> rows() {
 
 }  // namespace
 
+bool MetricDeclaration::improves(double candidate, double best) const {
+  if (std::isnan(candidate)) return false;  // an absent metric (no target scored) improves nothing
+  if (std::isnan(best)) return true;        // the first evaluation
+  return lower_is_better ? candidate < best : candidate > best;
+}
+
 const MetricDeclaration* ObjectiveSpec::find_metric(const std::string& metric) const {
   for (const MetricDeclaration& m : metrics)
     if (m.name == metric) return &m;
@@ -64,6 +71,28 @@ std::vector<std::string> declared_metric_names() {
     for (const MetricDeclaration& m : s.metrics)
       if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
   return names;
+}
+
+const MetricDeclaration& best_metric_declaration(const TrainConfig& train) {
+  const ObjectiveSpec& spec = objective_spec(train.objective);
+  if (const MetricDeclaration* m = spec.find_metric(train.best_metric)) return *m;
+  throw ConfigError("train.best_metric: '" + train.best_metric + "' is not a metric of train.objective " + spec.name() +
+                    " (expected one of: " + spec.metric_names() + ")");
+}
+
+std::string best_metric_help() {
+  std::string help = "Validation metric that picks the best checkpoint, one its objective declares:";
+  for (const ObjectiveSpec& s : objectives())
+    help += " " + s.name() + " " + s.metric_names() + " (default " + s.default_best_metric + ");";
+  std::string lower;
+  for (const std::string& name : declared_metric_names())
+    for (const ObjectiveSpec& s : objectives())
+      if (const MetricDeclaration* m = s.find_metric(name); m != nullptr && m->lower_is_better) {
+        lower += (lower.empty() ? "" : ", ") + name;
+        break;
+      }
+  help.back() = '.';
+  return help + " Lower is better for " + lower + "; higher for the others";
 }
 
 }  // namespace rotor

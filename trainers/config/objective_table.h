@@ -34,6 +34,10 @@ enum class EvidenceUnit {
 struct MetricDeclaration {
   std::string name;  // as in the records and train.best_metric
   bool lower_is_better = false;
+
+  // True if `candidate` beats `best` in this metric's direction; any candidate
+  // beats a NaN best (none yet), and a NaN candidate (absent) beats nothing.
+  bool improves(double candidate, double best) const;
 };
 
 struct ObjectiveSpec {
@@ -57,5 +61,10 @@ const std::vector<ObjectiveSpec>& objectives();
 const ObjectiveSpec& objective_spec(ObjectiveKind kind);
 // Every metric some objective declares, once each, in table order.
 std::vector<std::string> declared_metric_names();
+// train.best_metric's declaration in train.objective's row; throws ConfigError
+// naming train.best_metric and the metrics the objective declares.
+const MetricDeclaration& best_metric_declaration(const TrainConfig& train);
+// What train.best_metric may be, for its help text: each objective's metrics and default.
+std::string best_metric_help();
 
 }  // namespace rotor
