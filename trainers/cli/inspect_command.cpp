@@ -20,7 +20,7 @@ int inspect_command(const std::string& given) {
   fmt::print("checkpoint  {}\n", describe(resolved));
   fmt::print("step        {} (epoch {}, {} batches into it)\n", h.state.step, h.state.sampler.epoch,
              h.state.sampler.cursor);
-  fmt::print("best        {} = {:.6g} at step {}\n", option_name(h.config.train.best_metric), h.state.best_metric,
+  fmt::print("best        {} = {:.6g} at step {}\n", h.config.train.best_metric, h.state.best_metric,
              h.state.best_step);
   std::string pos = m.position.type, keys;
   for (const PositionOption& o : position_encoding(m.position.type).options)

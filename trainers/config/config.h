@@ -49,12 +49,13 @@ struct TrainConfig {
   int64_t gradient_groups = 0;
   double clip_norm = 1.0;  // 0: no clipping
   double label_smoothing = 0.0;
-  double mask_probability = 0.15;                 // mlm: of selecting a token (datasets/mlm_masking.h)
-  int64_t eval_every = 0;                         // steps; 0: at the end of every epoch
-  int64_t checkpoint_every = 0;                   // steps; 0: after every evaluation
-  int64_t keep_last = 3;                          // step checkpoints kept (the best is always kept too)
-  BestMetric best_metric = BestMetric::accuracy;  // on val; a language model's is its loss
-  int64_t early_stopping_patience = 0;            // evaluations without improvement; 0: off
+  double mask_probability = 0.15;  // mlm: of selecting a token (datasets/mlm_masking.h)
+  int64_t eval_every = 0;          // steps; 0: at the end of every epoch
+  int64_t checkpoint_every = 0;    // steps; 0: after every evaluation
+  int64_t keep_last = 3;           // step checkpoints kept (the best is always kept too)
+  // On val: a metric train.objective declares (objective_table.h); the loader sets the objective's default when unset.
+  std::string best_metric = "accuracy";
+  int64_t early_stopping_patience = 0;  // evaluations without improvement; 0: off
 };
 
 // model.init_from: a fine-tune's pre-trained encoder (trainers/training/pretrained_encoder.h).

@@ -14,6 +14,7 @@
 #include "models/position_encoding.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/config/did_you_mean.h"
+#include "trainers/config/objective_table.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -178,8 +179,7 @@ void set_leaf(Config& config, const std::string& key, const Leaf& leaf, const st
 }
 
 // Keys that mean nothing to the run's objective are refused where they are set;
-// the ones a language model fixes are set here (its best checkpoint is the
-// lowest validation loss).
+// unset, the best metric is the objective's default (validate() checks a set one).
 void apply_objective(Config& config, const FlatConfig& flat) {
   const ObjectiveKind objective = config.train.objective;
   for (const auto& [key, leaf] : flat) {
@@ -188,9 +188,9 @@ void apply_objective(Config& config, const FlatConfig& flat) {
       throw ConfigError(leaf.where + ": " + key + " applies to train.objective " + applicable_objectives(*o) +
                         " only; this config trains " + option_name(objective));
   }
-  config.data.labelled = objective == ObjectiveKind::classify;
-  if (objective == ObjectiveKind::classify) return;
-  config.train.best_metric = BestMetric::loss;
+  const ObjectiveSpec& spec = objective_spec(objective);
+  config.data.labelled = spec.data == ObjectiveData::labelled_documents;
+  if (!flat.count("train.best_metric")) config.train.best_metric = spec.default_best_metric;
 }
 
 // `for_this_machine`: also apply validate_for_this_machine().
@@ -236,6 +236,7 @@ void validate(const Config& c) {
   c.model.validate_training_length(c.data.max_len, "data.max_len");
   if (c.data.eval_max_len > 0) c.model.validate_length(c.data.eval_max_len, "data.eval_max_len");
   const TrainConfig& t = c.train;
+  best_metric_declaration(t);  // one the objective declares
   require(t.max_steps > 0 || t.max_epochs > 0, "train.max_steps", "set train.max_steps or train.max_epochs (> 0)");
   require(t.min_lr <= t.lr, "train.min_lr", "must be in [0, train.lr]");
   require(t.schedule != LrSchedule::Kind::inverse_sqrt || t.warmup_steps >= 1, "train.warmup_steps",

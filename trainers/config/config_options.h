@@ -13,8 +13,6 @@ namespace rotor {
 // or a masked language model (BERT's loss on the masked tokens).
 enum class ObjectiveKind { classify, clm, mlm };
 enum class OptimizerKind { adamw, adam, sgd };
-// The validation metric that picks the best checkpoint: loss is better when lower, the others when higher.
-enum class BestMetric { accuracy, macro_f1, loss };
 // automatic ("auto"): a bar when stderr is a terminal, plain lines otherwise.
 enum class ProgressMode { automatic, bar, lines, none };
 
@@ -27,11 +25,6 @@ template <>
 struct OptionNames<OptimizerKind> {
   static constexpr std::array<std::pair<OptimizerKind, const char*>, 3> table{
       {{OptimizerKind::adamw, "adamw"}, {OptimizerKind::adam, "adam"}, {OptimizerKind::sgd, "sgd"}}};
-};
-template <>
-struct OptionNames<BestMetric> {
-  static constexpr std::array<std::pair<BestMetric, const char*>, 3> table{
-      {{BestMetric::accuracy, "accuracy"}, {BestMetric::macro_f1, "macro_f1"}, {BestMetric::loss, "loss"}}};
 };
 template <>
 struct OptionNames<ProgressMode> {

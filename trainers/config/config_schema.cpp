@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "models/position_encoding.h"
+#include "trainers/config/objective_table.h"
 
 namespace rotor {
 namespace {
@@ -283,9 +284,7 @@ std::vector<ConfigOption> rows() {
       OPT("train.keep_last", train.keep_last, "Step checkpoints kept; the best one is always kept too")
           .at_least(1)
           .on_resume(),
-      OPT("train.best_metric", train.best_metric,
-          "Validation metric that picks the best checkpoint (a language model: its loss)")
-          .classification(),
+      OPT("train.best_metric", train.best_metric, best_metric_help()).one_of(declared_metric_names()),
       OPT("train.early_stopping_patience", train.early_stopping_patience,
           "Validations without improvement before stopping (0: never)")
           .at_least(0),

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "engine/error.h"
+
 namespace rotor {
 namespace {
 
@@ -12,6 +14,16 @@ bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::i
 bool SplitScores::absent() const { return std::isnan(loss); }
 double SplitScores::perplexity() const { return std::exp(loss); }
 double SplitScores::bits_per_token() const { return loss / std::log(2.0); }
+
+double SplitScores::get(const std::string& metric) const {
+  if (metric == "loss") return loss;
+  if (metric == "accuracy") return accuracy;
+  if (!language_model && metric == "macro_f1") return macro_f1;
+  if (language_model && metric == "perplexity") return perplexity();
+  if (language_model && metric == "bits_per_token") return bits_per_token();
+  throw ValueError("no metric '" + metric + "' in " + (language_model ? "a language model's" : "a classifier's") +
+                   " scores");
+}
 
 bool SplitScores::operator==(const SplitScores& o) const {
   return language_model == o.language_model && same_number(loss, o.loss) && same_number(accuracy, o.accuracy) &&

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <string>
 
-#include "trainers/config/config_options.h"
 #include "trainers/run/json_text.h"
 
 namespace rotor {
@@ -30,10 +29,9 @@ struct SplitScores {
   bool absent() const;  // no target was scored
   double perplexity() const;
   double bits_per_token() const;
-  // The value train.best_metric reads: loss is better when lower, the others when higher.
-  double get(BestMetric metric) const {
-    return metric == BestMetric::loss ? loss : metric == BestMetric::macro_f1 ? macro_f1 : accuracy;
-  }
+  // The metric named `metric` (train.best_metric: one its objective declares, objective_table.h);
+  // throws ValueError for a name the split's scores do not carry.
+  double get(const std::string& metric) const;
   bool operator==(const SplitScores& o) const;
 };
 

@@ -192,9 +192,7 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
     << (r.evidence.language_model ? "Perplexity (e^loss) and loss in nats per token (lower is better)"
                                   : "Accuracy and macro-F1 in percent")
     << ", mean ± standard deviation over seeds (n - 1), of the best checkpoint (by validation "
-    << (r.evidence.language_model ? "loss"
-        : spec.variants.empty()   ? "accuracy"
-                                  : option_name(spec.variants[0].config.train.best_metric))
+    << (spec.variants.empty() ? std::string("accuracy") : spec.variants[0].config.train.best_metric)
     << "). Tokens/s and wall time are training means over seeds, measured on a machine that may have been running "
        "other work (other runs of the study with --jobs): they say as much about its load as about the "
        "encoding.\n\n## Results\n\n"

@@ -6,6 +6,7 @@
 
 #include "models/order_blindness.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/study/study_verdict.h"
 
 namespace rotor {
@@ -36,6 +37,14 @@ std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs) {
   return points;
 }
 
+// Whether lower is better for `metric`, the score of a cell's units, as the studied objective declares it.
+bool lower_is_better(const std::vector<StudyVariant>& variants, const std::string& metric) {
+  const ObjectiveSpec& spec = objective_spec(variants.front().config.train.objective);
+  const MetricDeclaration* m = spec.find_metric(metric);
+  if (m == nullptr) throw ConfigError("train.objective " + spec.name() + " declares no metric '" + metric + "'");
+  return m->lower_is_better;
+}
+
 CellOutcomes outcomes(const SweepCell& point, const std::vector<StudyVariant>& variants,
                       const std::vector<RunResult>& runs) {
   CellOutcomes cell{point.split, point.length, point.scaling, {}, {}};
@@ -52,6 +61,7 @@ CellOutcomes outcomes(const SweepCell& point, const std::vector<StudyVariant>& v
     });
     cell.variants.push_back(std::move(out));
   }
+  cell.lower_is_better = lower_is_better(variants, "accuracy");  // a document's score: right (1) or wrong (0)
   return cell;
 }
 
@@ -78,7 +88,7 @@ CellOutcomes language_model_outcomes(const SweepCell& point, const std::vector<S
       if (scaling == "none" || !out.scores_by_seed.empty()) cell.variants.push_back(std::move(out));
     }
   if (tokens != nullptr) cell.weights.assign(tokens->begin(), tokens->end());
-  cell.lower_is_better = true;
+  cell.lower_is_better = lower_is_better(variants, "loss");  // a window's score: its nats per token
   return cell;
 }
 

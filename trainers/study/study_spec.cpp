@@ -17,6 +17,7 @@
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/config/did_you_mean.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/study/variant_presets.h"
 
 namespace rotor {
@@ -170,7 +171,7 @@ std::vector<std::string> read_splits(const SpecReader& r, const YAML::Node& spli
 // A positive count of tokens that only a language model's evaluation takes (`what` is it).
 int64_t language_model_count(const SpecReader& r, const YAML::Node& node, const std::string& key,
                              const std::string& what, const Config& base) {
-  if (base.train.objective == ObjectiveKind::classify)
+  if (objective_spec(base.train.objective).evidence != EvidenceUnit::window)
     r.fail(node, key + ": " + what + " is for a language model (train.objective clm or mlm) only");
   const int64_t v = r.integer(node, key);
   if (v < 1) r.fail(node, key + ": expected at least 1, got " + std::to_string(v));

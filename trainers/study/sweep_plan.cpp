@@ -3,6 +3,7 @@
 
 #include "datasets/builtin_tasks.h"
 #include "models/position_encoding.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/study/study_spec.h"
 
 namespace rotor {
@@ -24,7 +25,7 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
         point.split = split;
         point.length = length;
         point.scaling = scaling;
-        point.language_model = config.train.objective != ObjectiveKind::classify;
+        point.language_model = objective_spec(config.train.objective).evidence == EvidenceUnit::window;
         if (point.language_model) {
           point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;
           point.max_tokens = spec.evaluation.max_tokens;

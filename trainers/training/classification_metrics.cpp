@@ -1,7 +1,5 @@
 #include "trainers/training/classification_metrics.h"
 
-#include <cmath>
-
 namespace rotor {
 
 void MetricsAccumulator::add(int32_t label, int32_t predicted, double loss) {
@@ -32,12 +30,6 @@ ClassificationMetrics MetricsAccumulator::result() const {
   m.accuracy = static_cast<double>(correct) / static_cast<double>(count_);
   m.macro_f1 = present ? f1_sum / present : 0.0;
   return m;
-}
-
-bool improves(BestMetric metric, double candidate, double best) {
-  if (std::isnan(candidate)) return false;  // an absent metric (no target scored) improves nothing
-  if (std::isnan(best)) return true;        // the first evaluation
-  return metric == BestMetric::loss ? candidate < best : candidate > best;
 }
 
 }  // namespace rotor

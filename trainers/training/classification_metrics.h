@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "trainers/config/config_options.h"
 #include "trainers/run/metrics_events.h"
 
 namespace rotor {
@@ -30,9 +29,5 @@ class MetricsAccumulator {
   double loss_sum_ = 0.0;
   int64_t count_ = 0;
 };
-
-// True if `candidate` beats `best` on `metric` (lower loss, higher otherwise);
-// any candidate beats a NaN best (none yet), and a NaN candidate (absent) beats nothing.
-bool improves(BestMetric metric, double candidate, double best);
 
 }  // namespace rotor

@@ -13,19 +13,19 @@ namespace {
 class Classification : public Objective {
  public:
   Classification(const Config& config, const Dataset& data)
-      : model_(config.model, DType::F32),
+      : model_(make_head<EncoderClassifier>(config)),
         data_(data),
         config_(config.data),
         label_smoothing_(config.train.label_smoothing) {}
 
-  Model& model() override { return model_; }
+  Model& model() override { return *model_; }
   Sampler training_sampler() const override { return make_sampler(data_, config_, "train"); }
   int64_t loss_terms(const Batch& batch) const override { return batch.batch_size; }
 
   BatchLoss forward(const Batch& batch, ForwardContext& ctx) const override {
     BatchLoss out;
-    const Var logits = model_.logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
-    out.loss = model_.loss(logits, batch.labels, label_smoothing_);
+    const Var logits = model_->logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
+    out.loss = model_->loss(logits, batch.labels, label_smoothing_);
     out.terms = batch.batch_size;
     // Correct predictions (the first largest logit) and real tokens.
     const std::vector<double> l = logits.value().to_doubles();
@@ -38,11 +38,11 @@ class Classification : public Objective {
   }
 
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
-    return rotor::evaluate(model_, data_.split(name), config_, {progress}).metrics.scores();
+    return rotor::evaluate(*model_, data_.split(name), config_, {progress}).metrics.scores();
   }
 
  private:
-  EncoderClassifier model_;
+  std::unique_ptr<EncoderClassifier> model_;
   const Dataset& data_;
   DataConfig config_;
   double label_smoothing_;

@@ -32,9 +32,9 @@ constexpr double kMostBatchesSelectingNothing = 0.01;
 
 class LanguageModelling : public Objective {
  public:
-  // masking: BERT's rule for a masked model; none: a causal model.
+  // masking: BERT's rule for a masked model (train.objective mlm's row builds one); none: a causal model.
   LanguageModelling(const Config& config, const Dataset& data, std::optional<MaskingRule> masking)
-      : model_(config.model, masking ? LanguageModelKind::masked : LanguageModelKind::causal, DType::F32),
+      : model_(make_head<LanguageModel>(config)),
         data_(data),
         config_(config.data),
         masking_(masking),
@@ -42,7 +42,7 @@ class LanguageModelling : public Objective {
         train_blocks_(lm_windows(data.split("train"), separator_, config.data.max_len, config.data.max_len,
                                  config.data.lm_blocks)) {}
 
-  Model& model() override { return model_; }
+  Model& model() override { return *model_; }
 
   Sampler training_sampler() const override {
     WindowConfig block;  // a whole block: max_len inputs and the token after the last
@@ -60,9 +60,9 @@ class LanguageModelling : public Objective {
 
   BatchLoss forward(const Batch& batch, ForwardContext& ctx) const override {
     const LanguageModelBatch lm = model_batch(batch);
-    const Var logits = model_.logits(lm.input(), ctx);
+    const Var logits = model_->logits(lm.input(), ctx);
     BatchLoss out;
-    out.loss = model_.loss(logits, lm.targets);
+    out.loss = model_->loss(logits, lm.targets);
     out.terms = lm.scored;
     out.correct = correct_targets(logits.value(), lm.targets);
     for (const int32_t n : lm.lengths) out.tokens += n;
@@ -72,7 +72,7 @@ class LanguageModelling : public Objective {
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
     const int64_t length = eval_max_len(config_);
     const LanguageModelWindows windows{length, length, masking_};
-    return evaluate_language_model(model_, data_.split(name), separator_, windows, config_, {progress}).scores;
+    return evaluate_language_model(*model_, data_.split(name), separator_, windows, config_, {progress}).scores;
   }
 
  private:
@@ -83,7 +83,7 @@ class LanguageModelling : public Objective {
         batch, {training_mask_key(config_.seed, batch.epoch), *masking_, &train_blocks_.starts});
   }
 
-  LanguageModel model_;
+  std::unique_ptr<LanguageModel> model_;
   const Dataset& data_;
   DataConfig config_;
   std::optional<MaskingRule> masking_;

@@ -17,6 +17,7 @@
 #include "models/forward_context.h"
 #include "models/model.h"
 #include "trainers/config/config.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/run/metrics_events.h"
 #include "trainers/training/progress.h"
 
@@ -49,6 +50,17 @@ std::unique_ptr<Objective> make_objective(const Config& config, const Dataset& d
 std::unique_ptr<Objective> make_classification(const Config& config, const Dataset& data);
 std::unique_ptr<Objective> make_causal_language_modelling(const Config& config, const Dataset& data);
 std::unique_ptr<Objective> make_masked_language_modelling(const Config& config, const Dataset& data);
+
+// The model of `config`'s objective row (objective_table.h), as the head `Head`
+// the objective trains; the row and the objective's file must agree on it.
+template <class Head>
+std::unique_ptr<Head> make_head(const Config& config) {
+  std::unique_ptr<Model> model = objective_spec(config.train.objective).make_model(config.model);
+  if (dynamic_cast<Head*>(model.get()) == nullptr)
+    throw ConfigError("train.objective " + objective_spec(config.train.objective).name() +
+                      ": its row builds a model its objective does not train");
+  return std::unique_ptr<Head>(static_cast<Head*>(model.release()));
+}
 
 // One line of a split's scores for people: accuracy, macro-F1 and loss, or a
 // language model's loss, perplexity, bits per token and token accuracy (clm:

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/position_encoding.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/training/thread_count.h"
 
 namespace rotor {
@@ -31,13 +32,7 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   apply_thread_count(r.header.config.run.threads);  // eval, predict and a study's sweep compute with it
   r.tokenizer = r.header.loaded_tokenizer;
   if (r.header.config.data.labelled) r.labels = LabelVocab(r.header.labels);  // a language model has none
-  const ObjectiveKind objective = r.header.config.train.objective;
-  if (objective == ObjectiveKind::clm || objective == ObjectiveKind::mlm)
-    r.model = std::make_unique<LanguageModel>(
-        r.header.config.model, objective == ObjectiveKind::clm ? LanguageModelKind::causal : LanguageModelKind::masked,
-        DType::F32);
-  else
-    r.model = std::make_unique<EncoderClassifier>(r.header.config.model, DType::F32);
+  r.model = objective_spec(r.header.config.train.objective).make_model(r.header.config.model);  // as training built it
   r.model->initialize(r.header.config.run.seed);
   load_parameters(contents, checkpoint, *r.model);
   return r;

@@ -19,7 +19,6 @@
 #include "trainers/run/metrics_log.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/run/run_lock.h"
-#include "trainers/training/classification_metrics.h"
 #include "trainers/training/data_dimensions.h"
 #include "trainers/training/memory_estimate.h"
 #include "trainers/training/objective.h"
@@ -310,7 +309,7 @@ int TrainingSession::run(int64_t stop_after) {
     if (evaluated) {
       const SplitScores m = evaluate("val");
       const double value = m.get(t.best_metric);
-      better = improves(t.best_metric, value, state_.best_metric);
+      better = best_metric_declaration(t).improves(value, state_.best_metric);
       if (better) {
         state_.best_metric = value;
         state_.best_step = state_.step;
@@ -344,7 +343,7 @@ void TrainingSession::test_best() {
                      state_.step,
                      state_.sampler.epoch,
                      state_.best_step,
-                     option_name(config_.train.best_metric),
+                     config_.train.best_metric,
                      state_.best_metric,
                      objective_->model().parameters().total_size(),
                      config_.model.position.type,
@@ -369,7 +368,7 @@ void TrainingSession::test_best() {
 
 int train_this_rank(const TrainRequest& request, Communicator& comm) {
   Config config = load_config(request.config_path, request.overrides);
-  if (comm.is_root() && config.train.objective == ObjectiveKind::classify)
+  if (comm.is_root() && objective_spec(config.train.objective).data == ObjectiveData::labelled_documents)
     if (const std::string blind = order_blindness(config.model); !blind.empty())
       fmt::print(stderr, "warning: {}\n", blind);
   const fs::path run_dir =

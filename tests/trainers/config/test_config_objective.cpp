@@ -1,12 +1,14 @@
 // train.objective: a language model's config refuses the keys that mean
-// something to a classifier only, fixes its best checkpoint to the lowest
-// validation loss, and its dumped config leaves those keys out (so it loads back).
+// something to a classifier only, picks its best checkpoint by a metric its
+// objective declares (the lowest validation loss unless set), and its dumped
+// config leaves those keys out (so it loads back).
 #include <catch2/catch.hpp>
 #include <fstream>
 
 #include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
+#include "trainers/config/objective_table.h"
 
 using namespace rotor;
 
@@ -28,8 +30,8 @@ TEST_CASE("a language model's config refuses classifier keys, naming the key, th
                         Catch::Contains("train.label_smoothing applies to train.objective classify only; this "
                                         "config trains clm"));
   const std::string plain = config_file("objective-keys-set", "train:\n  objective: clm\n  max_steps: 10\n");
-  for (const char* key : {"model.pooling=cls", "data.truncation=tail", "train.best_metric=accuracy",
-                          "data.shuffle_tokens=true", "data.eval_windows=all"}) {
+  for (const char* key :
+       {"model.pooling=cls", "data.truncation=tail", "data.shuffle_tokens=true", "data.eval_windows=all"}) {
     INFO(key);
     CHECK_THROWS_WITH(load_config(plain, {key}), Catch::Contains("applies to train.objective classify only"));
   }
@@ -40,7 +42,7 @@ TEST_CASE("a language model keeps its lowest validation loss and dumps only the 
   const std::string path = config_file("objective-dump", "train:\n  objective: clm\n  max_steps: 10\n");
   const Config c = load_config(path);
   CHECK(c.train.objective == ObjectiveKind::clm);
-  CHECK(c.train.best_metric == BestMetric::loss);
+  CHECK(c.train.best_metric == "loss");
   const std::string dumped = dump_config(c);
   CHECK_THAT(dumped, Catch::Contains("objective: clm"));
   for (const ConfigOption& o : config_options()) {
@@ -52,6 +54,27 @@ TEST_CASE("a language model keeps its lowest validation loss and dumps only the 
   // A classifier's dump keeps every key.
   const Config classifier = load_config(path, {"train.objective=classify"});
   CHECK_THAT(dump_config(classifier), Catch::Contains("label_smoothing:"));
+}
+
+TEST_CASE("train.best_metric takes any metric the objective declares, refusing others where they are set") {
+  const std::string path =
+      config_file("objective-best", "train:\n  objective: clm\n  max_steps: 10\n  best_metric: perplexity\n");
+  const Config c = load_config(path);
+  CHECK(c.train.best_metric == "perplexity");
+  CHECK(best_metric_declaration(c.train).lower_is_better);
+  CHECK_THAT(dump_config(c), Catch::Contains("best_metric: perplexity"));
+  CHECK(load_config(path, {"train.best_metric=accuracy"}).train.best_metric == "accuracy");  // of the next token
+  const std::string refused =
+      config_file("objective-best-refused", "train:\n  objective: mlm\n  max_steps: 10\n  best_metric: macro_f1\n");
+  CHECK_THROWS_WITH(load_config(refused),
+                    Catch::Contains("a.yaml:4") &&
+                        Catch::Contains("train.best_metric: 'macro_f1' is not a metric of train.objective mlm "
+                                        "(expected one of: loss, perplexity, bits_per_token, accuracy)"));
+  const std::string classifier = config_file("objective-best-classify", "train:\n  max_steps: 10\n");
+  CHECK_THROWS_WITH(load_config(classifier, {"train.best_metric=perplexity"}),
+                    Catch::Contains("--set: train.best_metric: 'perplexity' is not a metric of train.objective "
+                                    "classify (expected one of: accuracy, macro_f1, loss)"));
+  CHECK(load_config(classifier).train.best_metric == "accuracy");
 }
 
 TEST_CASE("train.mask_probability applies to mlm only and lies in (0, 1), and an MLM config dumps it") {
@@ -68,7 +91,7 @@ TEST_CASE("train.mask_probability applies to mlm only and lies in (0, 1), and an
                       Catch::Contains("train.mask_probability"));
   const Config mlm = load_config(plain, {"train.objective=mlm", "train.mask_probability=0.3"});
   CHECK(mlm.train.mask_probability == 0.3);
-  CHECK(mlm.train.best_metric == BestMetric::loss);
+  CHECK(mlm.train.best_metric == "loss");
   CHECK_FALSE(mlm.data.labelled);
   const std::string dumped = dump_config(mlm);
   CHECK_THAT(dumped, Catch::Contains("mask_probability: 0.3") && !Catch::Contains("label_smoothing:"));

@@ -9,7 +9,7 @@
 #include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config.h"
 #include "trainers/config/config_loader.h"
-#include "trainers/training/classification_metrics.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/training/language_model_batch.h"
 #include "trainers/training/objective.h"
 #include "trainers/training/restored_evaluation.h"
@@ -144,9 +144,10 @@ TEST_CASE("a masked-LM split with no token selected has absent metrics, never lo
   const std::string line = JsonFields(EvalEvent{"val", 4, 0, s, false, 0.0}).dump();
   CHECK_THAT(line, Catch::Contains("\"loss\":null") && Catch::Contains("\"perplexity\":null"));
   CHECK(JsonFields::parse(line).get<EvalEvent>().scores.absent());
-  CHECK_FALSE(improves(BestMetric::loss, s.loss, std::nan("")));
-  CHECK_FALSE(improves(BestMetric::loss, s.loss, 5.0));
-  CHECK(improves(BestMetric::loss, 5.0, std::nan("")));  // the first scored evaluation
+  const MetricDeclaration& loss = *objective_spec(ObjectiveKind::mlm).find_metric("loss");
+  CHECK_FALSE(loss.improves(s.loss, std::nan("")));
+  CHECK_FALSE(loss.improves(s.loss, 5.0));
+  CHECK(loss.improves(5.0, std::nan("")));  // the first scored evaluation
 }
 
 TEST_CASE("a masking probability that leaves training batches selecting nothing is refused", "[mlm]") {

@@ -1,0 +1,51 @@
+// The objective table: a row for every train.objective name, each declaring
+// the head it builds, its data, its metrics with their directions and a
+// declared default best-checkpoint metric.
+#include <catch2/catch.hpp>
+
+#include "models/encoder_classifier.h"
+#include "models/language_model.h"
+#include "trainers/config/objective_table.h"
+
+using namespace rotor;
+
+TEST_CASE("every train.objective name has a row whose default best metric it declares, each name once") {
+  REQUIRE(objectives().size() == option_names<ObjectiveKind>().size());
+  for (const std::string& name : option_names<ObjectiveKind>()) {
+    INFO(name);
+    const ObjectiveSpec& spec = objective_spec(*parse_option<ObjectiveKind>(name));
+    CHECK(spec.name() == name);
+    CHECK(spec.find_metric(spec.default_best_metric) != nullptr);
+    for (const MetricDeclaration& m : spec.metrics) {
+      INFO(m.name);
+      int count = 0;
+      for (const MetricDeclaration& o : spec.metrics) count += o.name == m.name;
+      CHECK(count == 1);
+      CHECK(m.lower_is_better == (m.name == "loss" || m.name == "perplexity" || m.name == "bits_per_token"));
+    }
+  }
+}
+
+TEST_CASE("each objective row builds its own head and declares its data and unit of evidence") {
+  ModelConfig m;
+  m.vocab_size = 16;
+  m.num_classes = 3;
+  const std::unique_ptr<Model> classifier = objective_spec(ObjectiveKind::classify).make_model(m);
+  CHECK(dynamic_cast<EncoderClassifier*>(classifier.get()) != nullptr);
+  CHECK(objective_spec(ObjectiveKind::classify).data == ObjectiveData::labelled_documents);
+  CHECK(objective_spec(ObjectiveKind::classify).evidence == EvidenceUnit::document);
+  CHECK(objective_spec(ObjectiveKind::classify).default_best_metric == "accuracy");
+  for (const auto& [kind, head] : {std::pair{ObjectiveKind::clm, LanguageModelKind::causal},
+                                   std::pair{ObjectiveKind::mlm, LanguageModelKind::masked}}) {
+    const ObjectiveSpec& spec = objective_spec(kind);
+    INFO(spec.name());
+    const std::unique_ptr<Model> model = spec.make_model(m);
+    const auto* lm = dynamic_cast<LanguageModel*>(model.get());
+    REQUIRE(lm != nullptr);
+    CHECK(lm->kind() == head);
+    CHECK(spec.data == ObjectiveData::token_stream);
+    CHECK(spec.evidence == EvidenceUnit::window);
+    CHECK(spec.default_best_metric == "loss");
+    CHECK(spec.metric_names() == "loss, perplexity, bits_per_token, accuracy");
+  }
+}

@@ -1,0 +1,98 @@
+#include "trainers/config/objective_table.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/encoder_classifier.h"
+#include "models/language_model.h"
+
+namespace rotor {
+namespace {
+
+// A language model's metrics: its loss in nats per token and the two numbers
+// read from it, and the accuracy of the predicted tokens.
+std::vector<MetricDeclaration> language_model_metrics() {
+  return {{"loss", true}, {"perplexity", true}, {"bits_per_token", true}, {"accuracy", false}};
+}
+
+std::function<std::unique_ptr<Model>(const ModelConfig&)> language_model(LanguageModelKind kind) {
+  return [kind](const ModelConfig& m) { return std::make_unique<LanguageModel>(m, kind, DType::F32); };
+}
+
+std::vector<ObjectiveSpec> rows() {
+  return {
+      {ObjectiveKind::classify,
+       [](const ModelConfig& m) { return std::make_unique<EncoderClassifier>(m, DType::F32); },
+       ObjectiveData::labelled_documents,
+       {{"accuracy", false}, {"macro_f1", false}, {"loss", true}},
+       "accuracy",
+       EvidenceUnit::document},
+      {ObjectiveKind::clm, language_model(LanguageModelKind::causal), ObjectiveData::token_stream,
+       language_model_metrics(), "loss", EvidenceUnit::window},
+      {ObjectiveKind::mlm, language_model(LanguageModelKind::masked), ObjectiveData::token_stream,
+       language_model_metrics(), "loss", EvidenceUnit::window},
+  };
+}
+
+}  // namespace
+
+bool MetricDeclaration::improves(double candidate, double best) const {
+  if (std::isnan(candidate)) return false;  // an absent metric (no target scored) improves nothing
+  if (std::isnan(best)) return true;        // the first evaluation
+  return lower_is_better ? candidate < best : candidate > best;
+}
+
+const MetricDeclaration* ObjectiveSpec::find_metric(const std::string& metric) const {
+  for (const MetricDeclaration& m : metrics)
+    if (m.name == metric) return &m;
+  return nullptr;
+}
+
+std::string ObjectiveSpec::metric_names() const {
+  std::string list;
+  for (const MetricDeclaration& m : metrics) list += (list.empty() ? "" : ", ") + m.name;
+  return list;
+}
+
+const std::vector<ObjectiveSpec>& objectives() {
+  static const std::vector<ObjectiveSpec> table = rows();
+  return table;
+}
+
+const ObjectiveSpec& objective_spec(ObjectiveKind kind) {
+  for (const ObjectiveSpec& s : objectives())
+    if (s.kind == kind) return s;
+  throw ConfigError(std::string("train.objective: no row for '") + option_name(kind) + "'");
+}
+
+std::vector<std::string> declared_metric_names() {
+  std::vector<std::string> names;
+  for (const ObjectiveSpec& s : objectives())
+    for (const MetricDeclaration& m : s.metrics)
+      if (std::find(names.begin(), names.end(), m.name) == names.end()) names.push_back(m.name);
+  return names;
+}
+
+const MetricDeclaration& best_metric_declaration(const TrainConfig& train) {
+  const ObjectiveSpec& spec = objective_spec(train.objective);
+  if (const MetricDeclaration* m = spec.find_metric(train.best_metric)) return *m;
+  throw ConfigError("train.best_metric: '" + train.best_metric + "' is not a metric of train.objective " + spec.name() +
+                    " (expected one of: " + spec.metric_names() + ")");
+}
+
+std::string best_metric_help() {
+  std::string help = "Validation metric that picks the best checkpoint, one its objective declares:";
+  for (const ObjectiveSpec& s : objectives())
+    help += " " + s.name() + " " + s.metric_names() + " (default " + s.default_best_metric + ");";
+  std::string lower;
+  for (const std::string& name : declared_metric_names())
+    for (const ObjectiveSpec& s : objectives())
+      if (const MetricDeclaration* m = s.find_metric(name); m != nullptr && m->lower_is_better) {
+        lower += (lower.empty() ? "" : ", ") + name;
+        break;
+      }
+  help.back() = '.';
+  return help + " Lower is better for " + lower + "; higher for the others";
+}
+
+}  // namespace rotor

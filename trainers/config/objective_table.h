@@ -1,0 +1,70 @@
+#pragma once
+// What each train.objective is, declared once, as models/position_encoding_table.cpp
+// declares the encodings: the model (head) it trains, which training and
+// restore both build from here; the data it reads; the metrics its held-out
+// scores carry, each with its direction; the one that picks its best checkpoint
+// unless train.best_metric names another; and the unit a study's statistics
+// count as one observation. Code past the config reads these rows instead of
+// asking which objective a run has.
+//
+// Adding an objective: a name in ObjectiveKind (config_options.h), one row
+// here, and its Objective file in trainers/training/ (objective.h).
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/model.h"
+#include "trainers/config/config.h"
+
+namespace rotor {
+
+// What an objective trains on.
+enum class ObjectiveData {
+  labelled_documents,  // documents with a label each (data.labelled)
+  token_stream,        // the split's documents joined into one stream of tokens
+};
+
+// What a study counts as one observation of a held-out split.
+enum class EvidenceUnit {
+  document,  // a document, right or wrong
+  window,    // a window of the token stream: its summed nats and its scored tokens
+};
+
+struct MetricDeclaration {
+  std::string name;  // as in the records and train.best_metric
+  bool lower_is_better = false;
+
+  // True if `candidate` beats `best` in this metric's direction; any candidate
+  // beats a NaN best (none yet), and a NaN candidate (absent) beats nothing.
+  bool improves(double candidate, double best) const;
+};
+
+struct ObjectiveSpec {
+  ObjectiveKind kind;
+  // The model with its head, parameters declared and not yet initialised.
+  std::function<std::unique_ptr<Model>(const ModelConfig&)> make_model;
+  ObjectiveData data;
+  std::vector<MetricDeclaration> metrics;
+  std::string default_best_metric;  // train.best_metric when the config sets none
+  EvidenceUnit evidence;
+
+  std::string name() const { return option_name(kind); }
+  // The metric named `metric`; nullptr when the objective declares none by that name.
+  const MetricDeclaration* find_metric(const std::string& metric) const;
+  // The declared metric names, as "loss, perplexity, bits_per_token, accuracy".
+  std::string metric_names() const;
+};
+
+// Rows in ObjectiveKind's order.
+const std::vector<ObjectiveSpec>& objectives();
+const ObjectiveSpec& objective_spec(ObjectiveKind kind);
+// Every metric some objective declares, once each, in table order.
+std::vector<std::string> declared_metric_names();
+// train.best_metric's declaration in train.objective's row; throws ConfigError
+// naming train.best_metric and the metrics the objective declares.
+const MetricDeclaration& best_metric_declaration(const TrainConfig& train);
+// What train.best_metric may be, for its help text: each objective's metrics and default.
+std::string best_metric_help();
+
+}  // namespace rotor
