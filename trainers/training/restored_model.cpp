@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "models/position_encoding.h"
-#include "trainers/training/thread_count.h"
 
 namespace rotor {
 
@@ -28,7 +27,6 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   RestoredModel r;
   r.header = read_header(contents, checkpoint, overrides);
   require_trained_table(r.header.trained_model, r.header.config.model, checkpoint);
-  apply_thread_count(r.header.config.run.threads);  // eval, predict and a study's sweep compute with it
   r.tokenizer = r.header.loaded_tokenizer;
   if (r.header.config.data.labelled) r.labels = LabelVocab(r.header.labels);  // a language model has none
   const ObjectiveKind objective = r.header.config.train.objective;
