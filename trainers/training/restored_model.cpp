@@ -20,6 +20,15 @@ void require_trained_table(const ModelConfig& trained, const ModelConfig& model,
         trained.position.type, checkpoint, rows, rows - trained.positions_for(0)));
 }
 
+// The encodings with no position table (models/position_encoding_table.cpp), whose models evaluate windows of any
+// length; the position-free one (none) is no suggestion for a task that needs positions.
+std::string table_free_encodings(const ModelConfig& model) {
+  std::string names;
+  for (const PositionEncodingSpec& s : position_encodings())
+    if (!s.position_free && s.max_positions(model) == 0) names += (names.empty() ? "" : ", ") + s.name;
+  return names;
+}
+
 }  // namespace
 
 RestoredModel restore_model(const std::string& checkpoint, const std::vector<std::string>& overrides) {
@@ -58,8 +67,9 @@ void check_trained_length(const ModelConfig& model, int64_t tokens, const std::s
     throw ConfigError(fmt::format(
         "{} {}: windows of {} tokens need {} positions, but the {} position table has {} rows, fixed when the "
         "model was trained (it cannot grow after training); evaluate with {} {} or less, or train with an encoding "
-        "that has no table (rope, alibi, t5_bias, sinusoidal) to evaluate longer windows",
-        length_key, tokens, tokens, needed, model.position.type, rows, length_key, rows - (needed - tokens)));
+        "that has no table ({}) to evaluate longer windows",
+        length_key, tokens, tokens, needed, model.position.type, rows, length_key, rows - (needed - tokens),
+        table_free_encodings(model)));
 }
 
 }  // namespace rotor
