@@ -1,7 +1,6 @@
 #include "engine/optim/lr_schedule.h"
 
 #include <cmath>
-#include <optional>
 
 #include "engine/error.h"
 
@@ -14,22 +13,16 @@ constexpr double kPi = 3.14159265358979323846;
   throw ValueError("lr_schedule." + field + ": " + rule + ", got " + got);
 }
 
-LrSchedule::Kind parse_kind(const std::string& name) {
-  if (const std::optional<LrSchedule::Kind> kind = parse_option<LrSchedule::Kind>(name)) return *kind;
-  std::string names;
-  for (const std::string& n : option_names<LrSchedule::Kind>()) names += (names.empty() ? "" : ", ") + n;
-  invalid("name", "must be one of " + names, "'" + name + "'");
-}
-
 }  // namespace
 
-LrSchedule::LrSchedule(const LrScheduleConfig& c) : kind_(parse_kind(c.name)), config_(c) {
+LrSchedule::LrSchedule(const LrScheduleConfig& c) : config_(c) {
   if (!std::isfinite(c.lr) || c.lr < 0) invalid("lr", "must be finite and >= 0", std::to_string(c.lr));
   if (c.warmup_steps < 0) invalid("warmup_steps", "must be >= 0", std::to_string(c.warmup_steps));
-  if (kind_ == Kind::inverse_sqrt && c.warmup_steps < 1)
+  if (c.kind == Kind::inverse_sqrt && c.warmup_steps < 1)
     invalid("warmup_steps", "must be >= 1 for inverse_sqrt", std::to_string(c.warmup_steps));
-  if (kind_ == Kind::linear || kind_ == Kind::cosine) {
-    if (c.total_steps < 1) invalid("total_steps", "must be >= 1 for " + c.name, std::to_string(c.total_steps));
+  if (c.kind == Kind::linear || c.kind == Kind::cosine) {
+    if (c.total_steps < 1)
+      invalid("total_steps", "must be >= 1 for " + std::string(option_name(c.kind)), std::to_string(c.total_steps));
     if (c.total_steps < c.warmup_steps)
       invalid("total_steps", "must be >= warmup_steps (" + std::to_string(c.warmup_steps) + ")",
               std::to_string(c.total_steps));
@@ -38,19 +31,19 @@ LrSchedule::LrSchedule(const LrScheduleConfig& c) : kind_(parse_kind(c.name)), c
 }
 
 LrSchedule LrSchedule::constant(double lr, int64_t warmup_steps) {
-  return LrSchedule({"constant", lr, warmup_steps, 0, 0.0});
+  return LrSchedule({Kind::constant, lr, warmup_steps, 0, 0.0});
 }
 
 LrSchedule LrSchedule::linear_warmup_linear_decay(double lr, int64_t warmup_steps, int64_t total_steps, double min_lr) {
-  return LrSchedule({"linear", lr, warmup_steps, total_steps, min_lr});
+  return LrSchedule({Kind::linear, lr, warmup_steps, total_steps, min_lr});
 }
 
 LrSchedule LrSchedule::linear_warmup_cosine(double lr, int64_t warmup_steps, int64_t total_steps, double min_lr) {
-  return LrSchedule({"cosine", lr, warmup_steps, total_steps, min_lr});
+  return LrSchedule({Kind::cosine, lr, warmup_steps, total_steps, min_lr});
 }
 
 LrSchedule LrSchedule::inverse_sqrt(double lr, int64_t warmup_steps) {
-  return LrSchedule({"inverse_sqrt", lr, warmup_steps, 0, 0.0});
+  return LrSchedule({Kind::inverse_sqrt, lr, warmup_steps, 0, 0.0});
 }
 
 double LrSchedule::lr_at(int64_t step) const {
@@ -58,7 +51,7 @@ double LrSchedule::lr_at(int64_t step) const {
   const double t = static_cast<double>(step), lr = config_.lr, m = config_.min_lr;
   const double W = static_cast<double>(config_.warmup_steps), T = static_cast<double>(config_.total_steps);
   if (step < config_.warmup_steps) return lr * t / W;
-  switch (kind_) {
+  switch (config_.kind) {
     case Kind::constant:
       return lr;
     case Kind::linear:

@@ -17,17 +17,27 @@
 // needs W >= 1 (its decay is anchored at the end of warm-up).
 #include <array>
 #include <cstdint>
-#include <string>
 #include <utility>
 
 #include "engine/option_names.h"
 
 namespace rotor {
 
-// The schedule as it appears in a config file.
+enum class LrScheduleKind { constant, linear, cosine, inverse_sqrt };
+
+template <>
+struct OptionNames<LrScheduleKind> {
+  static constexpr std::array<std::pair<LrScheduleKind, const char*>, 4> table{
+      {{LrScheduleKind::constant, "constant"},
+       {LrScheduleKind::linear, "linear"},
+       {LrScheduleKind::cosine, "cosine"},
+       {LrScheduleKind::inverse_sqrt, "inverse_sqrt"}}};
+};
+
+// The schedule as it appears in a config file (its name read once, by the config loader).
 struct LrScheduleConfig {
-  std::string name = "constant";  // constant | linear | cosine | inverse_sqrt
-  double lr = 1e-3;               // peak
+  LrScheduleKind kind = LrScheduleKind::constant;
+  double lr = 1e-3;  // peak
   int64_t warmup_steps = 0;
   int64_t total_steps = 0;  // linear, cosine: the step where the decay reaches min_lr
   double min_lr = 0.0;      // linear, cosine: the floor
@@ -35,7 +45,7 @@ struct LrScheduleConfig {
 
 class LrSchedule {
  public:
-  enum class Kind { constant, linear, cosine, inverse_sqrt };
+  using Kind = LrScheduleKind;
 
   // Validates the config; throws ValueError naming the offending field, e.g.
   // "lr_schedule.total_steps: must be >= warmup_steps (100), got 50".
@@ -50,21 +60,11 @@ class LrSchedule {
   // Throws ValueError for a negative step.
   double lr_at(int64_t step) const;
 
-  Kind kind() const { return kind_; }
+  Kind kind() const { return config_.kind; }
   const LrScheduleConfig& config() const { return config_; }
 
  private:
-  Kind kind_;
   LrScheduleConfig config_;
-};
-
-template <>
-struct OptionNames<LrSchedule::Kind> {
-  static constexpr std::array<std::pair<LrSchedule::Kind, const char*>, 4> table{
-      {{LrSchedule::Kind::constant, "constant"},
-       {LrSchedule::Kind::linear, "linear"},
-       {LrSchedule::Kind::cosine, "cosine"},
-       {LrSchedule::Kind::inverse_sqrt, "inverse_sqrt"}}};
 };
 
 }  // namespace rotor

@@ -8,14 +8,13 @@
 
 #include "datasets/dataset.h"
 #include "engine/argmax.h"
-#include "engine/precision.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/run/json_text.h"
 #include "trainers/run/output_file.h"
 #include "trainers/training/evaluator.h"
-#include "trainers/training/restored_model.h"
+#include "trainers/training/restored_evaluation.h"
 
 namespace rotor {
 namespace {
@@ -39,10 +38,9 @@ int predict_command(const PredictRequest& req) {
   }
   const std::vector<Document> docs = read_documents(req.input, config.data, Labelled::no, print_warning);
   const TokenizedSplit split = tokenize_documents(req.input, docs, *r.tokenizer, nullptr);
-  const PrecisionScope precision(config.run.precision);
-  const DocumentScores s =
-      evaluate(r.classifier("rotor predict"), split, config.data, {Progress::style(config.run.progress)}).scores;
-  require_finite_scores(s, resolved.path);
+  const DocumentScores s = evaluate_classifier_at_length(r, split, config.data, "rotor predict", resolved.path,
+                                                         Progress::style(config.run.progress))
+                               .scores;
   if (!world().is_root()) return 0;
   std::string out;
   for (size_t d = 0; d < docs.size(); ++d) {

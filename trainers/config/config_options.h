@@ -1,7 +1,7 @@
 #pragma once
 // The run and train options with a fixed set of values, as enums, each with
 // its name table (the machinery: engine/option_names.h). train.schedule's enum
-// is the engine's LrSchedule::Kind (engine/optim/lr_schedule.h).
+// is the engine's LrScheduleKind (engine/optim/lr_schedule.h).
 #include <array>
 #include <utility>
 

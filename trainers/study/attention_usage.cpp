@@ -5,6 +5,7 @@
 #include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
 #include "trainers/training/restored_model.h"
+#include "trainers/training/run_compute_scope.h"
 
 namespace rotor {
 namespace {
@@ -59,6 +60,8 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
     u.available = true;
     u.split = "val";
     EntropyObserver observer(r.model->config().layers);
+    // The run's precision and threads, as its length sweep and `rotor eval` compute.
+    const RunComputeScope compute(r.header.config.run);
     ForwardContext ctx;  // evaluation: no dropout
     ctx.attention_observer = &observer;
     NoGradGuard no_grad;

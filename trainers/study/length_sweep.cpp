@@ -9,7 +9,6 @@
 #include "datasets/dataset.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
-#include "trainers/training/evaluator.h"
 #include "trainers/training/restored_evaluation.h"
 #include "trainers/training/restored_model.h"
 
@@ -49,7 +48,7 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     dc.eval_max_len = cell.length;
     // A copy: when the evaluation throws, the n/a cell below still names its split and scaling.
     if (cell.language_model) return language_model_cell(*r, data, checkpoint, cell);
-    const Evaluation e = evaluate(r->classifier("the length sweep"), data.split(cell.split), dc);
+    const Evaluation e = evaluate_classifier_at_length(*r, data.split(cell.split), dc, "the length sweep", checkpoint);
     const ClassificationMetrics& m = e.metrics;
     cell.predictions = predicted_classes(e.scores);
     cell.labels = e.scores.labels;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/order_blindness.h"
+#include "models/position_encoding.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/objective_table.h"
 #include "trainers/study/study_verdict.h"
@@ -99,10 +100,10 @@ bool language_model_study(const std::vector<RunResult>& runs) {
   return false;
 }
 
-// The variant without positions that the others are held against.
+// The variant without positions (an encoding the table declares position_free) that the others are held against.
 std::string reference_variant(const std::vector<StudyVariant>& variants) {
   for (const StudyVariant& v : variants)
-    if (v.config.model.position.type == "none" && !v.config.data.shuffle_tokens &&
+    if (position_encoding(v.config.model.position.type).position_free && !v.config.data.shuffle_tokens &&
         v.config.model.attention == AttentionKind::softmax)
       return v.name;
   return "";

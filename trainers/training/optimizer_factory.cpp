@@ -23,7 +23,7 @@ std::unique_ptr<Optimizer> make_optimizer(const TrainConfig& c, ParameterStore& 
 
 LrSchedule make_schedule(const TrainConfig& c, int64_t total_steps) {
   LrScheduleConfig s;
-  s.name = option_name(c.schedule);
+  s.kind = c.schedule;
   s.lr = c.lr;
   s.warmup_steps = c.warmup_steps;  // at most total_steps: check_warmup_fits() (config_loader.h)
   s.total_steps = total_steps;

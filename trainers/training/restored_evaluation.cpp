@@ -2,10 +2,8 @@
 
 #include <cmath>
 
-#include "engine/precision.h"
 #include "storage/checkpoint_error.h"
-#include "trainers/training/evaluator.h"
-#include "trainers/training/language_model_evaluation.h"
+#include "trainers/training/run_compute_scope.h"
 
 namespace rotor {
 
@@ -13,7 +11,7 @@ LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r
                                                           const DataConfig& data, int64_t stride, int64_t max_targets,
                                                           const std::string& checkpoint) {
   const EvalOptions options{Progress::style(r.header.config.run.progress)};
-  const PrecisionScope precision(r.header.config.run.precision);
+  const RunComputeScope compute(r.header.config.run);
   const TrainConfig& train = r.header.config.train;
   LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt, max_targets};
   if (train.objective == ObjectiveKind::mlm)
@@ -27,15 +25,21 @@ LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r
   return e;
 }
 
+Evaluation evaluate_classifier_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
+                                         const std::string& command, const std::string& checkpoint,
+                                         Progress::Style progress) {
+  const RunComputeScope compute(r.header.config.run);
+  Evaluation e = evaluate(r.classifier(command), split, data, {progress});
+  require_finite_scores(e.scores, checkpoint);
+  return e;
+}
+
 SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
                                int64_t stride, const std::string& checkpoint) {
   if (r.header.config.train.objective != ObjectiveKind::classify)
     return evaluate_language_model_at_length(r, split, data, stride, 0, checkpoint).scores;
-  const EvalOptions options{Progress::style(r.header.config.run.progress)};
-  const PrecisionScope precision(r.header.config.run.precision);
-  const Evaluation e = evaluate(r.classifier("rotor eval"), split, data, options);
-  require_finite_scores(e.scores, checkpoint);
-  return e.metrics.scores();
+  const Progress::Style progress = Progress::style(r.header.config.run.progress);
+  return evaluate_classifier_at_length(r, split, data, "rotor eval", checkpoint, progress).metrics.scores();
 }
 
 }  // namespace rotor

@@ -1,12 +1,16 @@
 #pragma once
 // A restored checkpoint's scores on a split at one window length, whatever it
-// was trained for: what `rotor eval` prints per --max-len and what a study's
-// length sweep records.
+// was trained for: what `rotor eval` prints per --max-len, what `rotor
+// predict` writes and what a study's length sweep records. The one place a
+// restored model is evaluated: each function computes in the run's precision
+// (run.precision, or the one --set asked for) with its thread count
+// (run_compute_scope.h), whatever the calling thread's precision.
 #include <cstdint>
 #include <string>
 
 #include "datasets/dataset.h"
 #include "trainers/run/metrics_events.h"
+#include "trainers/training/evaluator.h"
 #include "trainers/training/language_model_evaluation.h"
 #include "trainers/training/restored_model.h"
 
@@ -25,6 +29,15 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
 // per-window sums (a study's length sweep pairs runs over them), scoring the
 // split's first max_targets targets (0: all); the same checks as
 // evaluate_at_length.
+// A restored classifier's evaluation of the split's documents at
+// data.eval_max_len (data.eval_windows), with its per-document scores;
+// `command` names the caller when the checkpoint holds a language model
+// (RestoredModel::classifier). Throws CheckpointError naming `checkpoint` when
+// any document's logits are NaN or infinite.
+Evaluation evaluate_classifier_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
+                                         const std::string& command, const std::string& checkpoint,
+                                         Progress::Style progress = Progress::Style::none);
+
 LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
                                                           const DataConfig& data, int64_t stride, int64_t max_targets,
                                                           const std::string& checkpoint);

@@ -4,7 +4,6 @@
 
 #include "models/position_encoding.h"
 #include "trainers/config/objective_table.h"
-#include "trainers/training/thread_count.h"
 
 namespace rotor {
 
@@ -22,6 +21,15 @@ void require_trained_table(const ModelConfig& trained, const ModelConfig& model,
         trained.position.type, checkpoint, rows, rows - trained.positions_for(0)));
 }
 
+// The encodings with no position table (models/position_encoding_table.cpp), whose models evaluate windows of any
+// length; the position-free one (none) is no suggestion for a task that needs positions.
+std::string table_free_encodings(const ModelConfig& model) {
+  std::string names;
+  for (const PositionEncodingSpec& s : position_encodings())
+    if (!s.position_free && s.max_positions(model) == 0) names += (names.empty() ? "" : ", ") + s.name;
+  return names;
+}
+
 }  // namespace
 
 RestoredModel restore_model(const std::string& checkpoint, const std::vector<std::string>& overrides) {
@@ -29,7 +37,6 @@ RestoredModel restore_model(const std::string& checkpoint, const std::vector<std
   RestoredModel r;
   r.header = read_header(contents, checkpoint, overrides);
   require_trained_table(r.header.trained_model, r.header.config.model, checkpoint);
-  apply_thread_count(r.header.config.run.threads);  // eval, predict and a study's sweep compute with it
   r.tokenizer = r.header.loaded_tokenizer;
   if (r.header.config.data.labelled) r.labels = LabelVocab(r.header.labels);  // a language model has none
   r.model = objective_spec(r.header.config.train.objective).make_model(r.header.config.model);  // as training built it
@@ -55,8 +62,9 @@ void check_trained_length(const ModelConfig& model, int64_t tokens, const std::s
     throw ConfigError(fmt::format(
         "{} {}: windows of {} tokens need {} positions, but the {} position table has {} rows, fixed when the "
         "model was trained (it cannot grow after training); evaluate with {} {} or less, or train with an encoding "
-        "that has no table (rope, alibi, t5_bias, sinusoidal) to evaluate longer windows",
-        length_key, tokens, tokens, needed, model.position.type, rows, length_key, rows - (needed - tokens)));
+        "that has no table ({}) to evaluate longer windows",
+        length_key, tokens, tokens, needed, model.position.type, rows, length_key, rows - (needed - tokens),
+        table_free_encodings(model)));
 }
 
 }  // namespace rotor

@@ -4,7 +4,6 @@
 
 #include "datasets/dataset.h"
 #include "engine/parallel.h"
-#include "engine/precision.h"
 #include "trainers/distributed/gradient_groups.h"
 #include "trainers/distributed/single_process_communicator.h"
 #include "trainers/training/data_dimensions.h"
@@ -12,8 +11,8 @@
 #include "trainers/training/objective.h"
 #include "trainers/training/optimizer_factory.h"
 #include "trainers/training/pretrained_encoder.h"
+#include "trainers/training/run_compute_scope.h"
 #include "trainers/training/run_length.h"
-#include "trainers/training/thread_count.h"
 #include "trainers/training/train_step.h"
 
 namespace rotor {
@@ -32,8 +31,7 @@ std::vector<Batch> next_update(Sampler& sampler, int64_t micro_batches) {
 
 StepProbe probe_training_step(const Config& config, int64_t steps) {
   Config c = config;
-  PrecisionScope precision(c.run.precision);
-  apply_thread_count(c.run.threads);
+  const RunComputeScope compute(c.run);
   LoadOptions load;
   if (!c.init_from.checkpoint.empty()) load.tokenizer = read_pretrained_encoder(c).header.tokenizer;
   const Dataset data = load_dataset(c.data, load);

@@ -1,7 +1,8 @@
 #pragma once
 // The thread count OpenMP gets, from any source, bounded in one place: every
-// command applies it before it computes (main at start-up for OMP_NUM_THREADS,
-// train, eval, predict and a study's sweep for run.threads).
+// command applies it before it computes (main at start-up for OMP_NUM_THREADS;
+// run.threads through RunComputeScope, run_compute_scope.h, which training,
+// the dry run and every computation on a restored model hold).
 #include <cstdint>
 
 namespace rotor {

@@ -26,9 +26,9 @@
 #include "trainers/training/pretrained_encoder.h"
 #include "trainers/training/progress.h"
 #include "trainers/training/resume.h"
+#include "trainers/training/run_compute_scope.h"
 #include "trainers/training/run_length.h"
 #include "trainers/training/signals.h"
-#include "trainers/training/thread_count.h"
 #include "trainers/training/train_step.h"
 #include "trainers/training/training_checkpoint.h"
 
@@ -67,7 +67,7 @@ class TrainingSession {
   }
 
   Config config_;
-  PrecisionScope precision_{config_.run.precision};  // this thread's products, for the whole session
+  RunComputeScope compute_{config_.run};  // this thread's products and the thread count, for the whole session
   fs::path run_dir_;
   RunDirectory run_files_;
   Communicator& comm_ = world();
@@ -100,7 +100,6 @@ TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<
       checkpoints_(run_files_.checkpoints()),
       style_(Progress::style(config_.run.progress)) {
   if (root_) lock_.emplace(run_dir_.string());
-  apply_thread_count(config_.run.threads);
   std::optional<CheckpointContents> ckpt;
   std::optional<CheckpointHeader> header;
   if (resume_from) {

@@ -3,6 +3,7 @@
 // model.position.max_len, which then fails on the weights' shape.
 #include <catch2/catch.hpp>
 
+#include "models/position_encoding.h"
 #include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config.h"
 #include "trainers/training/restored_model.h"
@@ -18,8 +19,21 @@ TEST_CASE("trained length: windows beyond a learned table are refused with a len
   CHECK_THROWS_WITH(check_trained_length(m, 64, "--max-len"),
                     "--max-len 64: windows of 64 tokens need 64 positions, but the learned position table has 32 rows, "
                     "fixed when the model was trained (it cannot grow after training); evaluate with --max-len 32 or "
-                    "less, or train with an encoding that has no table (rope, alibi, t5_bias, sinusoidal) to evaluate "
-                    "longer windows");
+                    "less, or train with an encoding that has no table (rope, sinusoidal, t5_bias, alibi, "
+                    "alibi_directional, kerple, fire, xpos, p_rope) to evaluate longer windows");
+  // From the encoding table: a new encoding without a table is named without editing the message.
+  std::string message;
+  try {
+    check_trained_length(m, 64, "--max-len");
+  } catch (const ConfigError& e) {
+    message = e.what();
+  }
+  const size_t open = message.find("no table (") + 10;
+  const std::string named = ", " + message.substr(open, message.find(')', open) - open) + ",";
+  for (const PositionEncodingSpec& s : position_encodings()) {
+    CAPTURE(s.name, named);
+    CHECK((named.find(", " + s.name + ",") != std::string::npos) == (s.name != "learned" && !s.position_free));
+  }
   m.pooling = Pooling::cls;  // the CLS vector takes a row
   CHECK_THROWS_WITH(check_trained_length(m, 32, "--max-len"), Catch::Contains("evaluate with --max-len 31 or less"));
   m.position.type = "rope";  // no table: any length
