@@ -1,5 +1,7 @@
 #include "trainers/diagnostics/model_forward.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "engine/error.h"
@@ -22,13 +24,15 @@ void run_forward(const Model& model, const ModelInput& input, ForwardContext& ct
 
 namespace {
 
-// The byte tokenizer's ids are the bytes after the special ids; a printable one is shown as itself.
+// One token as an axis label: its text as the tokenizer decodes it.
 std::string token_label(const Tokenizer& tokenizer, int32_t id) {
-  static const char* const kSpecial[] = {"[PAD]", "[CLS]", "[SEP]", "[UNK]"};
-  if (id >= 0 && id < Tokenizer::kNumSpecial) return kSpecial[id];
-  const int32_t byte = id - Tokenizer::kNumSpecial;
-  if (tokenizer.name() == "byte" && byte >= 0x20 && byte < 0x7f) return std::string(1, static_cast<char>(byte));
-  return fmt::format("#{}", id);
+  // A lone byte of a multi-byte character (or a control byte) is no label and no valid JSON text: #id.
+  const std::string text = tokenizer.decode({id});
+  const bool prints = !text.empty() && std::none_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0x20 || byte == 0x7f;
+  }) && (text.size() > 1 || static_cast<unsigned char>(text[0]) < 0x80);
+  return prints ? text : fmt::format("#{}", id);
 }
 
 }  // namespace
