@@ -113,17 +113,23 @@ int64_t passkey_min_window(const PasskeyPromptBuilder& builder, uint64_t key) {
   return builder.min_tokens(key) + static_cast<int64_t>(builder.answer(key).size()) - 1;
 }
 
+void check_passkey_window(const PasskeyPromptBuilder& builder, int64_t length, int64_t trials, uint64_t seed) {
+  int64_t needed = 0;
+  for (int64_t t = 0; t < trials; ++t) needed = std::max(needed, passkey_min_window(builder, passkey_key(seed, t)));
+  if (length < needed)
+    throw ConfigError(
+        fmt::format("--lengths {}: a passkey trial needs a window of at least {} tokens with this "
+                    "tokenizer (the key sentence, the question and the answer's digits)",
+                    length, needed));
+}
+
 PasskeyCell passkey_cell(const LanguageModel& model, const PasskeyPromptBuilder& builder, int64_t length, double depth,
                          int64_t trials, uint64_t seed) {
+  check_passkey_window(builder, length, trials, seed);
   PasskeyCell cell{length, depth, 0, trials, 0, 0};
   int64_t answer_tokens = 0, correct = 0;
   for (int64_t t = 0; t < trials; ++t) {
     const uint64_t key = passkey_key(seed, t);
-    if (length < passkey_min_window(builder, key))
-      throw ConfigError(
-          fmt::format("--lengths {}: a passkey trial needs a window of at least {} tokens with this "
-                      "tokenizer (the key sentence, the question and the answer)",
-                      length, passkey_min_window(builder, key)));
     const std::vector<int32_t> answer = builder.answer(key);
     const PasskeyPrompt prompt = builder.build(length - static_cast<int64_t>(answer.size()) + 1, depth, key);
     const PasskeyScore score = score_passkey(model, prompt);

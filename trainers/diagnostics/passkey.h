@@ -75,10 +75,11 @@ struct PasskeyCell {
 
 // The shortest window a trial of `key` fits: its shortest prompt and its answer less the last token.
 int64_t passkey_min_window(const PasskeyPromptBuilder& builder, uint64_t key);
+// Throws ConfigError naming --lengths when a window of `length` tokens is too short for one of the trials.
+void check_passkey_window(const PasskeyPromptBuilder& builder, int64_t length, int64_t trials, uint64_t seed);
 
 // Each prompt has length - (answer tokens - 1) tokens, so the forward that scores it reads exactly `length`
-// tokens (and greedy generation with a window of `length` never slides). Throws ConfigError naming --lengths
-// when a trial does not fit.
+// tokens (and greedy generation with a window of `length` never slides). check_passkey_window first.
 PasskeyCell passkey_cell(const LanguageModel& model, const PasskeyPromptBuilder& builder, int64_t length, double depth,
                          int64_t trials, uint64_t seed);
 
