@@ -34,17 +34,34 @@ double PasskeyPrompt::depth() const {
   return filler_tokens == 0 ? 0.0 : static_cast<double>(key_start) / static_cast<double>(filler_tokens);
 }
 
-PasskeyPromptBuilder::PasskeyPromptBuilder(const Tokenizer& tokenizer)
-    : tokenizer_(tokenizer), question_(tokenizer.encode(kQuestion)) {
+PasskeyPromptBuilder::PasskeyPromptBuilder(const Tokenizer& tokenizer) : tokenizer_(tokenizer) {
   for (const char* sentence : kFiller) sentences_.push_back(tokenizer.encode(sentence));
   for (const auto& s : sentences_)
     if (s.empty()) throw std::logic_error("passkey: a filler sentence gives no tokens");
 }
 
-std::vector<int32_t> PasskeyPromptBuilder::answer(uint64_t key) const { return tokenizer_.encode(std::to_string(key)); }
+PasskeyPromptBuilder::Ending PasskeyPromptBuilder::ending(uint64_t key) const {
+  // The question and the key encoded together, split where the question alone stops agreeing: the answer is
+  // what the tokenizer makes of the key after the question (a sentencepiece "_12345", not a lone "12345").
+  const std::vector<int32_t> asked = tokenizer_.encode(kQuestion + std::to_string(key));
+  const std::vector<int32_t> question = tokenizer_.encode(kQuestion);
+  const size_t shared = static_cast<size_t>(
+      std::mismatch(question.begin(), question.end(), asked.begin(), asked.end()).first - question.begin());
+  Ending e{{asked.begin(), asked.begin() + static_cast<std::ptrdiff_t>(shared)},
+           {asked.begin() + static_cast<std::ptrdiff_t>(shared), asked.end()}};
+  if (e.answer.empty() || std::count(e.answer.begin(), e.answer.end(), Tokenizer::kUnkId) > 0)
+    throw ConfigError(
+        fmt::format("the checkpoint's {} tokenizer has no tokens for the key {} (it gives [UNK]): "
+                    "the passkey test needs a tokenizer that spells numbers (byte, sentencepiece, or vocab with "
+                    "data.split_punctuation and the digits in its training text)",
+                    tokenizer_.name(), key));
+  return e;
+}
+
+std::vector<int32_t> PasskeyPromptBuilder::answer(uint64_t key) const { return ending(key).answer; }
 
 int64_t PasskeyPromptBuilder::min_tokens(uint64_t key) const {
-  return static_cast<int64_t>(key_sentence(tokenizer_, key).size() + question_.size());
+  return static_cast<int64_t>(key_sentence(tokenizer_, key).size() + ending(key).question.size());
 }
 
 int64_t PasskeyPromptBuilder::longest_sentence() const {
@@ -77,11 +94,12 @@ PasskeyPrompt PasskeyPromptBuilder::build(int64_t length, double depth, uint64_t
   const int64_t at = *std::min_element(boundaries.begin(), boundaries.end(), [&](int64_t a, int64_t b) {
     return std::abs(static_cast<double>(a) - target) < std::abs(static_cast<double>(b) - target);
   });
-  PasskeyPrompt prompt{{}, answer(key), at, filler};
+  const Ending end = ending(key);
+  PasskeyPrompt prompt{{}, end.answer, at, filler};
   append(prompt.tokens, stream.begin(), stream.begin() + at);
   append(prompt.tokens, keyed.begin(), keyed.end());
   append(prompt.tokens, stream.begin() + at, stream.end());
-  append(prompt.tokens, question_.begin(), question_.end());
+  append(prompt.tokens, end.question.begin(), end.question.end());
   return prompt;
 }
 

@@ -7,7 +7,8 @@
 //
 // A prompt is built in tokens, each piece encoded on its own and joined, so
 // its length is exact whatever the tokenizer (for a byte tokenizer the tokens
-// are the text's bytes). The key goes at the filler sentence boundary nearest
+// are the text's bytes; the key's tokens are those that follow the question's
+// when the two are encoded together). The key goes at the filler sentence boundary nearest
 // the depth; the filler is cut at its start, so it ends on a whole sentence.
 //
 // Scoring: greedy decoding reproduces the answer exactly iff every
@@ -35,7 +36,7 @@ struct PasskeyPrompt {
 class PasskeyPromptBuilder {
  public:
   explicit PasskeyPromptBuilder(const Tokenizer& tokenizer);
-  // The tokens of the key's digits (the answer).
+  // The tokens of the key's digits (the answer); ConfigError when the tokenizer gives [UNK] for them.
   std::vector<int32_t> answer(uint64_t key) const;
   // The shortest prompt for `key`: the key sentence and the question, no filler.
   int64_t min_tokens(uint64_t key) const;
@@ -47,8 +48,13 @@ class PasskeyPromptBuilder {
 
  private:
   const Tokenizer& tokenizer_;
+  struct Ending {
+    std::vector<int32_t> question, answer;
+  };
+  // The prompt's last tokens and the answer for `key`; throws ConfigError when the key's tokens are [UNK].
+  Ending ending(uint64_t key) const;
+
   std::vector<std::vector<int32_t>> sentences_;  // the filler, in order
-  std::vector<int32_t> question_;
 };
 
 // Trial `trial`'s key: a 5-digit number (10000..99999) from the counter-based generator, a pure function of

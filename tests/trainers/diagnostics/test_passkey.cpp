@@ -139,3 +139,29 @@ TEST_CASE("passkey: a cell reads windows of exactly the requested length", "[dia
                                     "of at least " +
                                     std::to_string(shortest) + " tokens"));
 }
+
+TEST_CASE("passkey: a word tokenizer's prompts have the requested length; keys it cannot spell are refused",
+          "[diagnostics][passkey]") {
+  TokenizerConfig config;
+  config.kind = TokenizerKind::vocab;
+  const std::string knows = "The grass is green. The pass key is 12345. What is the pass key?";
+  // Without split_punctuation "12345." is a word of its own and "12345" is [UNK]: a model answering [UNK]
+  // would match every key.
+  CHECK_THROWS_WITH(PasskeyPromptBuilder(*train_tokenizer(config, {knows})).answer(12345),
+                    Catch::Contains("the checkpoint's vocab tokenizer has no tokens for the key 12345 (it gives "
+                                    "[UNK])"));
+  config.split_punctuation = true;
+  const auto tokenizer = train_tokenizer(config, {knows});
+  const PasskeyPromptBuilder builder(*tokenizer);
+  CHECK(builder.answer(12345) == tokenizer->encode("12345"));
+  const std::vector<int32_t> question = tokenizer->encode("What is the pass key? The pass key is");
+  for (const int64_t length : {builder.min_tokens(12345), int64_t(40), int64_t(100)})
+    for (const double depth : {0.0, 0.5, 1.0}) {
+      const PasskeyPrompt p = builder.build(length, depth, 12345);
+      CHECK(int64_t(p.tokens.size()) == length);
+      CHECK(std::equal(question.begin(), question.end(), p.tokens.end() - std::ptrdiff_t(question.size())));
+    }
+  // Any other key is [UNK] even with split_punctuation.
+  CHECK_THROWS_WITH(builder.answer(54321), Catch::Contains("the checkpoint's vocab tokenizer has no tokens for the "
+                                                           "key 54321 (it gives [UNK])"));
+}
