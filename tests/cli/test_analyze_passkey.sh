@@ -60,6 +60,9 @@ import json
 d = json.load(open("learned-pk/passkey.json"))
 assert "accuracy" in d["cells"][0] and "accuracy" not in d["cells"][1], d["cells"]
 assert [u["length"] for u in d["unavailable"]] == [256] and "128 rows" in d["unavailable"][0]["reason"]'
+if "$python" -c "import matplotlib" 2>/dev/null; then
+  check "learned positions: the heatmap is drawn with its n/a column" test -s learned-pk/passkey.png
+fi
 
 # Refusals: what was wrong and what was expected; nothing written.
 refused() {  # refused NAME CODE MESSAGE ARGS...
