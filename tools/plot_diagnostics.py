@@ -1,9 +1,10 @@
-"""Plots of `rotor analyze attention` and `rotor analyze offsets`, drawn from the JSON rotor wrote
+"""Plots of `rotor analyze attention`, `offsets`, `bias` and `passkey`, drawn from the JSON rotor wrote
 (never computed here); imported by plot_study.py, which owns the command line.
 
   attention: STEM_L<layer>_H<head>.png/.svg, a heatmap per map with the tokens on the axes
              (cells of `stride` slots when the window was downsampled)
   offsets:   STEM_L<layer>.png/.svg, attention mass against j - i, one curve per head
+  passkey:   STEM.png/.svg, retrieval accuracy as a depth x length heatmap (n/a cells grey)
 """
 import matplotlib.pyplot as plt
 
@@ -64,4 +65,27 @@ def bias(data, stem, save):
             ax.set_xlabel("key - query")
             ax.grid(alpha=0.3)
     axes[0][1].legend(fontsize=7, ncol=2)
+    save(fig, stem)
+
+
+def passkey(data, stem, save):
+    """Passkey accuracy per (depth, length); a length the model cannot read is n/a, as the JSON says why."""
+    lengths, depths = data["lengths"], data["depths"]
+    grid = [[float("nan")] * len(lengths) for _ in depths]
+    for i, cell in enumerate(data["cells"]):
+        if "accuracy" in cell:
+            grid[i // len(lengths)][i % len(lengths)] = cell["accuracy"]
+    fig, ax = plt.subplots(figsize=(2.5 + 0.9 * len(lengths), 1.8 + 0.5 * len(depths)))
+    ax.set_facecolor("lightgrey")
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto", interpolation="nearest")
+    fig.colorbar(image, ax=ax, label="exact-match accuracy")
+    for d, row in enumerate(grid):
+        for l, value in enumerate(row):
+            ax.text(l, d, "n/a" if value != value else f"{value:.2f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(len(lengths)), [str(n) for n in lengths])
+    ax.set_yticks(range(len(depths)), [f"{d:g}" for d in depths])
+    ax.axvline(sum(n <= data["training_length"] for n in lengths) - 0.5, color="black", lw=1, ls=":")
+    ax.set_xlabel(f"window length in tokens (trained at {data['training_length']})")
+    ax.set_ylabel("key depth (0: start, 1: end)")
+    ax.set_title(f"{data['position']} passkey retrieval, {data['trials']} keys per cell")
     save(fig, stem)

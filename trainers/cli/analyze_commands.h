@@ -8,5 +8,6 @@ namespace rotor {
 Command add_analyze_attention_command(CLI::App& analyze);
 Command add_analyze_offsets_command(CLI::App& analyze);
 Command add_analyze_bias_command(CLI::App& analyze);
+Command add_analyze_passkey_command(CLI::App& analyze);
 
 }  // namespace rotor
