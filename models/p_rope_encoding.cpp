@@ -41,6 +41,7 @@ class PRopeEncoding : public PositionEncoding {
 
   bool rotates() const override { return true; }
   Var rotate(const Var& x, Role, const Positions& positions) const override { return rope_.apply(x, positions); }
+  const RotaryEmbedding* rotation() const override { return &rope_; }
 
  private:
   RotaryEmbedding rope_;

@@ -22,6 +22,8 @@
 
 namespace rotor {
 
+class RotaryEmbedding;
+
 class PositionEncoding {
  public:
   virtual ~PositionEncoding() = default;
@@ -40,6 +42,8 @@ class PositionEncoding {
   virtual bool rotates() const { return false; }
   virtual Var rotate(const Var& x, Role /*role*/, const Positions& /*positions*/) const { return x; }
   virtual bool rotates_values() const { return false; }  // rotate v too (RoFormer's rotary_value)
+  // The pairs and frequencies q and k turn by, for diagnostics that read them pair by pair; null: no rotation.
+  virtual const RotaryEmbedding* rotation() const { return nullptr; }
   // Temperature on the softmax logits (YaRN); 1 for every other encoding.
   virtual double logit_scale() const { return 1.0; }
 

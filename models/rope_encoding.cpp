@@ -21,6 +21,7 @@ class RopeEncoding : public PositionEncoding {
 
   bool rotates() const override { return true; }
   Var rotate(const Var& x, Role, const Positions& positions) const override { return rope_.apply(x, positions); }
+  const RotaryEmbedding* rotation() const override { return &rope_; }
   bool rotates_values() const override { return rotary_value_; }
   // YaRN (arXiv 2309.00071, eq. 22): softmax(q.k / (t sqrt(d))) with
   // sqrt(1/t) = 0.1 ln(s) + 1, whatever share of the dims rotates.

@@ -64,6 +64,7 @@ class XposEncoding : public PositionEncoding {
     }
     return rotary(x, t.cos, t.sin, rope_.layout());
   }
+  const RotaryEmbedding* rotation() const override { return &rope_; }
 
  private:
   // cos and sin of p theta_i times zeta_i^(sign (p - centre) / B), the centre

@@ -1,10 +1,12 @@
-"""Plots of `rotor analyze attention`, `offsets`, `bias` and `passkey`, drawn from the JSON rotor wrote
+"""Plots of `rotor analyze attention`, `offsets`, `bias`, `passkey` and `frequencies`, drawn from the JSON rotor wrote
 (never computed here); imported by plot_study.py, which owns the command line.
 
   attention: STEM_L<layer>_H<head>.png/.svg, a heatmap per map with the tokens on the axes
              (cells of `stride` slots when the window was downsampled)
   offsets:   STEM_L<layer>.png/.svg, attention mass against j - i, one curve per head
   passkey:   STEM.png/.svg, retrieval accuracy as a depth x length heatmap (n/a cells grey)
+  frequencies: STEM_L<layer>.png/.svg, heads x frequency pairs heatmap of the mean |share| of q.k, and
+             the mean q and k pair norms against the pair's frequency
 """
 import matplotlib.pyplot as plt
 
@@ -89,3 +91,32 @@ def passkey(data, stem, save):
     ax.set_ylabel("key depth (0: start, 1: end)")
     ax.set_title(f"{data['position']} passkey retrieval, {data['trials']} keys per cell")
     save(fig, stem)
+
+
+def frequencies(data, stem, save):
+    freqs = [p["frequency"] for p in data["pairs"]]
+    for layer in data["layers"]:
+        heads = layer["heads"]
+        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 1.5 + 0.5 * len(heads) + 3))
+        image = left.imshow([h["mean_abs_share"] for h in heads], cmap="viridis", vmin=0, aspect="auto",
+                            interpolation="nearest")
+        fig.colorbar(image, ax=left, label="mean |share| of q·k")
+        left.set_xlabel("frequency pair (fastest first)")
+        left.set_ylabel("head")
+        left.set_yticks(range(len(heads)), [str(h["head"]) for h in heads])
+        # Unrotated pairs (frequency 0) sit left of every rotating one on a log axis: plot them at a floor.
+        floor = min([f for f in freqs if f > 0], default=1.0) / 10
+        xs = [f if f > 0 else floor for f in freqs]
+        for h in heads:
+            colour = f"C{h['head'] % 10}"
+            right.plot(xs, h["q_norm"], "o-", color=colour, ms=3, label=f"head {h['head']} q")
+            right.plot(xs, h["k_norm"], "x--", color=colour, ms=3, label=f"head {h['head']} k")
+        right.set_xscale("log")
+        unrotated = f"; unrotated pairs at {floor:.2g}" if 0 in freqs else ""
+        right.set_xlabel(f"frequency (rad/token{unrotated})")
+        right.set_ylabel("mean pair norm")
+        right.grid(alpha=0.3)
+        right.legend(fontsize=6, ncol=2)
+        fig.suptitle(f"{data.get('position', '')} layer {layer['layer']}: frequency use "
+                     f"({data['windows']} windows of {data.get('split', '')})")
+        save(fig, f"{stem}_L{layer['layer']}")

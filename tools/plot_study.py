@@ -9,8 +9,9 @@
                                             each cell under "statistics",
                                             pairwise_<split>_<length> as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
-  plot_study.py attention|offsets|bias|passkey JSON STEM
-                                            `rotor analyze attention|offsets|bias|passkey` (plot_diagnostics.py)
+  plot_study.py attention|offsets|bias|passkey|frequencies JSON STEM
+                                            `rotor analyze attention|offsets|bias|passkey|frequencies`
+                                            (plot_diagnostics.py)
 
 Run by `rotor compare` and `rotor analyze` with Debian's
 /usr/bin/python3 and python3-matplotlib.
@@ -310,11 +311,11 @@ def rope_decay(decay, stem):
 
 
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("study", "decay", "bias", "attention", "offsets", "passkey"):
+    if len(argv) != 4 or argv[1] not in ("study", "decay", "bias", "attention", "offsets", "passkey", "frequencies"):
         sys.exit(__doc__)
     with open(argv[2]) as f:
         data = json.load(f)
-    if argv[1] in ("attention", "offsets", "bias", "passkey"):
+    if argv[1] in ("attention", "offsets", "bias", "passkey", "frequencies"):
         import plot_diagnostics  # beside this script
         getattr(plot_diagnostics, argv[1])(data, argv[3], save)
         return

@@ -1,5 +1,5 @@
 #pragma once
-// What `rotor analyze attention` and `analyze offsets` share: a checkpoint
+// What `rotor analyze attention`, `analyze offsets` and `analyze frequencies` share: a checkpoint
 // restored with --set, the window length (--max-len, else the run's
 // evaluation length), a split of its task, and a folder (--out) that gets the
 // numbers as JSON and the plots (tools/plot_study.py) as PNG and SVG.

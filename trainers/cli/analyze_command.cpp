@@ -80,6 +80,7 @@ Command add_analyze_command(CLI::App& app) {
   const std::vector<Command> subcommands{{rd, [decay] { return rope_decay_command(*decay); }},
                                          add_analyze_attention_command(*analyze),
                                          add_analyze_offsets_command(*analyze),
+                                         add_analyze_frequencies_command(*analyze),
                                          add_analyze_bias_command(*analyze),
                                          add_analyze_passkey_command(*analyze)};
   return {analyze, [subcommands] {

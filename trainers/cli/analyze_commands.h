@@ -7,6 +7,7 @@ namespace rotor {
 
 Command add_analyze_attention_command(CLI::App& analyze);
 Command add_analyze_offsets_command(CLI::App& analyze);
+Command add_analyze_frequencies_command(CLI::App& analyze);
 Command add_analyze_bias_command(CLI::App& analyze);
 Command add_analyze_passkey_command(CLI::App& analyze);
 
