@@ -7,7 +7,10 @@
                                             evaluated at one split and length),
                                             rope_decay and, for
                                             each cell under "statistics",
-                                            pairwise_<split>_<length> as PNG and SVG
+                                            pairwise_<split>_<length>, and for
+                                            each variant's measured profile under
+                                            "offset_profiles", offsets_<variant>_L<layer>,
+                                            as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
   plot_study.py attention|offsets|bias|passkey|frequencies JSON STEM
                                             `rotor analyze attention|offsets|bias|passkey|frequencies`
@@ -340,6 +343,10 @@ def main(argv):
         rope_decay(data["rope_decay"], os.path.join(out, "rope_decay"))
     if "statistics" in data:
         pairwise_heatmaps(data["statistics"], data["variants"], out)
+    import plot_diagnostics  # beside this script
+    for profile in data.get("offset_profiles", []):  # one seed per variant; absent in an older report
+        if profile["available"]:
+            plot_diagnostics.offsets(profile, os.path.join(out, f"offsets_{profile['variant']}"), save)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ std::string RunDirectory::metrics_path() const { return file("metrics.jsonl"); }
 std::string RunDirectory::summary_path() const { return file("summary.json"); }
 std::string RunDirectory::length_sweep_path() const { return file("length_sweep.json"); }
 std::string RunDirectory::attention_path() const { return file("attention.json"); }
+std::string RunDirectory::offsets_path() const { return file("offsets.json"); }
 
 bool RunDirectory::finished() const { return fs::exists(summary_path()); }
 RunSummary RunDirectory::read_summary() const { return read_run_summary(summary_path()); }
@@ -46,6 +47,12 @@ bool RunDirectory::has_attention_usage() const { return fs::exists(attention_pat
 AttentionUsage RunDirectory::read_attention_usage() const { return read_attention_file(attention_path()); }
 void RunDirectory::write_attention_usage(const AttentionUsage& usage) const {
   write_attention_file(attention_path(), usage);
+}
+
+bool RunDirectory::has_offset_profiles() const { return fs::exists(offsets_path()); }
+OffsetProfileRecord RunDirectory::read_offset_profiles() const { return read_offset_profile_file(offsets_path()); }
+void RunDirectory::write_offset_profiles(const OffsetProfileRecord& record) const {
+  write_offset_profile_file(offsets_path(), record);
 }
 
 void RunDirectory::write_config(const std::string& yaml) const {

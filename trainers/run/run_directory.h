@@ -8,6 +8,7 @@
 //   RUN/eval-*.json          `rotor eval` records (eval_record.h)
 //   RUN/length_sweep.json    a study's length sweep (length_sweep_record.h)
 //   RUN/attention.json       a study's attention usage (attention_record.h)
+//   RUN/offsets.json         a study's attention against distance, first seed (offset_profile_record.h)
 //   RUN/.lock                held by the one process writing the run (run_lock.h)
 #include <cstdint>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "trainers/run/attention_record.h"
 #include "trainers/run/eval_record.h"
 #include "trainers/run/length_sweep_record.h"
+#include "trainers/run/offset_profile_record.h"
 #include "trainers/run/run_summary.h"
 
 namespace rotor {
@@ -38,6 +40,7 @@ class RunDirectory {
   std::string summary_path() const;
   std::string length_sweep_path() const;
   std::string attention_path() const;
+  std::string offsets_path() const;
   CheckpointDirectory checkpoints() const { return CheckpointDirectory(root_); }
 
   // The trainer writes summary.json last: its presence marks a finished run.
@@ -60,6 +63,9 @@ class RunDirectory {
   bool has_attention_usage() const;
   AttentionUsage read_attention_usage() const;
   void write_attention_usage(const AttentionUsage& usage) const;
+  bool has_offset_profiles() const;
+  OffsetProfileRecord read_offset_profiles() const;
+  void write_offset_profiles(const OffsetProfileRecord& record) const;
 
   // Writes config.yaml atomically.
   void write_config(const std::string& yaml) const;

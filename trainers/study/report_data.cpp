@@ -311,6 +311,7 @@ json report_json(const StudyReport& report) {
          {"statistics", statistics_json(report.evidence.cells, report.evidence.options)},
          {"order_dependence", order_json(report.evidence)},
          {"position_usage", usage_json(report.evidence)},
+         {"offset_profiles", offsets_json(report)},
          {"convergence", json::array()},
          {"variants", json::array()},
          {"runs", json::array()}};

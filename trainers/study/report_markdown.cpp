@@ -153,8 +153,9 @@ std::string plots_section(const StudyReport& r, const PlotOutcome& plots) {
            "and rebuild the report: `rotor compare --report " +
            r.dir + "`.\n";
   std::string out;
-  for (const std::string& f : plots.files)
-    if (fs::path(f).extension() == ".png") out += "![" + fs::path(f).stem().string() + "](" + f + ")\n\n";
+  for (const std::string& f : plots.files)  // the offset profiles are shown in their own section
+    if (fs::path(f).extension() == ".png" && f.rfind("plots/offsets_", 0) != 0)
+      out += "![" + fs::path(f).stem().string() + "](" + f + ")\n\n";
   return out + "Every plot is also in SVG next to its PNG in plots/.\n";
 }
 
@@ -201,7 +202,7 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
     << seed_table(r)
     << "\n## Length extrapolation\n\nThe best checkpoint of every run evaluated with windows of each length; "
        "RoPE scalings (scaling factor = length / training length) only beyond the training length.\n"
-    << sweep_tables(r) << "\n## Plots\n\n"
+    << sweep_tables(r) << offsets_markdown(r, plots) << "\n## Plots\n\n"
     << plots_section(r, plots) << "\n## Configs\n\n"
     << configs_section(r);
   return o.str();

@@ -37,6 +37,7 @@ RunResult read_run_result(const StudyRun& run, const std::string& run_dir) {
   r.val_curve = files.validation_curve();
   r.sweep = files.read_length_sweep().cells;
   r.attention = files.read_attention_usage();
+  r.offsets = files.read_offset_profiles();
   return r;
 }
 

@@ -2,13 +2,14 @@
 // What one finished run of a study produced, read back from its run
 // directory (run/run_directory.h): the summary (parameters, final metrics of
 // the best checkpoint, speed), the validation curve from the metrics log, the
-// length sweep and the attention usage.
+// length sweep, the attention usage and (first seed) the offset profiles.
 #include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "trainers/run/offset_profile_record.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/length_sweep.h"
 #include "trainers/study/study_spec.h"
@@ -28,6 +29,7 @@ struct RunResult {
   std::vector<std::pair<int64_t, double>> val_curve;
   std::vector<SweepCell> sweep;
   AttentionUsage attention;
+  OffsetProfileRecord offsets;  // measured for a variant's first seed only
 };
 
 // STUDY/runs/<run id>: where the trainer writes the run.

@@ -15,6 +15,7 @@
 #include "trainers/run/run_lock.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/child_runs.h"
+#include "trainers/study/offset_measurement.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"
 #include "trainers/study/study_manifest.h"
@@ -42,6 +43,9 @@ void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::st
                       " differ): delete that run directory to train it again, or use another --out");
 }
 
+// The report shows one seed's attention-distance profiles per variant: the first's.
+bool profiled_seed(const StudySpec& spec, const StudyRun& run) { return run.seed == spec.seeds.front(); }
+
 // Trains (or resumes) one run, then sweeps its best checkpoint. Returns the
 // trainer's exit code when it stopped early.
 int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRun& run) {
@@ -64,6 +68,7 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
                                   : fmt::format("accuracy {:.6f}", c.accuracy));
   });
   if (!RunDirectory(run_dir).has_attention_usage()) measure_attention_usage(run_dir);
+  if (profiled_seed(spec, run) && !RunDirectory(run_dir).has_offset_profiles()) measure_run_offsets(run_dir);
   return 0;
 }
 
@@ -154,7 +159,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
     const std::string run_dir = run_directory(options.dir, r);
     const RunDirectory files(run_dir);
     if (files.finished()) require_unchanged(spec, r, run_dir);
-    if (!files.finished() || !files.has_attention_usage() ||
+    if (!files.finished() || !files.has_attention_usage() || (profiled_seed(spec, r) && !files.has_offset_profiles()) ||
         !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
       pending.push_back(r);
   }

@@ -37,6 +37,11 @@ json read_json(const fs::path& p) {
   return json::parse(in);
 }
 
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 fs::file_time_type mtime(const fs::path& p) { return fs::last_write_time(p); }
 
 // report.json of the tiny study in dir/out: each variant's aggregate over
@@ -81,6 +86,35 @@ void check_report_md_and_csv(const fs::path& dir) {
   std::string header;
   std::getline(csv, header);
   CHECK(header == "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note");
+}
+
+// The first seed's attention-distance profiles: measured per variant, shown in report.md and report.json,
+// linked from the position-usage section.
+void check_offset_profiles(const fs::path& dir) {
+  for (const char* variant : {"rope", "learned"}) {
+    CHECK(fs::exists(dir / "out/runs" / (std::string(variant) + "-seed1") / "offsets.json"));
+    CHECK_FALSE(fs::exists(dir / "out/runs" / (std::string(variant) + "-seed2") / "offsets.json"));
+  }
+  const std::string md = read_text(dir / "out/report.md");
+  CHECK_THAT(md, Catch::Contains("[Attention against distance](#attention-against-distance)"));
+  CHECK_THAT(md, Catch::Contains("\n## Attention against distance\n"));
+  CHECK_THAT(md, Catch::Contains("### rope (seed 1)\n\nMean attention distance |j − i| per head, layer 0:"));
+  CHECK_THAT(md, Catch::Contains("### learned (seed 1)\n\nMean attention distance"));
+  const json profiles = read_json(dir / "out/report.json")["offset_profiles"];
+  REQUIRE(profiles.size() == 2);
+  CHECK(profiles[0]["variant"] == "rope");
+  CHECK(profiles[0]["available"] == true);
+  CHECK(profiles[0]["max_offset"] == 7);  // windows of the training length, 8 tokens (mean pooling: no CLS slot)
+  CHECK_FALSE(profiles[0].contains("offset_check"));  // listops is no offset task
+}
+
+// A study folder from before offsets.json still reports, saying how to measure them.
+void check_report_without_offsets(const fs::path& dir, const std::string& study_dir) {
+  fs::remove(dir / "out/runs/rope-seed1/offsets.json");
+  rebuild_study_report(study_dir);
+  CHECK_THAT(read_text(dir / "out/report.md"),
+             Catch::Contains("### rope (seed 1)\n\nnot measured (the study ran before offset profiles were part of "
+                             "it); rerun `rotor compare study.yaml` to measure them for the finished runs."));
 }
 
 }  // namespace
@@ -232,6 +266,9 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
 
   check_report_json(dir);
   check_report_md_and_csv(dir);
+  check_offset_profiles(dir);
+
+  check_report_without_offsets(dir, options.dir);
 
   // A rerun trains nothing and sweeps only what is missing.
   const fs::path summary = dir / "out/runs/learned-seed1/summary.json";
@@ -242,6 +279,7 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
   CHECK(mtime(summary) == summary_time);
   CHECK(mtime(dir / "out/runs/rope-seed1/length_sweep.json") == sweep_time);
   CHECK(fs::exists(dir / "out/runs/learned-seed2/length_sweep.json"));
+  CHECK(fs::exists(dir / "out/runs/rope-seed1/offsets.json"));  // measured for the finished run
 
   // --report rebuilds the same numbers from the run directories.
   const json before = read_json(dir / "out/report.json");

@@ -1,0 +1,99 @@
+// report.md's attention-against-distance section and report.json's
+// offset_profiles: each variant's first-seed profiles, plots and, on the
+// offset task, whether they show the offset (study/offset_check.h).
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "trainers/study/attention_usage.h"
+#include "trainers/study/offset_check.h"
+#include "trainers/study/study_report.h"
+
+namespace rotor {
+namespace {
+
+// The variant's run of the first seed, whose profiles the report shows.
+const RunResult& profiled_run(const StudyReport& r, const std::string& variant) {
+  return *std::find_if(r.runs.begin(), r.runs.end(), [&](const RunResult& run) {
+    return run.run.variant == variant && run.run.seed == r.manifest.spec.seeds.front();
+  });
+}
+
+std::string unavailable_text(const StudyReport& r, const RunResult& run) {
+  if (!run.finished) return "not measured: the run has not finished";
+  if (run.offsets.reason == "not measured")
+    return "not measured (the study ran before offset profiles were part of it); rerun `" + r.manifest.command +
+           "` to measure them for the finished runs";
+  return "n/a: " + run.offsets.reason;
+}
+
+std::string mean_distances(const OffsetProfileRecord& record) {
+  std::string out;
+  for (size_t l = 0; l < record.layers.size(); ++l) {
+    out += fmt::format("{}layer {}:", l ? "; " : "", l);
+    for (const HeadOffsetProfile& h : record.layers[l]) out += fmt::format(" {:.2f}", h.mean_distance);
+  }
+  return out;
+}
+
+std::string plot_links(const std::string& variant, size_t layers, const PlotOutcome& plots) {
+  if (!plots.problem.empty()) return "Plots not drawn (see Plots below).\n";
+  std::string out;
+  for (size_t l = 0; l < layers; ++l) {
+    const std::string png = fmt::format("plots/offsets_{}_L{}.png", variant, l);
+    if (std::find(plots.files.begin(), plots.files.end(), png) != plots.files.end())
+      out += fmt::format("![{} layer {}]({})\n", variant, l, png);
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json offsets_json(const StudyReport& r) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StudyVariant& v : r.manifest.spec.variants) {
+    const RunResult& run = profiled_run(r, v.name);
+    nlohmann::json j = run.offsets;
+    j.update({{"variant", v.name}, {"seed", run.run.seed}, {"position", v.config.model.position.type}});
+    if (const int64_t k = task_offset(v.config))
+      j["offset_check"] = {{"offset", k},
+                           {"spike_ratio", kOffsetSpikeRatio},
+                           {"shown", strongest_offset_spike(run.offsets, k).shown()},
+                           {"text", offset_check_text(run.offsets, k)}};
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string offsets_markdown(const StudyReport& r, const PlotOutcome& plots) {
+  const StudySpec& spec = r.manifest.spec;
+  std::ostringstream o;
+  o << "\n## Attention against distance\n\nPer layer and head, the mean attention mass at each signed distance j − i "
+       "(key − query) on up to "
+    << kAttentionWindows << " validation documents cut to the training length, of the best checkpoint of seed "
+    << spec.seeds.front()
+    << " of each variant (`rotor analyze offsets` measures any checkpoint, split and length). A head that looks "
+       "locally peaks at 0 or ±1, one that reads a fixed offset spikes there, a uniform one is flat.";
+  if (std::any_of(spec.variants.begin(), spec.variants.end(),
+                  [](const StudyVariant& v) { return task_offset(v.config); }))
+    o << fmt::format(
+        " The task reads the symbol k positions after a marker: a profile shows the offset when a head's mass at +k "
+        "or −k is at least {:g} times the larger of its masses at the two neighbouring distances.",
+        kOffsetSpikeRatio);
+  o << "\n";
+  for (const StudyVariant& v : spec.variants) {
+    const RunResult& run = profiled_run(r, v.name);
+    o << "\n### " << v.name << " (seed " << run.run.seed << ")\n\n";
+    if (!run.offsets.available) {
+      o << unavailable_text(r, run) << ".\n";
+      continue;
+    }
+    o << "Mean attention distance |j − i| per head, " << mean_distances(run.offsets) << ".\n";
+    if (const int64_t k = task_offset(v.config)) o << "\nOffset check: " << offset_check_text(run.offsets, k) << ".\n";
+    o << "\n" << plot_links(v.name, run.offsets.layers.size(), plots);
+  }
+  return o.str();
+}
+
+}  // namespace rotor
