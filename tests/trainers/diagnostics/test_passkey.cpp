@@ -140,7 +140,7 @@ TEST_CASE("passkey: a cell reads windows of exactly the requested length", "[dia
                                     std::to_string(shortest) + " tokens"));
 }
 
-TEST_CASE("passkey: a word tokenizer's prompts have the requested length; keys it cannot spell are refused",
+TEST_CASE("passkey: a word tokenizer's prompts have the requested length, and keys it cannot spell are refused",
           "[diagnostics][passkey]") {
   TokenizerConfig config;
   config.kind = TokenizerKind::vocab;
