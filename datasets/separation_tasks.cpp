@@ -78,7 +78,7 @@ Symbols draw_offset(const GeneratedTaskConfig& config, const RandomKey& key, int
   Draws draws(key);
   Symbols s = filler(config, draws, n);
   const int64_t p = draws.below(n - config.offset);  // p + k < n
-  s[static_cast<size_t>(p)] = "M";
+  s[static_cast<size_t>(p)] = std::string(kOffsetMarker);
   s[static_cast<size_t>(p + config.offset)] = letter(label);
   return s;
 }

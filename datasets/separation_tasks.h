@@ -37,6 +37,9 @@
 
 namespace rotor {
 
+// The offset task's marker symbol (M above): its label is the symbol k after it.
+inline constexpr std::string_view kOffsetMarker = "M";
+
 // The lengths a task can draw: n >= min, n - min a multiple of step.
 struct LengthRule {
   int64_t min = 1;

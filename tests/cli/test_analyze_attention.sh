@@ -89,4 +89,11 @@ refused "doc out of range" "--doc 24 is out of range: split val has 24 documents
 "$rotor" analyze attention runs/cls > none.log 2>&1
 check "neither --input nor --doc: usage error" test $? -eq 2
 check "neither --input nor --doc: says which" grep -qF "give --input TEXT or --doc N" none.log
+"$rotor" analyze offsets runs/cls --query e --out q-cls > q.log 2>&1
+check "--query e: exit 0" test $? -eq 0
+check "--query e: says whose rows" grep -qF "from the queries that are 'e'" q.log
+check "--query e: recorded in the JSON" python3 -c 'import json,sys; sys.exit(json.load(open("q-cls/offsets.json"))["query"] != "e")'
+"$rotor" analyze offsets runs/cls --query ab > q2.log 2>&1
+check "--query of two tokens: exit 1" test $? -eq 1
+check "--query of two tokens: says so" grep -qF "tokenizer makes 2 tokens of it" q2.log
 checks_passed

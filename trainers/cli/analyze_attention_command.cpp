@@ -8,6 +8,7 @@
 #include "trainers/config/config.h"
 #include "trainers/diagnostics/attention_map.h"
 #include "trainers/diagnostics/model_forward.h"
+#include "trainers/training/run_compute_scope.h"
 
 namespace rotor {
 namespace {
@@ -45,7 +46,7 @@ int analyze_attention(const AttentionRequest& req) {
   const std::vector<int32_t> tokens = input_tokens(req, t);
   const Model& model = *t.restored.model;
   const Precision precision = t.restored.header.config.run.precision;
-  const PrecisionScope scope(precision);
+  const RunComputeScope compute(t.restored.header.config.run);  // the run's precision and threads
   AttentionMapRequest map_request;
   map_request.layers = req.layers;
   map_request.heads = req.heads;

@@ -11,6 +11,7 @@
 #include "trainers/cli/analysis_target.h"
 #include "trainers/cli/analyze_commands.h"
 #include "trainers/diagnostics/frequency_use.h"
+#include "trainers/training/run_compute_scope.h"
 
 namespace rotor {
 namespace {
@@ -46,7 +47,7 @@ int analyze_frequencies(const FrequenciesRequest& req) {
   const TokenizedSplit& split = t.split(req.target.split);
   const Model& model = *t.restored.model;
   const Precision precision = t.restored.header.config.run.precision;
-  const PrecisionScope scope(precision);
+  const RunComputeScope compute(t.restored.header.config.run);  // the run's precision and threads
   nlohmann::json data = measure_frequency_use(model, split, t.max_len, req.windows).to_json();
   data["checkpoint"] = t.checkpoint;
   data["split"] = split.name;

@@ -8,6 +8,7 @@
 #include "trainers/cli/command.h"
 #include "trainers/diagnostics/text_generation.h"
 #include "trainers/training/restored_model.h"
+#include "trainers/training/run_compute_scope.h"
 
 namespace rotor {
 namespace {
@@ -35,6 +36,7 @@ int generate_command(const GenerateRequest& req) {
   if (prompt.empty()) throw ConfigError("--prompt: the prompt gives no tokens; give some text to continue");
   fmt::print(stderr, "checkpoint {}\nwindow {} tokens: the context is the last {} (it slides, as sample.py's)\n",
              describe(resolved), options.window, options.window);
+  const RunComputeScope compute(config.run);  // the run's precision and threads, as eval computes
   fmt::print("{}\n", r.tokenizer->decode(generate(r.language_model(), prompt, options)));
   return 0;
 }

@@ -129,9 +129,9 @@ FrequencyUse measure_frequency_use(const Model& model, const TokenizedSplit& spl
   if (config.attention != AttentionKind::softmax)
     throw ConfigError("linear attention (model.attention: linear) forms no softmax logits to split by frequency");
   FrequencyUse use(config.layers, config.heads, frequency_pairs(*rotation, config.head_dim()));
-  for_each_recorded_batch(model, split, max_len, max_windows, [&](const AttentionRecorder& recorder, int64_t windows) {
-    for (int64_t l = 0; l < config.layers; ++l) use.add(recorder.layer(l));
-    use.count_windows(windows);
+  for_each_recorded_batch(model, split, max_len, max_windows, [&](const RecordedBatch& batch) {
+    for (int64_t l = 0; l < config.layers; ++l) use.add(batch.recorder.layer(l));
+    use.count_windows(batch.windows);
   });
   return use;
 }

@@ -40,7 +40,7 @@ int64_t for_each_recorded_batch(const Model& model, const TokenizedSplit& split,
     ForwardContext ctx;
     ctx.attention_capture = &recorder;
     run_forward(model, {tokens, lengths, static_cast<int64_t>(windows.size()), seq_len}, ctx);
-    visit(recorder, static_cast<int64_t>(windows.size()));
+    visit({recorder, tokens, seq_len, static_cast<int64_t>(windows.size())});
     seen += static_cast<int64_t>(windows.size());
   }
   if (seen == 0)

@@ -12,9 +12,18 @@
 
 namespace rotor {
 
-// visit(recorder, windows) after each batch's forward, with the number of windows in it. Returns the windows
-// seen; throws ConfigError when no document of the split has 2 tokens.
-using RecordedBatchVisitor = std::function<void(const AttentionRecorder& recorder, int64_t windows)>;
+// One batch's forward as a visitor sees it: the recorded layers and the batch's tokens, row b's token t at
+// tokens[b * seq_len + t] (padding after each window's length).
+struct RecordedBatch {
+  const AttentionRecorder& recorder;
+  const std::vector<int32_t>& tokens;
+  int64_t seq_len = 0;
+  int64_t windows = 0;
+};
+
+// visit(batch) after each batch's forward. Returns the windows seen; throws ConfigError when no document of
+// the split has 2 tokens.
+using RecordedBatchVisitor = std::function<void(const RecordedBatch& batch)>;
 int64_t for_each_recorded_batch(const Model& model, const TokenizedSplit& split, int64_t max_len, int64_t max_windows,
                                 const RecordedBatchVisitor& visit);
 

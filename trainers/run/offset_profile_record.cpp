@@ -27,6 +27,7 @@ void to_json(nlohmann::json& j, const OffsetProfileRecord& r) {
       heads.push_back({{"head", h.head}, {"profile", h.profile}, {"mean_distance", h.mean_distance}});
     j["layers"].push_back({{"layer", l}, {"heads", heads}});
   }
+  if (!r.query.empty()) j["query"] = r.query;
 }
 
 void from_json(const nlohmann::json& j, OffsetProfileRecord& r) {
@@ -37,6 +38,7 @@ void from_json(const nlohmann::json& j, OffsetProfileRecord& r) {
     return;
   }
   r.split = j.at("split").get<std::string>();
+  r.query = j.value("query", std::string());  // absent before queries could be chosen: every row
   r.windows = j.at("windows").get<int64_t>();
   r.max_offset = j.at("max_offset").get<int64_t>();
   for (const nlohmann::json& layer : j.at("layers")) {

@@ -2,7 +2,7 @@
 // RUN/offsets.json: a finished run's attention against the signed distance
 // j - i, per layer and head (measured by study/offset_usage.h on its first
 // seed, in the shape `rotor analyze offsets` writes, so one plotter draws both):
-//   {"available": true, "split", "windows", "max_offset", "offsets",
+//   {"available": true, "split", ["query",] "windows", "max_offset", "offsets",
 //    "layers": [{"layer", "heads": [{"head", "profile", "mean_distance"}]}]}
 //   {"available": false, "reason"}
 #include <cstdint>
@@ -23,6 +23,7 @@ struct OffsetProfileRecord {
   bool available = false;
   std::string reason;  // why not, when !available
   std::string split;
+  std::string query;  // the token whose query rows were profiled ("query" in the file); empty: every row
   int64_t windows = 0, max_offset = 0;
   std::vector<std::vector<HeadOffsetProfile>> layers;  // [layer][head]
 

@@ -1,9 +1,13 @@
 #include "trainers/study/offset_measurement.h"
 
+#include <optional>
+
+#include "datasets/separation_tasks.h"
 #include "trainers/diagnostics/offset_profile.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/best_checkpoint.h"
+#include "trainers/study/offset_check.h"
 #include "trainers/training/restored_model.h"
 #include "trainers/training/run_compute_scope.h"
 
@@ -19,11 +23,16 @@ OffsetProfileRecord measure_run_offsets(const std::string& run_dir) {
     // The run's precision and threads, as its length sweep and attention check compute.
     const RunComputeScope compute(r.header.config.run);
     NoGradGuard no_grad;
+    // On the offset task, from the marker's queries: the mean over every row dilutes the one that reads +k.
+    const bool offset_task = task_offset(r.header.config) > 0;
+    const std::optional<int32_t> marker =
+        offset_task ? std::optional<int32_t>(r.tokenizer->encode(kOffsetMarker).at(0)) : std::nullopt;
     nlohmann::json measured = measure_offset_profiles(*r.model, best.data.split("val"), best.training_length,
-                                                      kAttentionWindows, r.header.config.run.precision)
+                                                      kAttentionWindows, r.header.config.run.precision, marker)
                                   .to_json();
     measured["available"] = true;
     measured["split"] = "val";
+    if (offset_task) measured["query"] = std::string(kOffsetMarker);
     record = measured.get<OffsetProfileRecord>();
   }
   RunDirectory(run_dir).write_offset_profiles(record);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "datasets/separation_tasks.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/offset_check.h"
 #include "trainers/study/study_report.h"
@@ -78,9 +79,11 @@ std::string offsets_markdown(const StudyReport& r, const PlotOutcome& plots) {
   if (std::any_of(spec.variants.begin(), spec.variants.end(),
                   [](const StudyVariant& v) { return task_offset(v.config); }))
     o << fmt::format(
-        " The task reads the symbol k positions after a marker: a profile shows the offset when a head's mass at +k "
-        "or −k is at least {:g} times the larger of its masses at the two neighbouring distances.",
-        kOffsetSpikeRatio);
+        " The task reads the symbol k positions after a marker, so on it the profiles are of the rows whose query is "
+        "the marker ({}; over every row, the one row that reads +k is diluted by the others: `rotor analyze offsets "
+        "--query`): a profile shows the offset when a head's mass at +k or −k is at least {:g} times the larger of "
+        "its masses at the two neighbouring distances.",
+        kOffsetMarker, kOffsetSpikeRatio);
   o << "\n";
   for (const StudyVariant& v : spec.variants) {
     const RunResult& run = profiled_run(r, v.name);
