@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "tests/trainers/diagnostics/causal_test_model.h"
 #include "trainers/diagnostics/passkey.h"
 #include "trainers/diagnostics/text_generation.h"
 
@@ -74,20 +75,7 @@ TEST_CASE("passkey: keys are five digits, fixed by the seed, and vary over trial
 
 namespace {
 
-std::unique_ptr<LanguageModel> causal_model(const std::string& encoding) {
-  ModelConfig c;
-  c.vocab_size = 260;
-  c.d_model = 32;
-  c.heads = 2;
-  c.layers = 2;
-  c.d_ff = 64;
-  c.dropout = c.attention_dropout = 0;
-  c.init_std = 0.3;  // large weights: decided argmaxes, so greedy text is not a tie-break
-  c.position.type = encoding;
-  auto model = std::make_unique<LanguageModel>(c, LanguageModelKind::causal);
-  model->initialize(3);
-  return model;
-}
+std::unique_ptr<LanguageModel> causal_model(const std::string& encoding) { return test::causal_model(encoding, 3); }
 
 std::vector<int32_t> greedy(const LanguageModel& model, const PasskeyPrompt& p) {
   const int64_t window = int64_t(p.tokens.size() + p.answer.size());  // never slides

@@ -5,26 +5,14 @@
 
 #include "engine/argmax.h"
 #include "engine/parallel.h"
+#include "tests/trainers/diagnostics/causal_test_model.h"
 #include "trainers/diagnostics/text_generation.h"
 
 using namespace rotor;
 
 namespace {
 
-std::unique_ptr<LanguageModel> causal_model(const std::string& encoding) {
-  ModelConfig c;
-  c.vocab_size = 260;
-  c.d_model = 32;
-  c.heads = 2;
-  c.layers = 2;
-  c.d_ff = 64;
-  c.dropout = c.attention_dropout = 0;
-  c.init_std = 0.3;  // large weights: decided argmaxes and a varied text
-  c.position.type = encoding;
-  auto model = std::make_unique<LanguageModel>(c, LanguageModelKind::causal);
-  model->initialize(11);
-  return model;
-}
+std::unique_ptr<LanguageModel> causal_model(const std::string& encoding) { return test::causal_model(encoding, 11); }
 
 const std::vector<int32_t> kPrompt{40, 41, 42, 43, 44};
 
