@@ -116,7 +116,8 @@ TEST_CASE("analyze bias: T5's curve looks up its table by bucket, per layer when
   CHECK(bias_at(far1, 0, 7) == 1023);
   CHECK(bias_at(p.layers[0].rows[1], 0, -3) == 3);
   // Causal (decoder) buckets: all 32 for keys before the query, exact below 16.
-  const BiasRow& causal = t5.profile(true).layers[0].rows[1];
+  const BiasProfile decoder = t5.profile(true);  // kept: a reference into a temporary would dangle
+  const BiasRow& causal = decoder.layers[0].rows[1];
   CHECK(bias_at(causal, 1, -10) == 110);
   CHECK(bias_at(causal, 1, -15) == 115);
   CHECK(std::isnan(bias_at(causal, 1, 1)));
