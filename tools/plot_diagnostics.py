@@ -40,7 +40,8 @@ def offsets(data, stem, save):
         ax.set_xlabel("relative distance j − i (key − query)")
         ax.set_ylabel("mean attention mass")
         ax.set_title(f"{data.get('position', '')} layer {layer['layer']}: attention against distance "
-                     f"({data['windows']} windows of {data.get('split', '')})")
+                     f"({data['windows']} windows of {data.get('split', '')}"
+                     + (f", queries '{data['query']}')" if "query" in data else ")"))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
         save(fig, f"{stem}_L{layer['layer']}")
