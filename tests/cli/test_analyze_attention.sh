@@ -6,17 +6,9 @@
 # option and its valid range.
 set -uo pipefail
 rotor=$1
-dir=$(mktemp -d /tmp/rotor-analyze-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
 source "$(dirname "$0")/../check.sh"
-export XDG_CACHE_HOME="$dir/xdg"
-unset ROTOR_DATA
-mkdir -p "$dir/work" && cd "$dir/work" || exit 1
-mkdir -p corpus/a corpus/b
-for i in $(seq 1 12); do
-  echo "red green blue $i" > "corpus/a/doc$i.txt"
-  echo "one two three $i" > "corpus/b/doc$i.txt"
-done
+scratch_workdir analyze
+two_class_corpus
 common='run: {progress: none, threads: 1}
 data: {train_path: corpus, val_path: corpus, test_path: corpus, max_len: 16, batch_size: 4, tokenizer: byte}'
 printf '%s\nmodel: {d_model: 16, layers: 2, heads: 2, d_ff: 32, pooling: cls, position: {type: alibi}}\n%s\n' \

@@ -8,12 +8,9 @@
 set -uo pipefail
 rotor=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d /tmp/rotor-passkey-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
 source "$(dirname "$0")/../check.sh"
-export XDG_CACHE_HOME="$dir/xdg"
-unset ROTOR_DATA
-mkdir -p "$dir/work/corpus" && cd "$dir/work" || exit 1
+scratch_workdir passkey
+mkdir -p corpus
 for i in $(seq 1 12); do echo "The grass is green. The pass key is 1234$i. Remember it." > "corpus/doc$i.txt"; done
 cat > clm.yaml <<'YAML'
 run: {progress: none, threads: 1}

@@ -8,19 +8,9 @@
 # reads a folder as data.train_path does.
 set -uo pipefail
 rotor=$1
-dir=$(mktemp -d /tmp/rotor-usability-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
 source "$(dirname "$0")/../check.sh"
-export XDG_CACHE_HOME="$dir/xdg"
-unset ROTOR_DATA
-mkdir -p "$dir/work" && cd "$dir/work" || exit 1
-
-# A folder per class, as data.train_path reads it.
-mkdir -p corpus/a corpus/b
-for i in $(seq 1 12); do
-  echo "red green blue $i" > "corpus/a/doc$i.txt"
-  echo "one two three $i" > "corpus/b/doc$i.txt"
-done
+scratch_workdir usability
+two_class_corpus
 cat > run.yaml <<YAML
 run: {progress: none, threads: 1}
 model: {d_model: 16, layers: 1, heads: 2, d_ff: 32}

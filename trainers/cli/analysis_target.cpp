@@ -49,7 +49,10 @@ const TokenizedSplit& AnalysisTarget::split(const std::string& name) {
 }
 
 void write_analysis(const AnalysisTarget& target, const std::string& name, const std::string& mode,
-                    const nlohmann::json& data) {
+                    nlohmann::json data) {
+  data["checkpoint"] = target.checkpoint;
+  data["precision"] = option_name(target.restored.header.config.run.precision);
+  data["position"] = target.restored.header.config.model.position.type;
   fs::create_directories(target.out);
   const std::string stem = (fs::path(target.out) / name).string();
   write_output_file(stem + ".json", data.dump(1) + "\n");

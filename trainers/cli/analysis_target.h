@@ -39,9 +39,9 @@ struct AnalysisTarget {
 
 AnalysisTarget open_analysis_target(const AnalysisRequest& request);
 
-// Writes OUT/name.json and asks the plot script for `mode`'s plots from it (a missing plotter is a warning:
-// the numbers stay).
+// Writes OUT/name.json, `data` with what it was measured on (checkpoint, precision, position encoding), and
+// asks the plot script for `mode`'s plots from it (a missing plotter is a warning: the numbers stay).
 void write_analysis(const AnalysisTarget& target, const std::string& name, const std::string& mode,
-                    const nlohmann::json& data);
+                    nlohmann::json data);
 
 }  // namespace rotor

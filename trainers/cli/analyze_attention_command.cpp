@@ -52,9 +52,6 @@ int analyze_attention(const AttentionRequest& req) {
   map_request.heads = req.heads;
   nlohmann::json data =
       attention_maps(model, tokens, slot_labels(model, *t.restored.tokenizer, tokens), map_request, precision);
-  data["checkpoint"] = t.checkpoint;
-  data["precision"] = option_name(precision);
-  data["position"] = model.config().position.type;
   data["source"] = req.doc >= 0 ? fmt::format("{} document {}", req.target.split, req.doc) : "--input";
   fmt::print("attention of {} slots, {} map(s), precision {}\n", data["length"].get<int64_t>(), data["maps"].size(),
              option_name(precision));

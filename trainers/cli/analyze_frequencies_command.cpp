@@ -46,13 +46,9 @@ int analyze_frequencies(const FrequenciesRequest& req) {
   AnalysisTarget t = open_analysis_target(req.target);
   const TokenizedSplit& split = t.split(req.target.split);
   const Model& model = *t.restored.model;
-  const Precision precision = t.restored.header.config.run.precision;
   const RunComputeScope compute(t.restored.header.config.run);  // the run's precision and threads
   nlohmann::json data = measure_frequency_use(model, split, t.max_len, req.windows).to_json();
-  data["checkpoint"] = t.checkpoint;
   data["split"] = split.name;
-  data["precision"] = option_name(precision);
-  data["position"] = model.config().position.type;
   data["layout"] = option_name(model.position_encoding().rotation()->layout());
   print_summary(data, split.name, t.max_len);
   write_analysis(t, "frequencies", "frequencies", data);

@@ -41,10 +41,7 @@ int analyze_offsets(const OffsetsRequest& req) {
   const std::optional<int32_t> token = query_token(req.query, *t.restored.tokenizer);
   nlohmann::json data = measure_offset_profiles(model, split, t.max_len, req.windows, precision, token).to_json();
   if (token) data["query"] = req.query;
-  data["checkpoint"] = t.checkpoint;
   data["split"] = split.name;
-  data["precision"] = option_name(precision);
-  data["position"] = model.config().position.type;
   fmt::print("mean attention distance over {} windows of {} (at most {} tokens){}\n", data["windows"].get<int64_t>(),
              split.name, t.max_len, token ? fmt::format(", from the queries that are '{}'", req.query) : "");
   for (const auto& layer : data["layers"])

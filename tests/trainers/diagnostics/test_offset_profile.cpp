@@ -39,14 +39,20 @@ std::unique_ptr<EncoderClassifier> bias_only_model() {
   return model;
 }
 
+// A document of `length` tokens 4, 5, 6, 7, 8, 4, 5, ... (token 4 at every fifth position from 0).
+std::vector<int32_t> cycling_doc(int64_t length) {
+  std::vector<int32_t> doc;
+  for (int64_t t = 0; t < length; ++t) doc.push_back(static_cast<int32_t>(4 + t % 5));
+  return doc;
+}
+
 TEST_CASE("the offset profile of attention by the ALiBi bias alone matches its formula", "[diagnostics][offsets]") {
   const std::unique_ptr<EncoderClassifier> owned = bias_only_model();
   const EncoderClassifier& model = *owned;
   const int64_t n = 20;
   TokenizedSplit split;
   split.name = "val";
-  std::vector<int32_t> doc;
-  for (int64_t t = 0; t < 30; ++t) doc.push_back(static_cast<int32_t>(4 + t % 5));
+  const std::vector<int32_t> doc = cycling_doc(30);
   split.add(doc, 0);
   split.add({5}, 0);  // one token: skipped
   split.add(doc, 1);
@@ -77,9 +83,7 @@ TEST_CASE("an offset profile from one query token counts only the rows whose que
   const int64_t n = 20;
   TokenizedSplit split;
   split.name = "val";
-  std::vector<int32_t> doc;
-  for (int64_t t = 0; t < n; ++t) doc.push_back(static_cast<int32_t>(4 + t % 5));  // token 4 at 0, 5, 10, 15
-  split.add(doc, 0);
+  split.add(cycling_doc(n), 0);  // token 4 at 0, 5, 10, 15
   const nlohmann::json profiles = measure_offset_profiles(model, split, n, 10, Precision::fp32, 4).to_json();
   const std::vector<double> slopes = alibi_slopes(4);
   for (int64_t h = 0; h < 4; ++h) {
