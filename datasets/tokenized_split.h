@@ -1,17 +1,25 @@
 #pragma once
 // One split after tokenization, stored flat: document i is
-// tokens[offsets[i] .. offsets[i + 1]) with class index labels[i].
+// tokens[offsets[i] .. offsets[i + 1]) with class index labels[i]. A split of
+// a sequence task (tasks/sequence_layout.h) also has a target per token,
+// targets[t]: the token id position t must predict, kNoTarget where none.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace rotor {
 
+inline constexpr int32_t kNoTarget = -1;
+
 struct TokenizedSplit {
   std::string name;  // "train", "val", "test", or an extra test split's name
   std::vector<int32_t> tokens;
   std::vector<int64_t> offsets{0};
   std::vector<int32_t> labels;
+  std::vector<int32_t> targets;  // empty, or one per token
+
+  bool has_targets() const { return !targets.empty(); }
+  const int32_t* doc_targets(int64_t doc) const { return targets.data() + offsets[doc]; }
 
   int64_t num_docs() const { return static_cast<int64_t>(labels.size()); }
   int64_t doc_length(int64_t doc) const { return offsets[doc + 1] - offsets[doc]; }
@@ -21,6 +29,11 @@ struct TokenizedSplit {
     tokens.insert(tokens.end(), doc.begin(), doc.end());
     offsets.push_back(static_cast<int64_t>(tokens.size()));
     labels.push_back(label);
+  }
+  // A document of a sequence task: its tokens and their targets, label 0.
+  void add_with_targets(const std::vector<int32_t>& doc, const std::vector<int32_t>& doc_targets) {
+    add(doc, 0);
+    targets.insert(targets.end(), doc_targets.begin(), doc_targets.end());
   }
 };
 

@@ -1,0 +1,45 @@
+#pragma once
+// Sequence tasks: a generated input string and the string a model must
+// output for it, as in the length-generalisation benchmarks of Deletang et al.
+// 2023 ("Neural Networks and the Chomsky Hierarchy", also Ruoss et al. 2023)
+// and Kazemnejad et al. 2023 (decoder tasks). Each task is a row of
+// sequence_tasks(), its generator in the file of its family; how a sample
+// becomes model tokens and per-token targets is sequence_layout.h.
+//
+// A sample's length n is the length of its input in symbols, the length the
+// papers train (1..40) and test (41..500) on. Symbols are whitespace-free
+// strings, one vocab token each.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/random.h"
+
+namespace rotor {
+
+struct SequenceSample {
+  std::vector<std::string> input;
+  std::vector<std::string> output;  // never empty
+};
+
+// Where a task comes from: its level of the Chomsky hierarchy (Deletang et al.
+// 2023, Table 1) or the decoder set of Kazemnejad et al. 2023.
+enum class TaskLevel { regular, context_free, context_sensitive, decoder };
+
+struct SequenceTask {
+  const char* name;    // data.task, kebab-case: "reverse-string"
+  const char* source;  // paper, and the authors' file the definition follows
+  TaskLevel level;
+  int64_t min_length;  // the shortest input the task defines
+  // The sample of input length n (n >= min_length) from `key`'s draws 0, 1, ...
+  SequenceSample (*draw)(const RandomKey& key, int64_t n);
+};
+
+// Every sequence task, in table order.
+const std::vector<SequenceTask>& sequence_tasks();
+// nullptr when `name` is not a sequence task.
+const SequenceTask* find_sequence_task(std::string_view name);
+std::string level_name(TaskLevel level);
+
+}  // namespace rotor
