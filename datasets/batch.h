@@ -13,7 +13,11 @@ struct Batch {
   std::vector<int32_t> labels;      // [B] class index
   std::vector<int64_t> doc_ids;     // [B] document index within its split
   std::vector<int32_t> window_ids;  // [B] window index within its document
-  int64_t epoch = 0;                // the training epoch that served it (evaluation: 0); keys per-epoch draws
+  // [B * N] row-major, the token each slot must predict (a sequence task's
+  // split, tokenized_split.h), kNoTarget on unscored slots and padding; empty
+  // when the split has no targets.
+  std::vector<int32_t> targets;
+  int64_t epoch = 0;  // the training epoch that served it (evaluation: 0); keys per-epoch draws
 };
 
 }  // namespace rotor

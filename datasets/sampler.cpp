@@ -8,6 +8,10 @@ Sampler::Sampler(const TokenizedSplit& split, const WindowConfig& windows, const
                  SamplerMode mode)
     : split_(&split), window_config_(windows), batch_config_(batching), seed_(seed), mode_(mode) {
   if (split.num_docs() == 0) throw DataError("split '" + split.name + "' is empty: nothing to sample");
+  // Permuted tokens would no longer sit under their targets (queries, answers).
+  if (windows.shuffle_tokens && split.has_targets())
+    throw DataError("data.shuffle_tokens: split '" + split.name +
+                    "' is a sequence task's, whose targets belong to their positions; expected false");
 }
 
 void Sampler::plan() {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "datasets/data_error.h"
 #include "engine/random.h"
 
@@ -29,11 +31,35 @@ Window truncated(int64_t doc, int64_t length, const WindowConfig& config) {
   return w;
 }
 
+// A sequence task's sample (a split with targets) is one window, whole: a cut
+// sample would lose queries or answer positions, or the input they depend on.
+std::vector<Window> whole_samples(const TokenizedSplit& split, const WindowConfig& config, const char* length_key) {
+  std::vector<Window> out;
+  out.reserve(static_cast<size_t>(split.num_docs()));
+  for (int64_t doc = 0; doc < split.num_docs(); ++doc) {
+    const int64_t length = split.doc_length(doc);
+    if (length > config.max_len)
+      throw DataError(fmt::format(
+          "{}: sample {} of split '{}' has {} tokens, more than the {}-token window; a sequence task's sample is "
+          "never cut, so set {} to at least the longest sample",
+          length_key, doc, split.name, length, config.max_len, length_key));
+    out.push_back(Window{doc, 0, 0, length, 0});
+  }
+  return out;
+}
+
+// Copies a window's values out of one of the split's per-token arrays (tokens, targets).
+void copy_window_values(const int32_t* doc, int64_t doc_length, const Window& window, int32_t* out) {
+  std::copy(doc + window.head_begin, doc + window.head_begin + window.head_len, out);
+  std::copy(doc + doc_length - window.tail_len, doc + doc_length, out + window.head_len);
+}
+
 }  // namespace
 
 std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfig& config, uint64_t seed,
                                   int64_t epoch) {
   check(config);
+  if (split.has_targets()) return whole_samples(split, config, "data.max_len");
   const RandomKey key{seed, stream_id("train_window"), static_cast<uint64_t>(epoch)};
   std::vector<Window> out;
   out.reserve(static_cast<size_t>(split.num_docs()));
@@ -52,6 +78,7 @@ std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfi
 
 std::vector<Window> eval_windows(const TokenizedSplit& split, const WindowConfig& config) {
   check(config);
+  if (split.has_targets()) return whole_samples(split, config, "data.eval_max_len (0: data.max_len)");
   std::vector<Window> out;
   for (int64_t doc = 0; doc < split.num_docs(); ++doc) {
     const int64_t length = split.doc_length(doc);
@@ -70,10 +97,11 @@ std::vector<Window> eval_windows(const TokenizedSplit& split, const WindowConfig
 }
 
 void copy_window(const TokenizedSplit& split, const Window& window, int32_t* out) {
-  const int32_t* doc = split.doc_tokens(window.doc);
-  std::copy(doc + window.head_begin, doc + window.head_begin + window.head_len, out);
-  const int64_t end = split.doc_length(window.doc);
-  std::copy(doc + end - window.tail_len, doc + end, out + window.head_len);
+  copy_window_values(split.doc_tokens(window.doc), split.doc_length(window.doc), window, out);
+}
+
+void copy_window_targets(const TokenizedSplit& split, const Window& window, int32_t* out) {
+  copy_window_values(split.doc_targets(window.doc), split.doc_length(window.doc), window, out);
 }
 
 }  // namespace rotor

@@ -47,16 +47,21 @@ struct Window {
   int64_t length() const { return head_len + tail_len; }
 };
 
-// One window per document for a training epoch.
+// One window per document for a training epoch. A split with per-token targets
+// (a sequence task's) has each document whole in one window, and throws
+// DataError naming data.max_len when one is longer than config.max_len.
 std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfig& config, uint64_t seed,
                                   int64_t epoch);
 
 // Evaluation windows: the truncated document (first), or ceil(length / max_len)
 // full windows spread evenly from the start to the end of the document (all),
-// so every token is seen and no window is a short leftover.
+// so every token is seen and no window is a short leftover. A split with
+// per-token targets: each document whole, as train_windows.
 std::vector<Window> eval_windows(const TokenizedSplit& split, const WindowConfig& config);
 
 // Writes the window's tokens to `out` (length() values).
 void copy_window(const TokenizedSplit& split, const Window& window, int32_t* out);
+// Writes the window's per-token targets to `out` (length() values); the split must have targets.
+void copy_window_targets(const TokenizedSplit& split, const Window& window, int32_t* out);
 
 }  // namespace rotor
