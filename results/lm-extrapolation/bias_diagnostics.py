@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Two diagnostics of the lm-extrapolation study, from each run's best checkpoint and config.
 
-    /usr/bin/python3 docs/compare-lm-extrapolation/bias_diagnostics.py runs/compare/lm-extrapolation
+    /usr/bin/python3 results/lm-extrapolation/bias_diagnostics.py runs/compare/lm-extrapolation
 
 T5 (every t5-bias run): the last query of a window of L tokens weights the key at distance d by
 exp(table[bucket(d)]) before content is considered, with T5's decoder buckets as the independent

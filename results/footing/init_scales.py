@@ -1,7 +1,7 @@
 # The residual stream's RMS against each pre-LN block's update at initialisation, for the embedding
-# scales of docs/footing/README.md: a numpy restatement of rotor's encoder at the Brown/SOTU size (d 128,
+# scales of results/footing/README.md: a numpy restatement of rotor's encoder at the Brown/SOTU size (d 128,
 # 4 heads, d_ff 512, 2 layers, weights N(0, 0.02), biases 0, LN gains 1, tanh-approximate GELU; attention
-# without dropout or padding). Run: /usr/bin/python3 docs/footing/init_scales.py (numpy only, ~10 s).
+# without dropout or padding). Run: /usr/bin/python3 results/footing/init_scales.py (numpy only, ~10 s).
 import numpy as np
 from math import sqrt
 
