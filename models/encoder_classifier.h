@@ -8,7 +8,7 @@
 // BERT's; sqrt_d: Vaswani's N(0, d^-1/2) times sqrt(d)), absolute positions at
 // model.position.scale times their RMS; an encoding may set its own starting
 // values (PositionEncoding::initialize: KERPLE, learned ALiBi slopes).
-// Parameter names are documented in README.md and are what checkpoints and the
+// Parameter names are documented in docs/guide/checkpoints.md and are what checkpoints and the
 // golden tests use.
 #include <cstdint>
 #include <vector>

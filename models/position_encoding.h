@@ -7,7 +7,7 @@
 // Adding an encoding: one .cpp file with a PositionEncoding subclass and a
 // PositionEncodingSpec declaring its model.position.* keys, plus one row in
 // position_encoding_table.cpp (or, from a test or plugin,
-// register_position_encoding()). README.md has the steps.
+// register_position_encoding()). docs/design.md has the steps.
 #include <cstdint>
 #include <functional>
 #include <memory>

@@ -3,7 +3,7 @@
 # (git ls-files; nothing generated is tracked as C++):
 #   1. formatting: `clang-format --dry-run --Werror` with the repo's .clang-format
 #      (clang-format 14, Debian 12's); one line per unformatted file.
-#   2. the size budget (README, "How the code is organised"): at most 400 lines a
+#   2. the size budget (docs/design.md, "Budgets"): at most 400 lines a
 #      file and 60 lines a function, tables exempt. tools/size_budget.py says how
 #      a function is measured and what a table is (in short: a function that only
 #      returns one braced list of rows, a braced initializer outside functions, or

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The size budget of README's "How the code is organised": at most 400 lines a
+"""The size budget of docs/design.md ("Budgets"): at most 400 lines a
 file and 60 lines a function, tables exempt. Run by tools/check-style.sh.
 
     tools/size_budget.py FILE...    prints `path:line: what` per violation; exit 1 if any

@@ -1,12 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the configuration reference in README.md from `rotor config --reference --markdown`.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-rotor=${ROTOR:-./build/rotor}
-export ROTOR_REFERENCE=$("$rotor" config --reference --markdown)
-awk '
-  /<!-- config-reference:begin -->/ { print; print ENVIRON["ROTOR_REFERENCE"]; skip = 1; next }
-  /<!-- config-reference:end -->/   { skip = 0 }
-  !skip' README.md > README.md.tmp
-mv README.md.tmp README.md
-echo "README.md: configuration reference updated"
+# The configuration reference moved from README.md to docs/reference/config.md
+# (issue 40); this name is kept for habit and scripts: it regenerates every
+# generated reference page. Same arguments as tools/update-reference.sh.
+exec bash "$(dirname "$0")/update-reference.sh" "$@"

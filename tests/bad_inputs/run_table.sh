@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Usage: run_table.sh ROTOR README.md [--show]
-# Runs every row of README.md's bad-input table (between the bad-inputs
+# Usage: run_table.sh ROTOR docs/guide/reliability.md [--show]
+# Runs every row of the page's bad-input table (between the bad-inputs
 # markers) in a scratch copy of fixtures/ and checks the exit code and that
 # the output contains the row's exact message ('…' stands for any text).
 # --show prints what each command really printed, to write new rows.
 set -uo pipefail
 export ROTOR=$(readlink -f "$1")
-readme=$(readlink -f "$2")
+page=$(readlink -f "$2")
 show=${3:-}
 here=$(dirname "$(readlink -f "$0")")
 work=$(mktemp -d /tmp/rotor-bad-inputs-XXXXXX)
@@ -71,7 +71,7 @@ while IFS= read -r line; do
     printf 'FAILED %s: %s\n  expected exit %s and: %s\n  got exit %s and:\n%s\n' "$num" "$command" "$code" "$message" \
       "$got" "$(sed 's/^/    /' <<< "$output" | tail -n 8)"
   fi
-done < <(sed -n '/<!-- bad-inputs:begin -->/,/<!-- bad-inputs:end -->/p' "$readme")
+done < <(sed -n '/<!-- bad-inputs:begin -->/,/<!-- bad-inputs:end -->/p' "$page")
 echo "bad inputs: $rows rows, $passed passed, $failed failed, $skipped skipped"
 [ "$rows" -ge 60 ] || { echo "FAILED: the table has fewer than 60 rows"; exit 1; }
 [ "$failed" -eq 0 ] && [ -z "$show" ]

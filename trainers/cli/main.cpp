@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{
       "rotor: compare position encodings (RoPE, sinusoidal, T5 bias, ALiBi, ...) in Transformer "
-      "encoder classifiers on long-text classification.\n\nExit codes: 0 ok, 1 error, 2 usage, "
+      "classifiers and causal and masked language models.\n\nExit codes: 0 ok, 1 error, 2 usage, "
       "130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP after saving a checkpoint."};
   app.require_subcommand(1);
   const std::vector<rotor::Command> commands{

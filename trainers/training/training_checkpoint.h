@@ -1,6 +1,6 @@
 #pragma once
-// What a training checkpoint holds and under which keys (see README,
-// "Checkpoint layout"): the resolved config, tokenizer and labels, every
+// What a training checkpoint holds and under which keys (see docs/guide/checkpoints.md,
+// "Layout"): the resolved config, tokenizer and labels, every
 // parameter, the optimizer state, and the TrainingState.
 #include <memory>
 #include <optional>
