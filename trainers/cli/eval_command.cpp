@@ -1,5 +1,6 @@
 // `rotor eval`: a checkpoint's metrics on a split of its task or a labelled
 // file, at one or several window lengths, printed and written next to the run.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -66,36 +67,28 @@ struct LengthResult {
   std::string file;
 };
 
-// A table, one row per length: a classifier's accuracy, macro-F1 and loss, or
-// a language model's loss, perplexity, bits per token and next-token accuracy.
-void print_results(const std::string& name, int64_t documents, const std::string& windows,
-                   const std::vector<LengthResult>& results) {
-  const bool lm = results.front().scores.language_model;
+// The scores of one length as a list, or a table with one row per length:
+// each metric the objective declares, in its order and number format.
+void print_results(const ObjectiveSpec& objective, const std::string& name, int64_t documents,
+                   const std::string& windows, const std::vector<LengthResult>& results) {
   if (results.size() == 1) {
     const SplitScores& m = results[0].scores;
     fmt::print("{}: {} documents, windows of {} tokens ({})\n", name, documents, results[0].length, windows);
-    if (m.absent())
-      fmt::print("  no token scored: loss, perplexity and accuracy absent\n");
-    else if (lm)
-      fmt::print("  loss       {:.4f}\n  perplexity {:.3f}\n  bits/token {:.4f}\n  accuracy   {:.4f}\n", m.loss,
-                 m.perplexity(), m.bits_per_token(), m.accuracy);
-    else
-      fmt::print("  accuracy {:.4f}\n  macro-F1 {:.4f}\n  loss     {:.4f}\n", m.accuracy, m.macro_f1, m.loss);
+    size_t width = 0;
+    for (const MetricDeclaration& d : objective.metrics) width = std::max(width, d.shown_name().size());
+    if (m.absent()) fmt::print("  {}\n", describe_scores(objective, m));
+    for (const MetricDeclaration& d : objective.metrics)
+      if (!m.absent()) fmt::print("  {:<{}} {}\n", d.shown_name(), width, d.format(m.get(d.name)));
     if (!results[0].file.empty()) fmt::print("metrics written to {}\n", results[0].file);
     return;
   }
-  fmt::print("{}: {} documents, windows: {}\n{:>8}  {:>10}  {:>10}  {:>10}  {:>10}  {}\n", name, documents, windows,
-             "length", lm ? "loss" : "accuracy", lm ? "perplexity" : "macro-F1", lm ? "bits/token" : "loss",
-             lm ? "accuracy" : "", "metrics file");
+  fmt::print("{}: {} documents, windows: {}\n{:>8}", name, documents, windows, "length");
+  for (const MetricDeclaration& d : objective.metrics) fmt::print("  {:>10}", d.shown_name());
+  fmt::print("  metrics file\n");
   for (const LengthResult& r : results) {
-    const SplitScores& m = r.scores;
-    const std::string file = r.file.empty() ? "(not written)" : r.file;
-    if (lm)
-      fmt::print("{:>8}  {:>10.4f}  {:>10.3f}  {:>10.4f}  {:>10.4f}  {}\n", r.length, m.loss, m.perplexity(),
-                 m.bits_per_token(), m.accuracy, file);
-    else
-      fmt::print("{:>8}  {:>10.4f}  {:>10.4f}  {:>10.4f}  {:>10}  {}\n", r.length, m.accuracy, m.macro_f1, m.loss, "",
-                 file);
+    fmt::print("{:>8}", r.length);
+    for (const MetricDeclaration& d : objective.metrics) fmt::print("  {:>10}", d.format(r.scores.get(d.name)));
+    fmt::print("  {}\n", r.file.empty() ? "(not written)" : r.file);
   }
 }
 
@@ -156,7 +149,7 @@ int eval_command(const EvalRequest& req) {
   const std::string windows = !lm              ? option_name(config.data.eval_windows)
                               : req.stride > 0 ? fmt::format("sliding, {} new tokens each", req.stride)
                                                : std::string("non-overlapping");
-  print_results(data.name, data.split().num_docs(), windows, results);
+  print_results(objective_spec(config.train.objective), data.name, data.split().num_docs(), windows, results);
   return 0;
 }
 

@@ -3,17 +3,28 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "models/encoder_classifier.h"
 #include "models/language_model.h"
 
 namespace rotor {
 namespace {
 
+double perplexity(double loss) { return std::exp(loss); }
+double bits(double nats) { return nats / std::log(2.0); }
+
 // A language model's metrics: its loss in nats per token and the two numbers
-// read from it, and the accuracy of the predicted tokens.
+// read from it (bits per byte with the byte tokenizer), and the accuracy of the
+// predicted tokens (clm: the next token; mlm: the masked ones).
 std::vector<MetricDeclaration> language_model_metrics() {
-  return {{"loss", true}, {"perplexity", true}, {"bits_per_token", true}, {"accuracy", false}};
+  return {{"loss", true},
+          {"perplexity", true, "", 3, "loss", perplexity},
+          {"bits_per_token", true, "bits/token", 4, "loss", bits},
+          {"accuracy", false, "token accuracy"}};
 }
+
+std::vector<std::string> language_model_study_metrics() { return {"accuracy", "loss", "perplexity"}; }
 
 std::function<std::unique_ptr<Model>(const ModelConfig&)> language_model(LanguageModelKind kind) {
   return [kind](const ModelConfig& m) { return std::make_unique<LanguageModel>(m, kind, DType::F32); };
@@ -24,13 +35,14 @@ std::vector<ObjectiveSpec> rows() {
       {ObjectiveKind::classify,
        [](const ModelConfig& m) { return std::make_unique<EncoderClassifier>(m, DType::F32); },
        ObjectiveData::labelled_documents,
-       {{"accuracy", false}, {"macro_f1", false}, {"loss", true}},
+       {{"accuracy", false}, {"macro_f1", false, "macro-F1"}, {"loss", true}},
        "accuracy",
-       EvidenceUnit::document},
+       EvidenceUnit::document,
+       {"accuracy", "macro_f1"}},
       {ObjectiveKind::clm, language_model(LanguageModelKind::causal), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window},
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics()},
       {ObjectiveKind::mlm, language_model(LanguageModelKind::masked), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window},
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics()},
   };
 }
 
@@ -41,6 +53,8 @@ bool MetricDeclaration::improves(double candidate, double best) const {
   if (std::isnan(best)) return true;        // the first evaluation
   return lower_is_better ? candidate < best : candidate > best;
 }
+
+std::string MetricDeclaration::format(double value) const { return fmt::format("{:.{}f}", value, decimals); }
 
 const MetricDeclaration* ObjectiveSpec::find_metric(const std::string& metric) const {
   for (const MetricDeclaration& m : metrics)

@@ -34,6 +34,15 @@ enum class EvidenceUnit {
 struct MetricDeclaration {
   std::string name;  // as in the records and train.best_metric
   bool lower_is_better = false;
+  std::string label;  // for people ("macro-F1"); empty: the name
+  int decimals = 4;   // printed after the point
+  // A metric read from another of the same scores (perplexity from the loss):
+  // derive(value of derived_from). Empty: the objective measures it.
+  std::string derived_from;
+  double (*derive)(double) = nullptr;
+
+  std::string shown_name() const { return label.empty() ? name : label; }
+  std::string format(double value) const;  // `decimals` after the point
 
   // True if `candidate` beats `best` in this metric's direction; any candidate
   // beats a NaN best (none yet), and a NaN candidate (absent) beats nothing.
@@ -48,6 +57,8 @@ struct ObjectiveSpec {
   std::vector<MetricDeclaration> metrics;
   std::string default_best_metric;  // train.best_metric when the config sets none
   EvidenceUnit evidence;
+  // The metrics a study's report gives per run and split, averaged over its seeds.
+  std::vector<std::string> study_metrics;
 
   std::string name() const { return option_name(kind); }
   // The metric named `metric`; nullptr when the objective declares none by that name.

@@ -1,6 +1,5 @@
 #include "trainers/run/eval_record.h"
 
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -68,26 +67,14 @@ void from_json(const JsonFields& j, EvalSetting& s) {
 
 void to_json(JsonFields& j, const EvalRecord& r) {
   j = {{"evaluation", r.evaluation}, {"step", r.step}, {"documents", r.documents}};
-  // The order the file had before language models: accuracy, macro_f1, loss.
-  j["accuracy"] = r.scores.accuracy;
-  if (!r.scores.language_model) {
-    j["macro_f1"] = r.scores.macro_f1;
-    j["loss"] = r.scores.loss;
-    return;
-  }
-  j["loss"] = r.scores.loss;
-  j["perplexity"] = r.scores.perplexity();
-  j["bits_per_token"] = r.scores.bits_per_token();
+  j["metrics"] = scores_json(r.scores);
 }
 
 void from_json(const JsonFields& j, EvalRecord& r) {
   r.evaluation = j.at("evaluation").get<EvalSetting>();
   r.step = j.at("step").get<int64_t>();
   r.documents = j.at("documents").get<int64_t>();
-  r.scores.language_model = j.contains("perplexity");
-  r.scores.loss = number_or_nan(j, "loss");
-  r.scores.accuracy = number_or_nan(j, "accuracy");
-  r.scores.macro_f1 = r.scores.language_model ? std::nan("") : number_or_nan(j, "macro_f1");
+  r.scores = record_scores(j, "metrics", "");
 }
 
 std::string eval_output_path(const std::string& dir, const EvalSetting& s, int64_t default_len) {

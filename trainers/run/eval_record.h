@@ -22,9 +22,9 @@ struct EvalSetting {
 };
 
 // One line: {"evaluation": {checkpoint, split, [data], eval_max_len,
-// eval_windows, overrides}, "step", "documents", "accuracy", "macro_f1", "loss"};
-// a language model's has "perplexity" and "bits_per_token" in place of "macro_f1"
-// (its loss in nats per token, its accuracy the next token's).
+// eval_windows, overrides}, "step", "documents", "metrics": {NAME: value, ...}}:
+// the metrics its objective declares (metrics_events.h); a record written before
+// "metrics" has them as fields of its own, and reads the same.
 struct EvalRecord {
   EvalSetting evaluation;
   int64_t step = 0;

@@ -1,6 +1,5 @@
 #include "trainers/run/length_sweep_record.h"
 
-#include <cmath>
 #include <filesystem>
 
 #include "trainers/run/json_file.h"
@@ -9,21 +8,17 @@ namespace rotor {
 
 namespace {
 
-// A split that scored no token has no loss or accuracy: written as null, read back as NaN.
-double number_or_absent(const nlohmann::json& j, const char* key) {
-  const nlohmann::json& value = j.at(key);
-  return value.is_null() ? std::nan("") : value.get<double>();
-}
+// The cell's scores under "metrics" (a split that scored no token: null, read
+// back as NaN); a cell written before "metrics" has them as fields of its own.
+void scores_to_json(nlohmann::json& j, const SplitScores& s) { j["metrics"] = nlohmann::json(scores_json(s)); }
+SplitScores scores_of(const nlohmann::json& j) { return record_scores(JsonFields(j), "metrics", ""); }
 
 void language_model_to_json(nlohmann::json& j, const SweepCell& c) {
   j["language_model"] = true;
   j["stride"] = c.stride;
   j["max_tokens"] = c.max_tokens;
   if (!c.available) return;
-  j["accuracy"] = c.accuracy;
-  j["loss"] = c.loss;
-  j["perplexity"] = std::exp(c.loss);
-  j["bits_per_token"] = c.loss / std::log(2.0);
+  scores_to_json(j, c.scores);
   j["documents"] = c.documents;
   j["window_nats"] = c.window_nats;
   j["window_tokens"] = c.window_tokens;
@@ -34,8 +29,7 @@ void language_model_from_json(const nlohmann::json& j, SweepCell& c) {
   c.stride = j.at("stride").get<int64_t>();
   c.max_tokens = j.value("max_tokens", int64_t{0});  // absent from sweeps written before it
   if (!c.available) return;
-  c.accuracy = number_or_absent(j, "accuracy");
-  c.loss = number_or_absent(j, "loss");
+  c.scores = scores_of(j);
   c.documents = j.at("documents").get<int64_t>();
   c.window_nats = j.at("window_nats").get<std::vector<double>>();
   c.window_tokens = j.at("window_tokens").get<std::vector<int64_t>>();
@@ -49,9 +43,7 @@ void to_json(nlohmann::json& j, const SweepCell& c) {
     language_model_to_json(j, c);
     if (!c.available) j["reason"] = c.reason;
   } else if (c.available) {
-    j["accuracy"] = c.accuracy;
-    j["macro_f1"] = c.macro_f1;
-    j["loss"] = c.loss;
+    scores_to_json(j, c.scores);
     j["documents"] = c.documents;
     j["predictions"] = c.predictions;
     j["labels"] = c.labels;
@@ -68,9 +60,7 @@ void from_json(const nlohmann::json& j, SweepCell& c) {
   if (!c.available) c.reason = j.at("reason").get<std::string>();
   if (j.value("language_model", false)) return language_model_from_json(j, c);
   if (!c.available) return;
-  c.accuracy = j.at("accuracy").get<double>();
-  c.macro_f1 = j.at("macro_f1").get<double>();
-  c.loss = j.at("loss").get<double>();
+  c.scores = scores_of(j);
   c.documents = j.at("documents").get<int64_t>();
   if (j.contains("predictions")) {
     c.predictions = j.at("predictions").get<std::vector<int32_t>>();

@@ -3,18 +3,22 @@
 // held-out splits at several window lengths and RoPE scalings (evaluated by
 // study/length_sweep.h), one cell per (split, length, scaling):
 //   {"checkpoint": path, "cells": [{"split", "length", "scaling", "available",
-//    then "accuracy", "macro_f1", "loss", "documents", "predictions", "labels"
-//    when available, else "reason"}]}
+//    then "metrics" (the scores its objective declares, metrics_events.h),
+//    "documents", "predictions", "labels" when available, else "reason"}]}
 // A language model's cell has instead "language_model": true, "stride",
-// "max_tokens" (0 or absent: the whole split),
-// "loss" (nats per token), "perplexity", "bits_per_token", "accuracy"
-// (next token), "documents" (windows), "window_nats" and "window_tokens".
-// written with sorted keys and an indent of 2.
+// "max_tokens" (0 or absent: the whole split), and when available "metrics",
+// "documents" (windows), "window_nats" and "window_tokens".
+// A cell written before "metrics" has the metrics as fields of its own
+// ("accuracy", "macro_f1", "loss", "perplexity", "bits_per_token"), read the same.
+// Written with sorted keys and an indent of 2.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "trainers/run/metrics_events.h"
 
 namespace rotor {
 
@@ -24,7 +28,7 @@ struct SweepCell {
   std::string scaling = "none";
   bool available = false;  // false: n/a, see reason
   std::string reason;
-  double accuracy = 0.0, macro_f1 = 0.0, loss = 0.0;
+  SplitScores scores;  // as the run's objective declares them; empty when not available
   int64_t documents = 0;
   // Per document of the split, in split order: the predicted class (-1: not
   // served) and the label. The study's paired statistics compare runs
@@ -33,8 +37,7 @@ struct SweepCell {
   std::vector<int32_t> predictions, labels;
   // A language model's cell: the split in windows of `length` inputs scoring
   // `stride` new tokens each (== length: non-overlapping), with each window's
-  // summed nats and scored tokens in stream order; loss is nats per token and
-  // accuracy next-token accuracy. The windows of one length and stride are
+  // summed nats and scored tokens in stream order. The windows of one length and stride are
   // the same for every run, so the statistics pair runs window by window.
   // With max_tokens > 0 only the split's first max_tokens targets are scored
   // (lm_windows in datasets/lm_windows.h).
@@ -44,6 +47,8 @@ struct SweepCell {
   std::vector<double> window_nats;
   std::vector<int64_t> window_tokens;
 
+  // The cell's value of `name`; NaN when it has none (not available, or not a metric of its objective).
+  double metric(const std::string& name) const { return scores.has(name) ? scores.get(name) : std::nan(""); }
   bool same_point(const SweepCell& other) const {
     return split == other.split && length == other.length && scaling == other.scaling;
   }

@@ -1,5 +1,6 @@
 #include "trainers/run/metrics_events.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/error.h"
@@ -9,44 +10,64 @@ namespace {
 
 bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
+// The metrics records held as fields of their own before "metrics".
+const char* const legacy_metrics[] = {"loss", "accuracy", "macro_f1", "perplexity", "bits_per_token"};
+
 }  // namespace
 
-bool SplitScores::absent() const { return std::isnan(loss); }
-double SplitScores::perplexity() const { return std::exp(loss); }
-double SplitScores::bits_per_token() const { return loss / std::log(2.0); }
+SplitScores::SplitScores(std::initializer_list<std::pair<std::string, double>> values) {
+  for (const auto& [metric, value] : values) set(metric, value);
+}
+
+void SplitScores::set(const std::string& metric, double value) {
+  for (auto& [name, v] : values_)
+    if (name == metric) {
+      v = value;
+      return;
+    }
+  values_.emplace_back(metric, value);
+}
+
+bool SplitScores::has(const std::string& metric) const {
+  return std::any_of(values_.begin(), values_.end(), [&](const auto& v) { return v.first == metric; });
+}
 
 double SplitScores::get(const std::string& metric) const {
-  if (metric == "loss") return loss;
-  if (metric == "accuracy") return accuracy;
-  if (!language_model && metric == "macro_f1") return macro_f1;
-  if (language_model && metric == "perplexity") return perplexity();
-  if (language_model && metric == "bits_per_token") return bits_per_token();
-  throw ValueError("no metric '" + metric + "' in " + (language_model ? "a language model's" : "a classifier's") +
-                   " scores");
+  for (const auto& [name, value] : values_)
+    if (name == metric) return value;
+  std::string carried;
+  for (const auto& v : values_) carried += (carried.empty() ? "" : ", ") + v.first;
+  throw ValueError("no metric '" + metric + "' in these scores (they carry: " + carried + ")");
+}
+
+bool SplitScores::absent() const {
+  return std::all_of(values_.begin(), values_.end(), [](const auto& v) { return std::isnan(v.second); });
 }
 
 bool SplitScores::operator==(const SplitScores& o) const {
-  return language_model == o.language_model && same_number(loss, o.loss) && same_number(accuracy, o.accuracy) &&
-         (language_model || same_number(macro_f1, o.macro_f1));  // a language model has no macro-F1
+  if (values_.size() != o.values_.size()) return false;
+  for (const auto& [name, value] : values_)
+    if (!o.has(name) || !same_number(value, o.get(name))) return false;
+  return true;
 }
 
-void add_scores(JsonFields& j, const std::string& prefix, const SplitScores& s) {
-  j[prefix + "loss"] = s.loss;
-  j[prefix + "accuracy"] = s.accuracy;
-  if (!s.language_model) {
-    j[prefix + "macro_f1"] = s.macro_f1;
-    return;
-  }
-  j[prefix + "perplexity"] = s.perplexity();
-  j[prefix + "bits_per_token"] = s.bits_per_token();
+JsonFields scores_json(const SplitScores& s) {
+  JsonFields j = JsonFields::object();
+  for (const auto& [name, value] : s.values()) j[name] = value;
+  return j;
 }
 
-SplitScores scores_from(const JsonFields& j, const std::string& prefix) {
+SplitScores scores_from_json(const JsonFields& metrics) {
   SplitScores s;
-  s.language_model = j.contains(prefix + "perplexity");
-  s.loss = number_or_nan(j, (prefix + "loss").c_str());
-  s.accuracy = number_or_nan(j, (prefix + "accuracy").c_str());
-  s.macro_f1 = s.language_model ? std::nan("") : number_or_nan(j, (prefix + "macro_f1").c_str());
+  for (const auto& item : metrics.items()) s.set(item.key(), number_or_nan(metrics, item.key().c_str()));
+  return s;
+}
+
+SplitScores record_scores(const JsonFields& j, const std::string& key, const std::string& prefix) {
+  if (j.contains(key)) return scores_from_json(j.at(key));
+  SplitScores s;
+  for (const char* metric : legacy_metrics)
+    if (j.contains(prefix + metric)) s.set(metric, number_or_nan(j, (prefix + metric).c_str()));
   return s;
 }
 
@@ -65,14 +86,14 @@ void to_json(JsonFields& j, const TrainEvent& e) {
 
 void to_json(JsonFields& j, const EvalEvent& e) {
   j = {{"event", "eval"}, {"split", e.split}, {"step", e.step}, {"epoch", e.epoch}};
-  add_scores(j, "", e.scores);
+  j["metrics"] = scores_json(e.scores);
   j["best"] = e.best;
   j["elapsed_s"] = e.elapsed_s;
 }
 
 void to_json(JsonFields& j, const FinalEvent& e) {
   j = {{"event", "final"}, {"split", e.split}, {"step", e.step}};
-  add_scores(j, "", e.scores);
+  j["metrics"] = scores_json(e.scores);
 }
 
 void from_json(const JsonFields& j, TrainEvent& e) {
@@ -91,7 +112,7 @@ void from_json(const JsonFields& j, EvalEvent& e) {
   e.split = j.at("split").get<std::string>();
   e.step = j.at("step").get<int64_t>();
   e.epoch = j.at("epoch").get<int64_t>();
-  e.scores = scores_from(j, "");
+  e.scores = record_scores(j, "metrics", "");
   e.best = j.at("best").get<bool>();
   e.elapsed_s = number_or_nan(j, "elapsed_s");
 }
@@ -99,7 +120,7 @@ void from_json(const JsonFields& j, EvalEvent& e) {
 void from_json(const JsonFields& j, FinalEvent& e) {
   e.split = j.at("split").get<std::string>();
   e.step = j.at("step").get<int64_t>();
-  e.scores = scores_from(j, "");
+  e.scores = record_scores(j, "metrics", "");
 }
 
 void from_json(const JsonFields& j, EventHeader& e) {

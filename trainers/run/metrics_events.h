@@ -3,36 +3,49 @@
 // the order written here:
 //   train  {"event":"train","step","epoch","lr","loss","accuracy","grad_norm",
 //           "tokens","tokens_per_s","elapsed_s"}   every run.log_every steps
-//   eval   {"event":"eval","split","step","epoch","loss","accuracy","macro_f1",
-//           "best","elapsed_s"}                    each validation (a language model:
-//           "perplexity","bits_per_token" in place of "macro_f1", here and in final)
-//   final  {"event":"final","split","step","loss","accuracy","macro_f1"}
+//   eval   {"event":"eval","split","step","epoch","metrics":{NAME: value, ...},
+//           "best","elapsed_s"}                    each validation
+//   final  {"event":"final","split","step","metrics":{...}}
 //                                                  the best checkpoint on each held-out split
+// "metrics" holds the split's scores under the names its objective declares
+// (objective_table.h), in their order. Files written before it have the
+// metrics as fields of the event ("loss", "accuracy", "macro_f1", "perplexity",
+// "bits_per_token"); they read into the same names.
 // A number that is NaN or infinite is written as null and read back as NaN.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "trainers/run/json_text.h"
 
 namespace rotor {
 
-// Loss, accuracy and macro-F1 of one split, as logged and summarized. A
-// language model's loss is in nats per predicted token and its accuracy that
-// of the next token; it has no macro-F1, and logs its perplexity and bits per
-// token (per byte with the byte tokenizer) instead, both from the loss. A
-// split that scored no target (a masked LM's with no token selected) has no
-// metric: loss and accuracy are NaN, written as null, never 0 (loss 0 would read
-// as a perfect model and become the best checkpoint).
-struct SplitScores {
-  double loss = 0.0, accuracy = 0.0, macro_f1 = 0.0;
-  bool language_model = false;
-  bool absent() const;  // no target was scored
-  double perplexity() const;
-  double bits_per_token() const;
-  // The metric named `metric` (train.best_metric: one its objective declares, objective_table.h);
-  // throws ValueError for a name the split's scores do not carry.
+// The scores of one split, as logged and summarized: metric name -> value, in
+// the order the run's objective declares its metrics (then any more it
+// measured). A language model's loss is in nats per predicted token. A split
+// that scored no target (a masked LM's with no token selected) has no metric:
+// every value is NaN, written as null, never 0 (loss 0 would read as a perfect
+// model and become the best checkpoint).
+class SplitScores {
+ public:
+  SplitScores() = default;
+  SplitScores(std::initializer_list<std::pair<std::string, double>> values);
+
+  // Replaces the value of `metric`, or appends it.
+  void set(const std::string& metric, double value);
+  bool has(const std::string& metric) const;
+  // The value of `metric` (train.best_metric: one its objective declares,
+  // objective_table.h); throws ValueError for a name the scores do not carry.
   double get(const std::string& metric) const;
+  const std::vector<std::pair<std::string, double>>& values() const { return values_; }
+  bool absent() const;  // no target was scored
+  // The same metrics with the same values (NaN equals NaN), in any order.
   bool operator==(const SplitScores& o) const;
+
+ private:
+  std::vector<std::pair<std::string, double>> values_;
 };
 
 struct TrainEvent {
@@ -71,8 +84,12 @@ void from_json(const JsonFields& j, FinalEvent& e);
 // Throws nlohmann::json::exception unless "event" is a string and "step" an integer.
 void from_json(const JsonFields& j, EventHeader& e);
 
-// Appends "<prefix>loss", "<prefix>accuracy", "<prefix>macro_f1" to `j`; reads them back.
-void add_scores(JsonFields& j, const std::string& prefix, const SplitScores& s);
-SplitScores scores_from(const JsonFields& j, const std::string& prefix);
+// The scores as a JSON object, metric name -> value (null: NaN), and back.
+JsonFields scores_json(const SplitScores& s);
+SplitScores scores_from_json(const JsonFields& metrics);
+// The scores a record holds under `key`, or, in a record written before
+// "metrics" existed, its fields "<prefix>loss", "<prefix>accuracy",
+// "<prefix>macro_f1", "<prefix>perplexity", "<prefix>bits_per_token".
+SplitScores record_scores(const JsonFields& j, const std::string& key, const std::string& prefix);
 
 }  // namespace rotor

@@ -52,7 +52,7 @@ std::vector<std::string> metrics_lines_to_keep(const std::string& path, int64_t 
   return kept;
 }
 
-std::vector<std::pair<int64_t, double>> read_validation_curve(const std::string& path) {
+std::vector<std::pair<int64_t, double>> read_validation_curve(const std::string& path, const std::string& metric) {
   std::vector<std::pair<int64_t, double>> curve;
   const std::vector<std::string> lines = read_lines(path);
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -61,10 +61,11 @@ std::vector<std::pair<int64_t, double>> read_validation_curve(const std::string&
       const JsonFields j = JsonFields::parse(lines[i]);
       if (j.value("event", "") != "eval") continue;
       const EvalEvent e = j.get<EvalEvent>();
-      // A language model's curve is its validation loss (its best metric).
-      if (e.split == "val") curve.emplace_back(e.step, e.scores.language_model ? e.scores.loss : e.scores.accuracy);
+      if (e.split == "val") curve.emplace_back(e.step, e.scores.get(metric));
     } catch (const nlohmann::json::exception& ex) {
       throw RunFileError(path + ":" + std::to_string(i + 1) + ": not a metrics event (" + ex.what() + ")");
+    } catch (const ValueError& ex) {
+      throw RunFileError(path + ":" + std::to_string(i + 1) + ": " + ex.what());
     }
   }
   return curve;

@@ -16,9 +16,9 @@ namespace rotor {
 std::vector<std::string> metrics_lines_to_keep(const std::string& path, int64_t step,
                                                std::vector<std::string>& warnings);
 
-// (step, accuracy) of every "eval" event on split "val" in `path` (missing:
-// none). A line that is not a metrics event throws RunFileError naming file
-// and line.
-std::vector<std::pair<int64_t, double>> read_validation_curve(const std::string& path);
+// (step, value of `metric`) of every "eval" event on split "val" in `path`
+// (missing: none). A line that is not a metrics event, or lacks the metric,
+// throws RunFileError naming file and line.
+std::vector<std::pair<int64_t, double>> read_validation_curve(const std::string& path, const std::string& metric);
 
 }  // namespace rotor

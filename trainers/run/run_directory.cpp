@@ -30,8 +30,8 @@ std::optional<int64_t> RunDirectory::summarized_steps() const { return rotor::su
 
 std::string RunDirectory::best_checkpoint_path() const { return checkpoints().path_for_step(read_summary().best_step); }
 
-std::vector<std::pair<int64_t, double>> RunDirectory::validation_curve() const {
-  return read_validation_curve(metrics_path());
+std::vector<std::pair<int64_t, double>> RunDirectory::validation_curve(const std::string& metric) const {
+  return read_validation_curve(metrics_path(), metric);
 }
 
 std::string RunDirectory::eval_record_path(const EvalSetting& setting, int64_t default_len) const {

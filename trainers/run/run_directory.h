@@ -52,8 +52,8 @@ class RunDirectory {
   // RUN/checkpoints/step-<best>.h5, by the summary's best_step.
   std::string best_checkpoint_path() const;
 
-  // (step, validation accuracy) of every validation in metrics.jsonl.
-  std::vector<std::pair<int64_t, double>> validation_curve() const;
+  // (step, validation `metric`) of every validation in metrics.jsonl.
+  std::vector<std::pair<int64_t, double>> validation_curve(const std::string& metric) const;
 
   // Where `rotor eval` writes the record of `setting` (eval_output_path()).
   std::string eval_record_path(const EvalSetting& setting, int64_t default_len) const;

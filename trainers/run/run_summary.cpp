@@ -10,7 +10,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// The held-out splits named by "<split>_accuracy" keys, in the file's order.
+// The held-out splits of a summary written before "scores", named by its
+// "<split>_accuracy" keys, in the file's order.
 std::vector<std::string> summarized_splits(const JsonFields& j) {
   const std::string suffix = "_accuracy";
   std::vector<std::string> splits;
@@ -36,7 +37,8 @@ void to_json(JsonFields& j, const RunSummary& s) {
     j["init_from"] = s.init_from.checkpoint;
     j["init_from_checksum"] = s.init_from.checksum;
   }
-  for (const auto& [split, scores] : s.splits) add_scores(j, split + "_", scores);
+  JsonFields& scores = j["scores"] = JsonFields::object();
+  for (const auto& [split, split_scores] : s.splits) scores[split] = scores_json(split_scores);
 }
 
 void from_json(const JsonFields& j, RunSummary& s) {
@@ -52,7 +54,12 @@ void from_json(const JsonFields& j, RunSummary& s) {
   s.tokens_per_s = j.at("tokens_per_s").get<double>();
   s.init_from = {j.value("init_from", ""), j.value("init_from_checksum", "")};
   s.splits.clear();
-  for (const std::string& split : summarized_splits(j)) s.splits.emplace_back(split, scores_from(j, split + "_"));
+  if (j.contains("scores")) {
+    for (const auto& item : j.at("scores").items()) s.splits.emplace_back(item.key(), scores_from_json(item.value()));
+    return;
+  }
+  for (const std::string& split : summarized_splits(j))
+    s.splits.emplace_back(split, record_scores(j, "scores", split + "_"));
 }
 
 RunSummary read_run_summary(const std::string& path) {

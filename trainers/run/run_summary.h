@@ -4,7 +4,9 @@
 //   {"run","steps","epochs","best_step","best_metric","best_value",
 //    "parameters","position","elapsed_s","tokens_per_s",
 //    "init_from","init_from_checksum" (a fine-tune's source, model.init_from),
-//    "<split>_loss","<split>_accuracy","<split>_macro_f1" for each held-out split}
+//    "scores": {"<split>": {NAME: value, ...}} for each held-out split}
+// (a summary written before "scores" has "<split>_accuracy", "<split>_loss", ...
+// fields, and reads the same).
 // best_value is null (NaN) when no evaluation ran.
 #include <cstdint>
 #include <optional>

@@ -45,10 +45,10 @@ SweepStats sweep_stats(const SweepCell& point, const std::vector<RunResult>& run
         s.available = false;
         s.point.reason = c.reason;
       }
-      accuracy.push_back(c.accuracy);
-      f1.push_back(c.macro_f1);
-      loss.push_back(c.loss);
-      perplexity.push_back(std::exp(c.loss));
+      accuracy.push_back(c.metric("accuracy"));
+      f1.push_back(c.metric("macro_f1"));
+      loss.push_back(c.metric("loss"));
+      perplexity.push_back(c.metric("perplexity"));
     }
   if (s.available) {
     s.accuracy = seed_stats(accuracy);

@@ -31,8 +31,7 @@ SweepCell language_model_cell(const RestoredModel& r, const Dataset& data, const
   const LanguageModelEvaluation e = evaluate_language_model_at_length(r, data.split(cell.split), r.header.config.data,
                                                                       cell.stride, cell.max_tokens, checkpoint);
   cell.available = true;
-  cell.loss = e.scores.loss;
-  cell.accuracy = e.scores.accuracy;
+  cell.scores = e.scores;
   cell.documents = static_cast<int64_t>(e.window_nats.size());
   cell.window_nats = e.window_nats;
   cell.window_tokens = e.window_tokens;
@@ -49,14 +48,11 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     // A copy: when the evaluation throws, the n/a cell below still names its split and scaling.
     if (cell.language_model) return language_model_cell(*r, data, checkpoint, cell);
     const Evaluation e = evaluate_classifier_at_length(*r, data.split(cell.split), dc, "the length sweep", checkpoint);
-    const ClassificationMetrics& m = e.metrics;
     cell.predictions = predicted_classes(e.scores);
     cell.labels = e.scores.labels;
     cell.available = true;
-    cell.accuracy = m.accuracy;
-    cell.macro_f1 = m.macro_f1;
-    cell.loss = m.loss;
-    cell.documents = m.count;
+    cell.scores = declared_scores(objective_spec(r->header.config.train.objective), e.metrics.scores());
+    cell.documents = e.metrics.count;
   } catch (const ModelConfigError& e) {  // the model cannot take this length or scaling
     cell.available = false;
     cell.reason = e.what();

@@ -75,14 +75,17 @@ json run_json(const RunResult& r, bool language_model) {
     json cell = cell_point(c);
     cell["available"] = c.available;
     if (c.available && c.language_model)
-      cell.update({{"accuracy", c.accuracy},
-                   {"loss", c.loss},
-                   {"perplexity", std::exp(c.loss)},
+      cell.update({{"accuracy", c.metric("accuracy")},
+                   {"loss", c.metric("loss")},
+                   {"perplexity", c.metric("perplexity")},
                    {"stride", c.stride},
                    {"max_tokens", c.max_tokens},
                    {"windows", c.documents}});
     else if (c.available)
-      cell.update({{"accuracy", c.accuracy}, {"macro_f1", c.macro_f1}, {"loss", c.loss}, {"documents", c.documents}});
+      cell.update({{"accuracy", c.metric("accuracy")},
+                   {"macro_f1", c.metric("macro_f1")},
+                   {"loss", c.metric("loss")},
+                   {"documents", c.documents}});
     else
       cell["reason"] = c.reason;
     j["sweep"].push_back(cell);
@@ -198,11 +201,11 @@ std::vector<CsvRow> run_rows(const RunResult& r, bool language_model) {
     row.split = c.split;
     row.length = std::to_string(c.length);
     row.scaling = c.scaling;
-    row.value = c.available ? c.accuracy : NAN;
+    row.value = c.metric("accuracy");
     row.note = c.available ? "" : "n/a: " + c.reason;
     rows.push_back(row);
     row.metric = c.language_model ? "sweep_loss" : "sweep_macro_f1";
-    row.value = c.available ? (c.language_model ? c.loss : c.macro_f1) : NAN;
+    row.value = c.metric(c.language_model ? "loss" : "macro_f1");
     rows.push_back(row);
   }
   return rows;
@@ -271,7 +274,7 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
   report.dir = study_dir;
   report.manifest = manifest;
   const StudySpec& spec = manifest.spec;
-  for (const StudyRun& run : spec.runs()) report.runs.push_back(read_run_result(run, run_directory(study_dir, run)));
+  for (const StudyRun& run : spec.runs()) report.runs.push_back(read_run_result(run, run_directory(study_dir, run), objective_spec(spec.variants.front().config.train.objective)));
   for (const StudyVariant& v : spec.variants) {
     std::vector<RunResult> own;
     for (const RunResult& r : report.runs)

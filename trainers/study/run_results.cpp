@@ -12,7 +12,7 @@ std::string run_directory(const std::string& study_dir, const StudyRun& run) {
   return (fs::path(study_dir) / "runs" / run.id).string();
 }
 
-RunResult read_run_result(const StudyRun& run, const std::string& run_dir) {
+RunResult read_run_result(const StudyRun& run, const std::string& run_dir, const ObjectiveSpec& objective) {
   const RunDirectory files(run_dir);
   RunResult r;
   r.run = run;
@@ -25,16 +25,11 @@ RunResult read_run_result(const StudyRun& run, const std::string& run_dir) {
   r.best_step = s.best_step;
   r.elapsed_s = s.elapsed_s;
   r.tokens_per_s = s.tokens_per_s;
-  for (const auto& [split, scores] : s.splits) {
-    // A null (NaN) metric is left out, as a missing one.
-    if (!std::isnan(scores.accuracy)) r.metrics[split + "_accuracy"] = scores.accuracy;
-    if (!std::isnan(scores.macro_f1) && !scores.language_model) r.metrics[split + "_macro_f1"] = scores.macro_f1;
-    if (scores.language_model) {
-      r.metrics[split + "_loss"] = scores.loss;
-      r.metrics[split + "_perplexity"] = scores.perplexity();
-    }
-  }
-  r.val_curve = files.validation_curve();
+  for (const auto& [split, scores] : s.splits)
+    for (const std::string& metric : objective.study_metrics)
+      if (scores.has(metric) && !std::isnan(scores.get(metric)))  // a null (NaN) metric is left out, as a missing one
+        r.metrics[split + "_" + metric] = scores.get(metric);
+  r.val_curve = files.validation_curve(objective.default_best_metric);
   r.sweep = files.read_length_sweep().cells;
   r.attention = files.read_attention_usage();
   r.offsets = files.read_offset_profiles();

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "trainers/config/objective_table.h"
 #include "trainers/run/offset_profile_record.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/length_sweep.h"
@@ -22,10 +23,10 @@ struct RunResult {
   bool finished = false;  // the summary exists; nothing below is set otherwise
   int64_t parameters = 0, steps = 0, best_step = -1;
   double elapsed_s = 0.0, tokens_per_s = 0.0;
-  // "<split>_accuracy" and "<split>_macro_f1" of the best checkpoint, for
-  // every held-out split (val, test, ...).
+  // "<split>_<metric>" of the best checkpoint for each metric the objective's
+  // row lists in study_metrics, for every held-out split (val, test, ...).
   std::map<std::string, double> metrics;
-  // (step, validation accuracy), or a language model's (step, validation loss)
+  // (step, validation value of the objective's default best metric)
   std::vector<std::pair<int64_t, double>> val_curve;
   std::vector<SweepCell> sweep;
   AttentionUsage attention;
@@ -35,6 +36,8 @@ struct RunResult {
 // STUDY/runs/<run id>: where the trainer writes the run.
 std::string run_directory(const std::string& study_dir, const StudyRun& run);
 
-RunResult read_run_result(const StudyRun& run, const std::string& run_dir);
+// `objective`: the row of the runs' train.objective, which says which metrics
+// a study reports and which one its validation curve follows.
+RunResult read_run_result(const StudyRun& run, const std::string& run_dir, const ObjectiveSpec& objective);
 
 }  // namespace rotor

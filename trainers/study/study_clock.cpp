@@ -52,8 +52,8 @@ std::string StudyClock::eta(int64_t jobs) const {
 
 RunTraining finished_training(const std::string& run_dir) {
   if (!RunDirectory(run_dir).finished()) return {};
-  const RunResult r = read_run_result({}, run_dir);
-  return {r.steps, r.elapsed_s};
+  const RunSummary s = RunDirectory(run_dir).read_summary();
+  return {s.steps, s.elapsed_s};
 }
 
 StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, const std::vector<StudyRun>& runs,
@@ -63,9 +63,9 @@ StudyClock study_clock(const StudySpec& spec, const std::string& study_dir, cons
   for (const StudyRun& run : runs) {
     const std::string dir = run_directory(study_dir, run);
     if (!RunDirectory(dir).finished()) continue;
-    const RunResult r = read_run_result(run, dir);
-    if (r.steps > 0 && r.elapsed_s > 0) clock.recorded(r.steps, r.elapsed_s);
-    most_steps = std::max(most_steps, r.steps);
+    const RunSummary s = RunDirectory(dir).read_summary();
+    if (s.steps > 0 && s.elapsed_s > 0) clock.recorded(s.steps, s.elapsed_s);
+    most_steps = std::max(most_steps, s.steps);
   }
   for (const StudyRun& run : pending) {
     const TrainConfig& t = spec.variant(run.variant).config.train;

@@ -11,6 +11,7 @@
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/distributed/communicator.h"
+#include "trainers/run/declared_scores.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/run/run_lock.h"
 #include "trainers/study/attention_usage.h"
@@ -60,12 +61,11 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
     if (code != 0) return code;
   }
   const std::vector<SweepCell> plan = sweep_plan(spec, spec.variant(run.variant).config);
+  const ObjectiveSpec& objective = objective_spec(spec.variant(run.variant).config.train.objective);
   run_length_sweep(run_dir, plan, [&](size_t done, size_t total, const SweepCell& c) {
     fmt::print(stderr, "  sweep {}/{} {}: {}, {} tokens, scaling {}: {}\n", done, total, run.id, c.split, c.length,
                c.scaling,
-               !c.available       ? "n/a: " + c.reason
-               : c.language_model ? fmt::format("perplexity {:.4f}", std::exp(c.loss))
-                                  : fmt::format("accuracy {:.6f}", c.accuracy));
+               c.available ? describe_scores(objective, c.scores) : "n/a: " + c.reason);
   });
   if (!RunDirectory(run_dir).has_attention_usage()) measure_attention_usage(run_dir);
   if (profiled_seed(spec, run) && !RunDirectory(run_dir).has_offset_profiles()) measure_run_offsets(run_dir);

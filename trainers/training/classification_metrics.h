@@ -13,7 +13,7 @@ struct ClassificationMetrics {
   double macro_f1 = 0.0;  // mean F1 over the classes present in labels or predictions
   int64_t count = 0;
 
-  SplitScores scores() const { return {loss, accuracy, macro_f1}; }
+  SplitScores scores() const { return {{"accuracy", accuracy}, {"macro_f1", macro_f1}, {"loss", loss}}; }
 };
 
 class MetricsAccumulator {

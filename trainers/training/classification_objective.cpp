@@ -38,7 +38,8 @@ class Classification : public Objective {
   }
 
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
-    return rotor::evaluate(*model_, data_.split(name), config_, {progress}).metrics.scores();
+    const SplitScores measured = rotor::evaluate(*model_, data_.split(name), config_, {progress}).metrics.scores();
+    return declared_scores(objective_spec(ObjectiveKind::classify), measured);
   }
 
  private:

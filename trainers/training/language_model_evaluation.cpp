@@ -82,10 +82,8 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
       out.window_tokens[b.doc_ids[r]] += static_cast<int64_t>(b.logits[4 + 2 * r]);
     }
   }
-  SplitScores& scores = out.scores;
-  scores.language_model = true;
-  scores.loss = count > 0 ? nats / count : std::numeric_limits<double>::quiet_NaN();
-  scores.accuracy = count > 0 ? correct / count : std::numeric_limits<double>::quiet_NaN();
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  out.scores = {{"loss", count > 0 ? nats / count : none}, {"accuracy", count > 0 ? correct / count : none}};
   if (count == 0 && comm.is_root()) warn_nothing_scored(split, windows);
   return out;
 }

@@ -28,7 +28,8 @@ struct LanguageModelWindows {
   int64_t max_targets = 0;  // > 0: only the split's first max_targets targets (lm_windows)
 };
 
-// The split's scores and, per window in stream order, the nats and the count
+// The split's measured scores (loss, accuracy; declared_scores() adds what the
+// objective's row derives from them) and, per window in stream order, the nats and the count
 // of the tokens it scores: a study pairs runs window by window (the windows of
 // one length are the same for every model).
 struct LanguageModelEvaluation {
@@ -37,7 +38,7 @@ struct LanguageModelEvaluation {
   std::vector<int64_t> window_tokens;
 };
 
-// Loss (nats per scored token), token accuracy and perplexity over every
+// Loss (nats per scored token) and token accuracy over every
 // token of the split but the first (causal), or over its selected tokens
 // (masked). Batches as data.batch_size / batch_tokens say.
 LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const TokenizedSplit& split, int32_t separator,

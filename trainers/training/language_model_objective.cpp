@@ -37,6 +37,7 @@ class LanguageModelling : public Objective {
       : model_(make_head<LanguageModel>(config)),
         data_(data),
         config_(config.data),
+        spec_(objective_spec(config.train.objective)),
         masking_(masking),
         separator_(data.tokenizer->sep_id()),
         train_blocks_(lm_windows(data.split("train"), separator_, config.data.max_len, config.data.max_len,
@@ -72,7 +73,8 @@ class LanguageModelling : public Objective {
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
     const int64_t length = eval_max_len(config_);
     const LanguageModelWindows windows{length, length, masking_};
-    return evaluate_language_model(*model_, data_.split(name), separator_, windows, config_, {progress}).scores;
+    return declared_scores(
+        spec_, evaluate_language_model(*model_, data_.split(name), separator_, windows, config_, {progress}).scores);
   }
 
  private:
@@ -86,6 +88,7 @@ class LanguageModelling : public Objective {
   std::unique_ptr<LanguageModel> model_;
   const Dataset& data_;
   DataConfig config_;
+  const ObjectiveSpec& spec_;
   std::optional<MaskingRule> masking_;
   int32_t separator_;
   StreamWindows train_blocks_;

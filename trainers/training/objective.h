@@ -18,7 +18,7 @@
 #include "models/model.h"
 #include "trainers/config/config.h"
 #include "trainers/config/objective_table.h"
-#include "trainers/run/metrics_events.h"
+#include "trainers/run/declared_scores.h"
 #include "trainers/training/progress.h"
 
 namespace rotor {
@@ -39,7 +39,7 @@ class Objective {
   // Loss terms in a batch (documents; scored targets): a group's share of the batch mean.
   virtual int64_t loss_terms(const Batch& batch) const = 0;
   virtual BatchLoss forward(const Batch& batch, ForwardContext& ctx) const = 0;
-  // The model's scores on held-out split `name` at the run's evaluation length.
+  // The model's scores on held-out split `name` at the run's evaluation length, as its row declares them.
   virtual SplitScores evaluate(const std::string& name, Progress::Style progress = Progress::Style::none) = 0;
 };
 
@@ -61,10 +61,5 @@ std::unique_ptr<Head> make_head(const Config& config) {
                       ": its row builds a model its objective does not train");
   return std::unique_ptr<Head>(static_cast<Head*>(model.release()));
 }
-
-// One line of a split's scores for people: accuracy, macro-F1 and loss, or a
-// language model's loss, perplexity, bits per token and token accuracy (clm:
-// of the next token; mlm: of the masked tokens).
-std::string describe_scores(const SplitScores& scores);
 
 }  // namespace rotor

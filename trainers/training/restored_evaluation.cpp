@@ -18,8 +18,9 @@ LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r
     windows.masking = MaskingRule{train.mask_probability, static_cast<int32_t>(r.tokenizer->vocab_size())};
   LanguageModelEvaluation e =
       evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(), windows, data, options);
-  if (!e.scores.absent() && !std::isfinite(e.scores.loss))  // absent: nothing scored, warned
-    throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(e.scores.loss) +
+  e.scores = declared_scores(objective_spec(train.objective), e.scores);
+  if (!e.scores.absent() && !std::isfinite(e.scores.get("loss")))  // absent: nothing scored, warned
+    throw CheckpointError(checkpoint + ": the model's loss is " + std::to_string(e.scores.get("loss")) +
                           ": its weights hold NaN or infinite values (a damaged or forged checkpoint); no metrics "
                           "were written");
   return e;
@@ -39,7 +40,8 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
   if (r.header.config.train.objective != ObjectiveKind::classify)
     return evaluate_language_model_at_length(r, split, data, stride, 0, checkpoint).scores;
   const Progress::Style progress = Progress::style(r.header.config.run.progress);
-  return evaluate_classifier_at_length(r, split, data, "rotor eval", checkpoint, progress).metrics.scores();
+  const Evaluation e = evaluate_classifier_at_length(r, split, data, "rotor eval", checkpoint, progress);
+  return declared_scores(objective_spec(r.header.config.train.objective), e.metrics.scores());
 }
 
 }  // namespace rotor

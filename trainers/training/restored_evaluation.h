@@ -9,7 +9,7 @@
 #include <string>
 
 #include "datasets/dataset.h"
-#include "trainers/run/metrics_events.h"
+#include "trainers/run/declared_scores.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/language_model_evaluation.h"
 #include "trainers/training/restored_model.h"

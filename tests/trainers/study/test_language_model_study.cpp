@@ -10,6 +10,7 @@
 
 #include "engine/random.h"
 #include "tests/trainers/study/study_fixture.h"
+#include "trainers/run/declared_scores.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/length_sweep.h"
 #include "trainers/study/study_evidence.h"
@@ -161,11 +162,10 @@ TEST_CASE("LM evidence: runs scored on other windows are refused", "[study]") {
 
 TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier's has no LM keys", "[study]") {
   SweepCell lm = lm_run("rope", 1, 2.0).sweep[0];
-  lm.loss = 2.0;
-  lm.accuracy = 0.4;
+  lm.scores = declared_scores(objective_spec(ObjectiveKind::clm), {{"loss", 2.0}, {"accuracy", 0.4}});
   const nlohmann::json j = lm;
-  CHECK(j.at("perplexity").get<double>() == Approx(std::exp(2.0)));
-  CHECK(j.at("bits_per_token").get<double>() == Approx(2.0 / std::log(2.0)));
+  CHECK(j.at("metrics").at("perplexity").get<double>() == std::exp(2.0));
+  CHECK(j.at("metrics").at("bits_per_token").get<double>() == 2.0 / std::log(2.0));
   CHECK_FALSE(j.contains("predictions"));
   const SweepCell back = j.get<SweepCell>();
   CHECK(back.language_model);
@@ -173,7 +173,7 @@ TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier'
   CHECK(back.max_tokens == 0);
   CHECK(back.window_nats == lm.window_nats);
   CHECK(back.window_tokens == lm.window_tokens);
-  CHECK(back.loss == 2.0);
+  CHECK(back.scores == lm.scores);
 
   SweepCell classifier;
   classifier.split = "test";
@@ -184,6 +184,22 @@ TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier'
   const nlohmann::json k = classifier;
   for (const char* key : {"language_model", "stride", "window_nats", "perplexity"}) CHECK_FALSE(k.contains(key));
   CHECK_FALSE(k.get<SweepCell>().language_model);
+}
+
+TEST_CASE("sweep cells written before the metric map read into the same metric names", "[study]") {
+  const SweepCell lm = nlohmann::json::parse(R"({"split": "test", "length": 64, "scaling": "none",
+      "available": true, "language_model": true, "stride": 64, "max_tokens": 0, "accuracy": 0.25, "loss": 2.0,
+      "perplexity": 7.38905609893065, "bits_per_token": 2.8853900817779268, "documents": 1,
+      "window_nats": [128.0], "window_tokens": [64]})")
+                           .get<SweepCell>();
+  CHECK(lm.scores == declared_scores(objective_spec(ObjectiveKind::clm), {{"loss", 2.0}, {"accuracy", 0.25}}));
+  const SweepCell classifier = nlohmann::json::parse(R"({"split": "test", "length": 64, "scaling": "none",
+      "available": true, "accuracy": 0.5, "macro_f1": 0.25, "loss": 0.75, "documents": 2,
+      "predictions": [1, 0], "labels": [1, 1]})")
+                                   .get<SweepCell>();
+  CHECK(classifier.scores == SplitScores{{"accuracy", 0.5}, {"macro_f1", 0.25}, {"loss", 0.75}});
+  CHECK(nlohmann::json(classifier).at("metrics") ==
+        nlohmann::json{{"accuracy", 0.5}, {"macro_f1", 0.25}, {"loss", 0.75}});
 }
 
 TEST_CASE("a language model's sweep cell scored under another token budget or stride is evaluated again", "[study]") {

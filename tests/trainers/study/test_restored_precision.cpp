@@ -58,11 +58,12 @@ TEST_CASE("a bf16 classifier's sweep cell equals rotor eval in bf16 bit for bit,
   const std::string checkpoint = RunDirectory(run_dir).best_checkpoint_path();
   const SplitScores bf16 = eval_scores(checkpoint, length, {});
   const SplitScores fp32 = eval_scores(checkpoint, length, {"run.precision=fp32"});
-  CAPTURE(cell.loss, bf16.loss, fp32.loss);
-  CHECK(cell.loss == bf16.loss);
-  CHECK(cell.accuracy == bf16.accuracy);
-  CHECK(cell.macro_f1 == bf16.macro_f1);
-  CHECK(cell.loss != fp32.loss);
+  CAPTURE(cell.scores.get("loss"), bf16.get("loss"), fp32.get("loss"));
+  CHECK(cell.scores.get("loss") == bf16.get("loss"));
+  CHECK(cell.scores.get("accuracy") == bf16.get("accuracy"));
+  CHECK(cell.scores.get("macro_f1") == bf16.get("macro_f1"));
+  CHECK(cell.scores == bf16);
+  CHECK(cell.scores.get("loss") != fp32.get("loss"));
 }
 
 TEST_CASE("a bf16 classifier's attention check computes in bf16 whatever the caller's precision",

@@ -54,7 +54,7 @@ void check_report_json(const fs::path& dir) {
     std::vector<double> acc;
     for (uint64_t seed : {1, 2})
       acc.push_back(read_json(dir / "out/runs" / (v["name"].get<std::string>() + "-seed" + std::to_string(seed)) /
-                              "summary.json")["test_accuracy"]
+                              "summary.json")["scores"]["test"]["accuracy"]
                         .get<double>());
     const json& agg = v["metrics"]["test_accuracy"];
     CHECK(agg["n"] == 2);
@@ -194,7 +194,7 @@ TEST_CASE("a resumed study's ETA counts the remainder of resumed runs at the fin
   partial.stop_after = 8;
   REQUIRE(train(partial) == 0);
   StudyClock clock = study_clock(spec, out, runs, {runs[1]});
-  const RunResult done = read_run_result(runs[0], run_directory(out, runs[0]));
+  const RunResult done = read_run_result(runs[0], run_directory(out, runs[0]), objective_spec(ObjectiveKind::classify));
   StudyClock expected;
   expected.recorded(done.steps, done.elapsed_s);
   expected.pending(runs[1].id, 12 - 8);  // train.max_steps 12, resumed at its step-8 checkpoint

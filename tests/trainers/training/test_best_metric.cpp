@@ -22,7 +22,7 @@ Validations validations(const std::filesystem::path& run, const std::string& met
   for (const std::string& line : test::deterministic_metrics(run)) {
     const nlohmann::json e = nlohmann::json::parse(line);
     if (e["event"] != "eval") continue;
-    v.values.emplace_back(e["step"].get<int64_t>(), e[metric].get<double>());
+    v.values.emplace_back(e["step"].get<int64_t>(), e["metrics"][metric].get<double>());
     if (e["best"].get<bool>()) v.marked_best = e["step"].get<int64_t>();
   }
   return v;

@@ -29,7 +29,7 @@ TEST_CASE("early stopping ends the run after `patience` evaluations without impr
   const std::string summary = read(dir / "run" / "summary.json");
   CHECK_THAT(summary, Catch::Contains("\"steps\":8,"));
   CHECK_THAT(summary, Catch::Contains("\"best_step\":4,"));
-  CHECK_THAT(summary, Catch::Contains("\"test_accuracy\":"));
+  CHECK_THAT(summary, Catch::Contains("\"test\":{\"accuracy\":"));
   // The best checkpoint survives keep_last.
   CHECK(std::filesystem::exists(dir / "run" / "checkpoints" / "step-00000004.h5"));
   CHECK_THAT(read(dir / "run" / "config.yaml"), Catch::Contains("early_stopping_patience: 1"));
