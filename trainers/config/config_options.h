@@ -9,17 +9,22 @@
 
 namespace rotor {
 
-// What a run trains: a classifier of documents, a causal language model (next-token loss on every position)
-// or a masked language model (BERT's loss on the masked tokens).
-enum class ObjectiveKind { classify, clm, mlm };
+// What a run trains: a classifier of documents, a causal language model (next-token loss on every position),
+// a masked language model (BERT's loss on the masked tokens), or on a sequence task an encoder's outputs at
+// its query positions (transduction) or a decoder's answer after a prompt (completion).
+enum class ObjectiveKind { classify, clm, mlm, transduction, completion };
 enum class OptimizerKind { adamw, adam, sgd };
 // automatic ("auto"): a bar when stderr is a terminal, plain lines otherwise.
 enum class ProgressMode { automatic, bar, lines, none };
 
 template <>
 struct OptionNames<ObjectiveKind> {
-  static constexpr std::array<std::pair<ObjectiveKind, const char*>, 3> table{
-      {{ObjectiveKind::classify, "classify"}, {ObjectiveKind::clm, "clm"}, {ObjectiveKind::mlm, "mlm"}}};
+  static constexpr std::array<std::pair<ObjectiveKind, const char*>, 5> table{
+      {{ObjectiveKind::classify, "classify"},
+       {ObjectiveKind::clm, "clm"},
+       {ObjectiveKind::mlm, "mlm"},
+       {ObjectiveKind::transduction, "transduction"},
+       {ObjectiveKind::completion, "completion"}}};
 };
 template <>
 struct OptionNames<OptimizerKind> {

@@ -30,6 +30,13 @@ std::function<std::unique_ptr<Model>(const ModelConfig&)> language_model(Languag
   return [kind](const ModelConfig& m) { return std::make_unique<LanguageModel>(m, kind, DType::F32); };
 }
 
+// A sequence task's objectives score their targeted positions (trainers/training/targeted_tokens.h) and
+// count a sample right when every one of them is: Deletang et al.'s sequence accuracy, Kazemnejad et
+// al.'s exact match of greedy decoding.
+std::vector<MetricDeclaration> targeted_metrics(const std::string& sample_metric, const std::string& label) {
+  return {{"loss", true}, {"token_accuracy", false, "token accuracy"}, {sample_metric, false, label}};
+}
+
 std::vector<ObjectiveSpec> rows() {
   return {
       {ObjectiveKind::classify,
@@ -43,6 +50,22 @@ std::vector<ObjectiveSpec> rows() {
        language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics()},
       {ObjectiveKind::mlm, language_model(LanguageModelKind::masked), ObjectiveData::token_stream,
        language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics()},
+      {ObjectiveKind::transduction,
+       language_model(LanguageModelKind::masked),
+       ObjectiveData::per_token_targets,
+       targeted_metrics("sequence_accuracy", "sequence accuracy"),
+       "sequence_accuracy",
+       EvidenceUnit::sample,
+       {"token_accuracy", "sequence_accuracy"},
+       SequenceLayout::queries},
+      {ObjectiveKind::completion,
+       language_model(LanguageModelKind::causal),
+       ObjectiveData::per_token_targets,
+       targeted_metrics("exact_match", "exact match"),
+       "exact_match",
+       EvidenceUnit::sample,
+       {"token_accuracy", "exact_match"},
+       SequenceLayout::prompt_answer},
   };
 }
 

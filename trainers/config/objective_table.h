@@ -11,9 +11,11 @@
 // here, and its Objective file in trainers/training/ (objective.h).
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "datasets/tasks/sequence_layout.h"
 #include "models/model.h"
 #include "trainers/config/config.h"
 
@@ -23,12 +25,14 @@ namespace rotor {
 enum class ObjectiveData {
   labelled_documents,  // documents with a label each (data.labelled)
   token_stream,        // the split's documents joined into one stream of tokens
+  per_token_targets,   // a sequence task's samples, each with the token every position must predict
 };
 
 // What a study counts as one observation of a held-out split.
 enum class EvidenceUnit {
   document,  // a document, right or wrong
   window,    // a window of the token stream: its summed nats and its scored tokens
+  sample,    // a sequence task's sample: its targeted positions, right or wrong, and all of them right
 };
 
 struct MetricDeclaration {
@@ -59,6 +63,8 @@ struct ObjectiveSpec {
   EvidenceUnit evidence;
   // The metrics a study's report gives per run and split, averaged over its seeds.
   std::vector<std::string> study_metrics;
+  // per_token_targets: how a sample becomes tokens and targets (data.sequence_layout).
+  std::optional<SequenceLayout> layout = std::nullopt;
 
   std::string name() const { return option_name(kind); }
   // The metric named `metric`; nullptr when the objective declares none by that name.

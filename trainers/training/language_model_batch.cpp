@@ -54,6 +54,7 @@ TargetScores score_rows(const T* logits, int64_t batch, int64_t vocab, const std
   TargetScores s;
   s.row_nats.assign(static_cast<size_t>(batch), 0.0);
   s.row_count.assign(static_cast<size_t>(batch), 0);
+  s.row_correct.assign(static_cast<size_t>(batch), 0);
   const size_t seq_len = batch > 0 ? targets.size() / static_cast<size_t>(batch) : 1;
   for (size_t row = 0; row < targets.size(); ++row) {
     const int32_t target = targets[row];
@@ -67,7 +68,9 @@ TargetScores score_rows(const T* logits, int64_t batch, int64_t vocab, const std
     s.nats += nats;  // the total in target order, as before per-row sums existed
     s.row_nats[row / seq_len] += nats;
     ++s.row_count[row / seq_len];
-    s.correct += argmax(l, static_cast<size_t>(vocab)) == target;
+    const bool correct = argmax(l, static_cast<size_t>(vocab)) == target;
+    s.correct += correct;
+    s.row_correct[row / seq_len] += correct;
     ++s.count;
   }
   return s;

@@ -49,6 +49,7 @@ struct TargetScores {
   // The same nats and counts per batch row (window), each summed in position order.
   std::vector<double> row_nats;
   std::vector<int64_t> row_count;
+  std::vector<int64_t> row_correct;
 };
 
 // logits: [batch, seq_len, vocab], float or double; targets as above.

@@ -8,6 +8,9 @@
 //             next-token cross entropy on every position
 //   mlm       LanguageModel (masked), the same blocks with BERT's masks,
 //             cross entropy on the selected tokens
+//   transduction  LanguageModel (masked: bidirectional), a sequence task's samples
+//             whole, cross entropy at the query positions (targeted_tokens.h)
+//   completion    LanguageModel (causal), the same on prompt = answer, the answer scored
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,12 +47,15 @@ class Objective {
 };
 
 // The objective of `config` over `data`, with a new model (parameters declared, not yet initialised).
-// `data` must outlive it.
+// `data` must outlive it. Throws ConfigError naming data.task and train.objective when the data
+// is not what the objective's row reads (per-token targets come from a sequence task only).
 std::unique_ptr<Objective> make_objective(const Config& config, const Dataset& data);
 // The kinds, each in its own file.
 std::unique_ptr<Objective> make_classification(const Config& config, const Dataset& data);
 std::unique_ptr<Objective> make_causal_language_modelling(const Config& config, const Dataset& data);
 std::unique_ptr<Objective> make_masked_language_modelling(const Config& config, const Dataset& data);
+std::unique_ptr<Objective> make_transduction(const Config& config, const Dataset& data);
+std::unique_ptr<Objective> make_completion(const Config& config, const Dataset& data);
 
 // The model of `config`'s objective row (objective_table.h), as the head `Head`
 // the objective trains; the row and the objective's file must agree on it.

@@ -13,14 +13,16 @@
 #include "trainers/training/evaluator.h"
 #include "trainers/training/language_model_evaluation.h"
 #include "trainers/training/restored_model.h"
+#include "trainers/training/targeted_tokens.h"
 
 namespace rotor {
 
 // At data.eval_max_len tokens: a classifier's scores over the split's
-// documents (data.eval_windows), or a language model's over every token of the
+// documents (data.eval_windows), a language model's over every token of the
 // split (a masked one: over its tokens selected by the fixed evaluation masks)
 // in windows of that many inputs, `stride` new ones each (stride ==
-// eval_max_len: non-overlapping). Throws CheckpointError naming `checkpoint`
+// eval_max_len: non-overlapping), or a sequence-task model's over the split's
+// samples (evaluate_targeted_at_length; stride does not apply). Throws CheckpointError naming `checkpoint`
 // when the outputs are NaN or infinite.
 SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
                                int64_t stride, const std::string& checkpoint);
@@ -37,6 +39,13 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
 Evaluation evaluate_classifier_at_length(const RestoredModel& r, const TokenizedSplit& split, const DataConfig& data,
                                          const std::string& command, const std::string& checkpoint,
                                          Progress::Style progress = Progress::Style::none);
+
+// A restored sequence-task model's evaluation (train.objective transduction or
+// completion) of every sample of the split, whole, in windows of at most
+// data.eval_max_len tokens, with its per-sample scores; the same checks as
+// evaluate_at_length.
+TargetedEvaluation evaluate_targeted_at_length(const RestoredModel& r, const TokenizedSplit& split,
+                                               const DataConfig& data, const std::string& checkpoint);
 
 LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r, const TokenizedSplit& split,
                                                           const DataConfig& data, int64_t stride, int64_t max_targets,

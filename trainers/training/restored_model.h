@@ -16,12 +16,13 @@ struct RestoredModel {
   CheckpointHeader header;                     // header.config has the overrides applied
   std::shared_ptr<const Tokenizer> tokenizer;  // header.loaded_tokenizer
   LabelVocab labels;
-  // An EncoderClassifier, or a LanguageModel: causal (train.objective clm) or masked (mlm).
+  // An EncoderClassifier, or a LanguageModel: causal (train.objective clm, completion) or masked (mlm,
+  // transduction).
   std::unique_ptr<Model> model;
 
   // The classifier; throws ConfigError naming `command` when the checkpoint holds a language model.
   EncoderClassifier& classifier(const std::string& command) const;
-  // The language model (only when header.config.train.objective is clm or mlm).
+  // The language model (train.objective clm, mlm, transduction or completion).
   LanguageModel& language_model() const;
 };
 

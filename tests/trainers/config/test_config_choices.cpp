@@ -36,7 +36,8 @@ TEST_CASE("an unknown value of an enum option is one ConfigError naming the key,
   const std::string path = valid_config("config-choices-unknown");
   const std::pair<const char*, const char*> cases[] = {
       {"train.optimizer", "adamw, adam, sgd"},
-      {"train.best_metric", "accuracy, macro_f1, loss, perplexity, bits_per_token"},
+      {"train.best_metric",
+       "accuracy, macro_f1, loss, perplexity, bits_per_token, token_accuracy, sequence_accuracy, exact_match"},
       {"train.schedule", "constant, linear, cosine, inverse_sqrt"},
       {"run.progress", "auto, bar, lines, none"},
       {"data.format", "\"\", jsonl, csv, tsv, folder, text"},

@@ -2,6 +2,7 @@
 // the head it builds, its data, its metrics with their directions and a
 // declared default best-checkpoint metric.
 #include <catch2/catch.hpp>
+#include <tuple>
 
 #include "models/encoder_classifier.h"
 #include "models/language_model.h"
@@ -48,4 +49,28 @@ TEST_CASE("each objective row builds its own head and declares its data and unit
     CHECK(spec.default_best_metric == "loss");
     CHECK(spec.metric_names() == "loss, perplexity, bits_per_token, accuracy");
   }
+}
+
+TEST_CASE("the sequence objectives' rows: their heads, per-token targets, their layouts and per-sample evidence") {
+  ModelConfig m;
+  m.vocab_size = 16;
+  for (const auto& [kind, head, layout, sample_metric] :
+       {std::tuple{ObjectiveKind::transduction, LanguageModelKind::masked, SequenceLayout::queries,
+                   "sequence_accuracy"},
+        std::tuple{ObjectiveKind::completion, LanguageModelKind::causal, SequenceLayout::prompt_answer,
+                   "exact_match"}}) {
+    const ObjectiveSpec& spec = objective_spec(kind);
+    INFO(spec.name());
+    const std::unique_ptr<Model> model = spec.make_model(m);
+    const auto* lm = dynamic_cast<LanguageModel*>(model.get());
+    REQUIRE(lm != nullptr);
+    CHECK(lm->kind() == head);  // transduction reads both sides of a query; completion only what precedes
+    CHECK(spec.data == ObjectiveData::per_token_targets);
+    CHECK(spec.layout == layout);
+    CHECK(spec.evidence == EvidenceUnit::sample);
+    CHECK(spec.default_best_metric == sample_metric);
+    CHECK(spec.metric_names() == std::string("loss, token_accuracy, ") + sample_metric);
+  }
+  for (const ObjectiveKind other : {ObjectiveKind::classify, ObjectiveKind::clm, ObjectiveKind::mlm})
+    CHECK_FALSE(objective_spec(other).layout.has_value());
 }
