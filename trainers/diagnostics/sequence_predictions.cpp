@@ -1,0 +1,64 @@
+#include "trainers/diagnostics/sequence_predictions.h"
+
+#include <algorithm>
+
+#include "engine/argmax.h"
+#include "trainers/diagnostics/text_generation.h"
+
+namespace rotor {
+namespace {
+
+// The argmax at every targeted position of the sample, read by one forward.
+std::vector<int32_t> query_outputs(const LanguageModel& model, const TokenizedSplit& split, int64_t doc) {
+  const int64_t n = split.doc_length(doc);
+  const std::vector<int32_t> tokens(split.doc_tokens(doc), split.doc_tokens(doc) + n);
+  const std::vector<int32_t> lengths{static_cast<int32_t>(n)};
+  ForwardContext ctx;
+  const std::vector<double> logits = model.logits(ModelInput{tokens, lengths, 1, n}, ctx).value().to_doubles();
+  const size_t vocab = logits.size() / static_cast<size_t>(n);
+  std::vector<int32_t> out;
+  for (int64_t t = 0; t < n; ++t)
+    if (split.doc_targets(doc)[t] != kNoTarget)
+      out.push_back(static_cast<int32_t>(argmax(logits.data() + static_cast<size_t>(t) * vocab, vocab)));
+  return out;
+}
+
+// Greedy decoding after the prompt (its tokens through the first targeted one, "="), up to the end mark.
+std::vector<int32_t> decoded_answer(const LanguageModel& model, const std::vector<int32_t>& prompt, int64_t answer,
+                                    int32_t end_mark, int64_t window) {
+  GenerationOptions greedy;
+  greedy.temperature = 0.0;
+  greedy.max_new = answer + 1;  // the answer and its end mark
+  greedy.window = window;
+  std::vector<int32_t> out = generate(model, prompt, greedy);
+  out.erase(std::find(out.begin(), out.end(), end_mark), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::vector<SequencePrediction> predict_sequences(const LanguageModel& model, const TokenizedSplit& split,
+                                                  SequenceLayout layout, int32_t end_mark, int64_t window) {
+  NoGradGuard no_grad;
+  std::vector<SequencePrediction> out;
+  for (int64_t doc = 0; doc < split.num_docs(); ++doc) {
+    const int32_t* tokens = split.doc_tokens(doc);
+    const int32_t* targets = split.doc_targets(doc);
+    const int64_t n = split.doc_length(doc);
+    const int64_t first = std::find_if(targets, targets + n, [](int32_t t) { return t != kNoTarget; }) - targets;
+    SequencePrediction p;
+    p.input.assign(tokens, tokens + first);
+    std::copy_if(targets, targets + n, std::back_inserter(p.expected), [](int32_t t) { return t != kNoTarget; });
+    if (layout == SequenceLayout::queries) {
+      p.predicted = query_outputs(model, split, doc);
+    } else {
+      p.expected.pop_back();  // the end mark
+      const std::vector<int32_t> prompt(tokens, tokens + std::min(first + 1, n));
+      p.predicted = decoded_answer(model, prompt, static_cast<int64_t>(p.expected.size()), end_mark, window);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace rotor
