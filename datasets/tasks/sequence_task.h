@@ -21,6 +21,11 @@ namespace rotor {
 struct SequenceSample {
   std::vector<std::string> input;
   std::vector<std::string> output;  // never empty
+  // Trailing output symbols that only pad the output to a length that does not
+  // give the answer away (binary addition and multiplication pad to n + 1 and n
+  // after their end mark): they get query positions but no target, so they are
+  // neither trained nor scored, which is the authors' accuracy mask.
+  int64_t padding = 0;
 };
 
 // Where a task comes from: its level of the Chomsky hierarchy (Deletang et al.
