@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
-#include "datasets/builtin_tasks.h"
 #include "datasets/data_error.h"
-#include "datasets/generated_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
+#include "datasets/tasks/generated_tasks.h"
 
 namespace rotor {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "datasets/generated_task_config.h"
-#include "datasets/listops.h"
 #include "datasets/lm_windows.h"
+#include "datasets/tasks/generated_task_config.h"
+#include "datasets/tasks/listops.h"
 #include "datasets/tokenizer.h"
 #include "datasets/windowing.h"
 #include "engine/option_names.h"
@@ -77,7 +77,7 @@ struct DataConfig {
   // Generator settings of task "listops" (the presets bring their own);
   // the defaults are LRA's (= listops-2k).
   ListOpsConfig listops;
-  // Lengths and symbols of the separation tasks (datasets/generated_tasks.h).
+  // Lengths and symbols of the separation tasks (datasets/tasks/generated_tasks.h).
   GeneratedTaskConfig generated;
 
   // ---- Tokenizer ------------------------------------------------------------

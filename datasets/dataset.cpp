@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <optional>
 
-#include "datasets/builtin_tasks.h"
 #include "datasets/csv_reader.h"
 #include "datasets/data_error.h"
 #include "datasets/folder_reader.h"
 #include "datasets/jsonl_reader.h"
 #include "datasets/split.h"
+#include "datasets/tasks/builtin_tasks.h"
 #include "datasets/text_reader.h"
 #include "datasets/token_cache.h"
 #include "datasets/token_cache_dir.h"

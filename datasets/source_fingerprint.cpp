@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <sstream>
 
-#include "datasets/builtin_tasks.h"
 #include "datasets/data_error.h"
 #include "datasets/document.h"
 #include "datasets/folder_reader.h"
-#include "datasets/generated_tasks.h"
 #include "datasets/sha1.h"
+#include "datasets/tasks/builtin_tasks.h"
+#include "datasets/tasks/generated_tasks.h"
 #include "datasets/text_reader.h"
 
 namespace fs = std::filesystem;

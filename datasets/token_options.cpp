@@ -4,7 +4,7 @@
 
 #include <fmt/core.h>
 
-#include "datasets/builtin_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
 #include "datasets/token_cache.h"
 
 namespace rotor {

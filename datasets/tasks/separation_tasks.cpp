@@ -1,4 +1,4 @@
-#include "datasets/separation_tasks.h"
+#include "datasets/tasks/separation_tasks.h"
 
 #include <algorithm>
 #include <numeric>

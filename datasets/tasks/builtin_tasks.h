@@ -12,7 +12,7 @@
 //                   test 1001..2000 and test_4k 2001..4096
 //   listops         DataConfig::listops as given (defaults = LRA)
 //   order, first-last, offset, recall, missing-duplicate, bigram
-//                   separation tasks (datasets/generated_tasks.h)
+//                   separation tasks (datasets/tasks/generated_tasks.h)
 //   brown, brown-4  Brown corpus genre, 15-way or 4-way {press, nonfiction,
 //                   learned, fiction}; split by file number (302/105/93)
 //   sotu            State of the Union: 25-year period of a speech (9 classes),
@@ -26,8 +26,8 @@
 
 #include "datasets/data_config.h"
 #include "datasets/document.h"
-#include "datasets/generated_tasks.h"
-#include "datasets/listops.h"
+#include "datasets/tasks/generated_tasks.h"
+#include "datasets/tasks/listops.h"
 
 namespace rotor {
 

@@ -1,4 +1,4 @@
-#include "datasets/builtin_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,10 +1,10 @@
-#include "datasets/generated_tasks.h"
+#include "datasets/tasks/generated_tasks.h"
 
 #include <algorithm>
 #include <unordered_set>
 
 #include "datasets/data_error.h"
-#include "datasets/separation_tasks.h"
+#include "datasets/tasks/separation_tasks.h"
 #include "engine/random.h"
 
 namespace rotor {
