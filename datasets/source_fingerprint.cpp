@@ -34,7 +34,7 @@ bool has_path(const std::vector<SourceFingerprint>& list, const std::string& pat
 
 std::vector<SourceFingerprint> source_fingerprints(const DataConfig& c) {
   std::vector<SourceFingerprint> out;
-  if (is_separation_task(c.task) || is_listops_task(c.task)) return out;
+  if (is_generated_task(c.task)) return out;
   for (const std::string* path : {&c.train_path, &c.val_path, &c.test_path, &c.source_path}) add_files(*path, c, out);
   return out;
 }
