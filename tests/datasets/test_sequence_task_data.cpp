@@ -98,6 +98,18 @@ TEST_CASE("a sequence task's splits hold inputs of their lengths with per-token 
   }
 }
 
+TEST_CASE("a sequence task's held-out splits and their longest documents are known before training",
+          "[datasets][sequence]") {
+  DataConfig c = small("reverse-string");
+  CHECK(held_out_split_names(c) == std::vector<std::string>{"val", "test", "test_20", "test_30"});
+  CHECK(held_out_split_max_tokens(c, "test_30") == 60);  // 30 symbols, 30 queries
+  c.sequence_layout = SequenceLayout::prompt_answer;
+  CHECK(held_out_split_max_tokens(c, "test_30") == 61);  // 30 symbols, "=", 30 answer symbols
+  c.task = "parity-check";
+  CHECK(held_out_split_max_tokens(c, "test_20") == 22);
+  CHECK(held_out_split_max_tokens(c, "test_99") == 0);
+}
+
 TEST_CASE("held-out samples differ from every training sample and from each other", "[datasets][sequence]") {
   // Parity at lengths 1..8 has 510 strings for 400 training draws: the short ones are all in train, and the
   // held-out splits take what is left.
