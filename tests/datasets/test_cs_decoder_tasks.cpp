@@ -57,6 +57,26 @@ std::map<std::string, double> output_shares(const std::string& name, int64_t n, 
   return shares;
 }
 
+constexpr uint64_t kPrime = 1000000007;
+
+// The residue modulo kPrime of the number that [first, last) write least
+// significant digit first, computed independently of the tasks' arithmetic.
+uint64_t residue(Symbols::const_iterator first, Symbols::const_iterator last, uint64_t base) {
+  uint64_t r = 0;
+  for (; last != first; --last) r = (r * base + std::stoull(*(last - 1))) % kPrime;
+  return r;
+}
+
+// The output of `a op b` (up to `end`, if any) has the residue of a op b.
+void check_residues(const SequenceSample& sample, const std::string& op, const std::string& end, uint64_t base) {
+  const auto at = std::find(sample.input.begin(), sample.input.end(), op);
+  const uint64_t a = residue(sample.input.begin(), at, base);
+  const uint64_t b = residue(at + 1, sample.input.end(), base);
+  const uint64_t result =
+      residue(sample.output.begin(), std::find(sample.output.begin(), sample.output.end(), end), base);
+  CHECK(result == (op == "*" ? a * b % kPrime : (a + b) % kPrime));
+}
+
 }  // namespace
 
 TEST_CASE("cs tasks: duplicate-string, odds-first and bucket-sort answers", "[cs-decoder-tasks]") {
@@ -309,6 +329,9 @@ TEST_CASE("cs and decoder tasks: draws at n = 500 are quick and right", "[cs-dec
       for (int64_t n : {499, 500}) {
         const SequenceSample sample = task.draw(key(step), n);
         REQUIRE(sample.input.size() == static_cast<size_t>(n));
+        if (task.name == std::string("binary-multiplication")) check_residues(sample, "*", "#", 2);
+        if (task.name == std::string("binary-addition")) check_residues(sample, "+", "#", 2);
+        if (task.name == std::string("addition")) check_residues(sample, "+", "", 10);
       }
     }
   }
