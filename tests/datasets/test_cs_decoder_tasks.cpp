@@ -272,7 +272,7 @@ TEST_CASE("cs and decoder tasks: the balance of one-symbol outputs", "[cs-decode
   CHECK(output_shares("missing-duplicate", 1, 100)["1"] == Approx(1.0));  // the authors' fixed length-1 sample
   // A sum of n digits uniform in 1..9, mod 10, ends in r with probability
   // 1/10 + (10 [r = 0] - 1) / 10 * (-1/9)^n: never 0 at n = 1, 0 at 1/9 and
-  // the rest at 8/81 each at n = 2, within 1e-20 of 1/10 at n = 20.
+  // the rest at 8/81 each at n = 2, within 1e-19 of 1/10 at n = 20.
   auto one = output_shares("summation", 1, 4000);
   CHECK(one.count("0") == 0);
   for (int r = 1; r <= 9; ++r) CHECK(one[std::to_string(r)] == Approx(1.0 / 9).margin(0.02));
