@@ -1,0 +1,56 @@
+#pragma once
+// How a generated task's sample is drawn: its input from the key's draws
+// 0, 1, 2, ... in order, and its output as a pure function of that input (the
+// task's answer), so the answer can be checked on hand-written inputs and the
+// same key always gives the same sample.
+#include <cstdint>
+#include <string>
+
+#include "datasets/data_error.h"
+#include "datasets/tasks/number_symbols.h"
+#include "datasets/tasks/sequence_task.h"
+#include "engine/random.h"
+
+namespace rotor {
+
+// Consecutive draws of one sample's key.
+class Draws {
+ public:
+  explicit Draws(const RandomKey& key) : key_(key) {}
+  // Uniform in [0, n), n > 0.
+  int64_t below(int64_t n) { return static_cast<int64_t>(key_.below(next_++, static_cast<uint64_t>(n))); }
+  // `count` symbols of integers uniform in [lowest, lowest + size).
+  Symbols numbers(int64_t count, int64_t lowest, int64_t size) {
+    Symbols out;
+    for (int64_t i = 0; i < count; ++i) out.push_back(number_symbol(lowest + below(size)));
+    return out;
+  }
+
+ private:
+  RandomKey key_;
+  uint64_t next_ = 0;
+};
+
+using InputDraw = Symbols (*)(Draws& draws, int64_t n);
+using Answer = Symbols (*)(const Symbols& input);
+
+template <int64_t MinLength, InputDraw draw_input, Answer answer>
+SequenceSample draw_sample(const RandomKey& key, int64_t n) {
+  if (n < MinLength) {
+    throw DataError("a sequence task defined from length " + std::to_string(MinLength) + " was asked for length " +
+                    std::to_string(n));
+  }
+  Draws draws(key);
+  SequenceSample sample;
+  sample.input = draw_input(draws, n);
+  sample.output = answer(sample.input);
+  return sample;
+}
+
+// A task's row: its shortest length is stated once, for the row and the check.
+template <int64_t MinLength, InputDraw draw_input, Answer answer>
+SequenceTask task_row(const char* name, const char* source, TaskLevel level) {
+  return {name, source, level, MinLength, draw_sample<MinLength, draw_input, answer>};
+}
+
+}  // namespace rotor
