@@ -31,7 +31,9 @@ SequenceSample draw_stack_manipulation(const RandomKey& key, int64_t n) {
   Symbols input;
   for (int64_t i = 0; i < stack; ++i) input.push_back(digit(draws.below(2)));
   for (int64_t i = stack; i < n; ++i) input.push_back(kActions[draws.below(3)]);
-  return sample_of(std::move(input), stack_manipulation_output);
+  SequenceSample sample = sample_of(std::move(input), stack_manipulation_output);
+  sample.padding = padding_after(sample.output, kStackEnd);  // the authors score up to END
+  return sample;
 }
 
 SequenceSample draw_reverse_string(const RandomKey& key, int64_t n) {

@@ -15,9 +15,9 @@ constexpr const char* kMissing = "_";  // the authors' placeholder token 2 (miss
 constexpr const char* kEmpty = "#";    // the authors' empty token 3, after an odd length's halves
 constexpr const char* kEnd = "#";      // the authors' termination token 2 after a binary result
 
-Symbols binary_string(Draws& draws, int64_t n) { return draws.numbers(n, 0, 2); }
+Symbols binary_string(Draws& draws, int64_t n) { return draw_numbers(draws, n, 0, 2); }
 
-Symbols quinary_string(Draws& draws, int64_t n) { return draws.numbers(n, 0, 5); }  // bucket sort's 5 symbols
+Symbols quinary_string(Draws& draws, int64_t n) { return draw_numbers(draws, n, 0, 5); }  // bucket sort's 5 symbols
 
 // Uniform in [1, 2^width - 1] written in `width` bits: a uniform bit string,
 // redrawn while it is all zeros.
@@ -167,12 +167,12 @@ std::vector<SequenceTask> context_sensitive_tasks() {
                                              "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "
                                              "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/odds_first.py",
                                              cs),
-      task_row<1, addition_expression, binary_addition>(
+      task_row<1, addition_expression, binary_addition, true>(
           "binary-addition",
           "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "
           "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/binary_addition.py",
           cs),
-      task_row<1, multiplication_expression, binary_multiplication>(
+      task_row<1, multiplication_expression, binary_multiplication, true>(
           "binary-multiplication",
           "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "
           "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/binary_multiplication.py",

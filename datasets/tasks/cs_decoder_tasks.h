@@ -5,16 +5,15 @@
 //   the context-sensitive tasks of Deletang et al. 2023 (also Ruoss et al.
 //   2023), context_sensitive_tasks.cpp;
 //   the decoder tasks of Kazemnejad et al. 2023, decoder_tasks.cpp.
-// A task's output is a pure function of its input, its answer below.
+// The families are declared in task_families.h; a task's output is a pure
+// function of its input, its answer below.
 #include <vector>
 
 #include "datasets/tasks/number_symbols.h"
 #include "datasets/tasks/sequence_task.h"
+#include "datasets/tasks/task_families.h"
 
 namespace rotor {
-
-std::vector<SequenceTask> context_sensitive_tasks();
-std::vector<SequenceTask> decoder_tasks();
 
 // Each task's output for an input (DataError when the input is not one the
 // task draws), by the task's name in snake_case.

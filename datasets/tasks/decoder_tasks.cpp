@@ -19,19 +19,19 @@ namespace {
 constexpr int64_t kCopySymbols = 100;
 constexpr int64_t kSortSymbols = 50;
 
-Symbols copy_string(Draws& draws, int64_t n) { return draws.numbers(n, 0, kCopySymbols); }
+Symbols copy_string(Draws& draws, int64_t n) { return draw_numbers(draws, n, 0, kCopySymbols); }
 
-Symbols sort_string(Draws& draws, int64_t n) { return draws.numbers(n, 0, kSortSymbols); }
+Symbols sort_string(Draws& draws, int64_t n) { return draw_numbers(draws, n, 0, kSortSymbols); }
 
-Symbols summands(Draws& draws, int64_t n) { return draws.numbers(n, 1, 9); }  // the authors draw 1..9
+Symbols summands(Draws& draws, int64_t n) { return draw_numbers(draws, n, 1, 9); }  // the authors draw 1..9
 
-Symbols bits(Draws& draws, int64_t n) { return draws.numbers(n, 0, 2); }
+Symbols bits(Draws& draws, int64_t n) { return draw_numbers(draws, n, 0, 2); }
 
 // A decimal number of exactly `count` digits, uniform as the authors draw it
 // (in [10^(count - 1), 10^count), or [0, 10) for one digit), least significant
 // digit first.
 Symbols decimal_operand(Draws& draws, int64_t count) {
-  Symbols digits = draws.numbers(count - 1, 0, 10);
+  Symbols digits = draw_numbers(draws, count - 1, 0, 10);
   digits.push_back(number_symbol(count == 1 ? draws.below(10) : 1 + draws.below(9)));
   return digits;
 }

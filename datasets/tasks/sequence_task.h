@@ -41,6 +41,14 @@ struct SequenceTask {
   SequenceSample (*draw)(const RandomKey& key, int64_t n);
 };
 
+// The output symbols after the first `end_mark` (0 when there is none): the
+// padding of a task whose answer ends with a mark.
+inline int64_t padding_after(const std::vector<std::string>& output, std::string_view end_mark) {
+  for (size_t i = 0; i < output.size(); ++i)
+    if (output[i] == end_mark) return static_cast<int64_t>(output.size() - i - 1);
+  return 0;
+}
+
 // Every sequence task, in table order.
 const std::vector<SequenceTask>& sequence_tasks();
 // nullptr when `name` is not a sequence task.

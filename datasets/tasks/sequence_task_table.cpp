@@ -7,7 +7,8 @@ namespace rotor {
 const std::vector<SequenceTask>& sequence_tasks() {
   static const std::vector<SequenceTask> tasks = [] {
     std::vector<SequenceTask> all;
-    for (const std::vector<SequenceTask>& family : {regular_tasks(), context_free_tasks()})
+    for (const std::vector<SequenceTask>& family :
+         {regular_tasks(), context_free_tasks(), context_sensitive_tasks(), decoder_tasks()})
       all.insert(all.end(), family.begin(), family.end());
     return all;
   }();

@@ -159,11 +159,15 @@ TEST_CASE("the sequence task table names each task once, with its level and sour
   std::map<std::string, std::string> level;
   for (const SequenceTask& t : sequence_tasks()) {
     CHECK(level.emplace(t.name, level_name(t.level)).second);
-    CHECK(std::string(t.source).find("Deletang et al. 2023") == 0);
+    const char* paper = t.level == TaskLevel::decoder ? "Kazemnejad et al. 2023" : "Deletang et al. 2023";
+    CHECK(std::string(t.source).find(paper) == 0);
     CHECK(find_sequence_task(t.name) == &t);
   }
   CHECK(level.at("parity-check") == "regular");
   CHECK(level.at("solve-equation") == "context-free");
   CHECK(task("solve-equation").min_length == 3);
-  CHECK(find_sequence_task("parity") == nullptr);
+  CHECK(level.at("binary-addition") == "context-sensitive");
+  CHECK(level.at("parity") == "decoder");
+  CHECK(level.size() == 21);  // Deletang et al.'s 15 and Kazemnejad et al.'s 6
+  CHECK(find_sequence_task("parity-checks") == nullptr);
 }
