@@ -4,9 +4,10 @@
 
 #include <filesystem>
 
-#include "datasets/builtin_tasks.h"
 #include "datasets/data_error.h"
-#include "datasets/generated_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
+#include "datasets/tasks/generated_tasks.h"
+#include "datasets/tasks/sequence_task_data.h"
 
 namespace rotor {
 namespace {
@@ -15,10 +16,12 @@ void require(bool ok, const std::string& key, const std::string& what) {
   if (!ok) throw DataError("data." + key + ": " + what);
 }
 
-// A separation task's splits, sized before any sample is drawn: at most 2^30 tokens in all (4 GiB of token ids).
+// A separation or sequence task's splits, sized before any sample is drawn: at most 2^30 tokens in all (4 GiB of
+// token ids; a sequence task's outputs come on top of its inputs counted here).
 void require_generated_tokens_fit(const DataConfig& c) {
   double tokens = 0;
-  for (const GeneratedSplit& s : separation_splits(c)) tokens += static_cast<double>(s.size) * s.max_len;
+  for (const GeneratedSplit& s : is_sequence_task(c.task) ? sequence_splits(c) : separation_splits(c))
+    tokens += static_cast<double>(s.size) * s.max_len;
   require(tokens <= kMaxGeneratedTokens, "train_size",
           fmt::format("the generated splits would hold up to {:.3g} tokens (data.train_size and data.eval_size "
                       "samples of up to data.generated.max_len or data.generated.test_lengths tokens), more than "
@@ -41,8 +44,16 @@ void DataConfig::validate() const {
   for (const int64_t length : generated.test_lengths)
     require(length >= 1 && static_cast<double>(length) <= kMaxGeneratedSampleLen, "generated.test_lengths",
             fmt::format("{} is not a sample length in [1, {}] tokens", length, kMaxGeneratedSampleLen));
-  if (is_separation_task(task)) require_generated_tokens_fit(*this);
+  if (is_separation_task(task) || is_sequence_task(task)) require_generated_tokens_fit(*this);
   const TokenizerKind kind = resolved_tokenizer(*this);
+  if (is_sequence_task(task)) {
+    require(!labelled, "task",
+            "'" + task + "' is a sequence task, with a target per token and no document labels: train it with an " +
+                "objective that reads per-token targets, not a classifier");
+    require(kind == TokenizerKind::vocab && !lowercase && !split_punctuation, "tokenizer",
+            "sequence task '" + task + "' reads one token a symbol: tokenizer vocab (or empty), without lowercase " +
+                "and split_punctuation");
+  }
   if (kind != TokenizerKind::vocab && (lowercase || split_punctuation)) {
     require(false, lowercase ? "lowercase" : "split_punctuation",
             std::string("applies to the vocab tokenizer only (tokenizer is ") + option_name(kind) + ")");

@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "datasets/generated_task_config.h"
-#include "datasets/listops.h"
 #include "datasets/lm_windows.h"
+#include "datasets/tasks/generated_task_config.h"
+#include "datasets/tasks/listops.h"
+#include "datasets/tasks/sequence_layout.h"
 #include "datasets/tokenizer.h"
 #include "datasets/windowing.h"
 #include "engine/option_names.h"
@@ -31,11 +32,10 @@ struct OptionNames<DataFormat> {
 
 struct DataConfig {
   // ---- What to read -------------------------------------------------------
-  // A built-in task (listops-easy, listops-short, listops-512, listops-2k,
-  // listops-extrap, listops, the separation tasks order, first-last, offset,
-  // recall, missing-duplicate, bigram, or brown, brown-4, sotu, or the
-  // unlabelled book corpus austen); it fills in the source settings below.
-  // Empty: read the files named below.
+  // A built-in task (datasets/tasks/builtin_tasks.h: the ListOps presets,
+  // the separation tasks, the sequence tasks of datasets/tasks/sequence_task.h,
+  // the corpora brown, brown-4, sotu and the unlabelled austen); it fills in
+  // the source settings below. Empty: read the files named below.
   std::string task;
   // Where the fetch scripts put corpora. Empty: $ROTOR_DATA, else "data".
   std::string data_dir;
@@ -67,8 +67,11 @@ struct DataConfig {
   // column or folder, the label vocabulary is empty, every label is 0, and a
   // labelled task (brown, sotu) gives its text alone.
   bool labelled = true;
+  // Derived, not a YAML key: set by the trainer from train.objective; how a
+  // sequence task's sample becomes tokens and per-token targets.
+  SequenceLayout sequence_layout = SequenceLayout::queries;
 
-  // ---- Generated tasks (ListOps, separation tasks) --------------------------
+  // ---- Generated tasks (ListOps, separation and sequence tasks) -------------
   // Seed of the generated data, separate from `seed` so that runs with
   // different training seeds see the same examples.
   uint64_t data_seed = 0;
@@ -77,7 +80,8 @@ struct DataConfig {
   // Generator settings of task "listops" (the presets bring their own);
   // the defaults are LRA's (= listops-2k).
   ListOpsConfig listops;
-  // Lengths and symbols of the separation tasks (datasets/generated_tasks.h).
+  // Lengths and symbols of the separation tasks (datasets/tasks/generated_tasks.h)
+  // and the lengths of the sequence tasks (datasets/tasks/sequence_task_data.h).
   GeneratedTaskConfig generated;
 
   // ---- Tokenizer ------------------------------------------------------------

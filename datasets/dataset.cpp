@@ -5,12 +5,13 @@
 #include <filesystem>
 #include <optional>
 
-#include "datasets/builtin_tasks.h"
 #include "datasets/csv_reader.h"
 #include "datasets/data_error.h"
 #include "datasets/folder_reader.h"
 #include "datasets/jsonl_reader.h"
 #include "datasets/split.h"
+#include "datasets/tasks/builtin_tasks.h"
+#include "datasets/tasks/sequence_task_data.h"
 #include "datasets/text_reader.h"
 #include "datasets/token_cache.h"
 #include "datasets/token_cache_dir.h"
@@ -103,6 +104,7 @@ TokenizedSplit tokenize(const std::string& name, const std::vector<Document>& do
 
 // Reads or generates, labels, trains the tokenizer and tokenizes.
 CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOptions& options) {
+  if (is_sequence_task(c.task)) return sequence_task_tokens(c, options.tokenizer);  // tokens with targets, no labels
   CachedTokens out;
   Utf8Repairs repairs;
   std::vector<DocumentSplit> splits =
@@ -225,6 +227,7 @@ Dataset load_dataset(const DataConfig& config, const LoadOptions& options) {
   data.tokenizer = load_tokenizer(tokens.tokenizer);
   if (!tokens.labels.empty()) data.labels = LabelVocab(tokens.labels);  // empty: unlabelled
   data.splits = std::move(tokens.splits);
+  if (is_sequence_task(c.task)) check_sequence_windows(c, data.splits);  // max_len is not in the cache key
 
   DataStats& stats = data.stats;
   stats.source = source_name(c);

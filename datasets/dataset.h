@@ -15,13 +15,13 @@
 #include <string_view>
 #include <vector>
 
-#include "datasets/builtin_tasks.h"  // builtin_task_names() for the config schema
 #include "datasets/data_config.h"
 #include "datasets/data_error.h"
 #include "datasets/data_stats.h"
 #include "datasets/label_vocab.h"
 #include "datasets/sampler.h"
 #include "datasets/source_fingerprint.h"
+#include "datasets/tasks/builtin_tasks.h"  // builtin_task_names() for the config schema
 #include "datasets/tokenized_split.h"
 #include "datasets/tokenizer.h"
 

@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <sstream>
 
-#include "datasets/builtin_tasks.h"
 #include "datasets/data_error.h"
 #include "datasets/document.h"
 #include "datasets/folder_reader.h"
-#include "datasets/generated_tasks.h"
 #include "datasets/sha1.h"
+#include "datasets/tasks/builtin_tasks.h"
+#include "datasets/tasks/generated_tasks.h"
 #include "datasets/text_reader.h"
 
 namespace fs = std::filesystem;
@@ -34,7 +34,7 @@ bool has_path(const std::vector<SourceFingerprint>& list, const std::string& pat
 
 std::vector<SourceFingerprint> source_fingerprints(const DataConfig& c) {
   std::vector<SourceFingerprint> out;
-  if (is_separation_task(c.task) || is_listops_task(c.task)) return out;
+  if (is_generated_task(c.task)) return out;
   for (const std::string* path : {&c.train_path, &c.val_path, &c.test_path, &c.source_path}) add_files(*path, c, out);
   return out;
 }

@@ -17,7 +17,7 @@ namespace rotor {
 namespace {
 
 // Bump when the file layout or the meaning of cached tokens changes.
-constexpr std::string_view kMagic = "rotor-token-cache 1\n";
+constexpr std::string_view kMagic = "rotor-token-cache 2\n";
 
 // Little-endian host layout; the cache is a local file, never shipped.
 class Writer {
@@ -85,6 +85,7 @@ class Reader {
 bool consistent(const TokenizedSplit& s) {
   if (s.offsets.empty() || s.offsets.front() != 0 || s.offsets.size() != s.labels.size() + 1) return false;
   if (s.offsets.back() != static_cast<int64_t>(s.tokens.size())) return false;
+  if (s.has_targets() && s.targets.size() != s.tokens.size()) return false;
   for (size_t i = 1; i < s.offsets.size(); ++i) {
     if (s.offsets[i] < s.offsets[i - 1]) return false;
   }
@@ -127,6 +128,7 @@ std::optional<CachedTokens> load_token_cache(const std::string& path, const std:
     s.tokens = r.vec<int32_t>();
     s.offsets = r.vec<int64_t>();
     s.labels = r.vec<int32_t>();
+    s.targets = r.vec<int32_t>();
     if (!consistent(s)) return std::nullopt;
     t.splits.push_back(std::move(s));
   }
@@ -167,6 +169,7 @@ void save_token_cache(const std::string& path, const std::string& key, const Cac
       w.vec(s.tokens);
       w.vec(s.offsets);
       w.vec(s.labels);
+      w.vec(s.targets);
     }
     out.flush();
     if (!out) {

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "datasets/builtin_tasks.h"
 #include "datasets/dataset.h"
+#include "datasets/tasks/builtin_tasks.h"
 
 namespace rotor {
 namespace fs = std::filesystem;

@@ -4,7 +4,8 @@
 
 #include <fmt/core.h>
 
-#include "datasets/builtin_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
+#include "datasets/tasks/sequence_task_data.h"
 #include "datasets/token_cache.h"
 
 namespace rotor {
@@ -96,7 +97,10 @@ std::vector<DataOptionEffect> rows() {
 // tokenizer), so that a changed preset changes the key too.
 void add_resolved(CacheKey& key, const DataConfig& c, const std::vector<SourceFingerprint>& sources) {
   key.add("resolved tokenizer", option_name(resolved_tokenizer(c)));
-  if (is_separation_task(c.task)) {
+  if (is_sequence_task(c.task)) {
+    for (const GeneratedSplit& s : sequence_splits(c))
+      key.add("sequence split", fmt::format("{} {} {} {}", s.name, s.size, s.min_len, s.max_len));
+  } else if (is_separation_task(c.task)) {
     for (const GeneratedSplit& s : separation_splits(c))
       key.add("generated split", fmt::format("{} {} {} {}", s.name, s.size, s.min_len, s.max_len));
   } else if (is_listops_task(c.task)) {
@@ -119,7 +123,12 @@ const std::vector<DataOptionEffect>& data_option_effects() {
 const std::vector<DataOptionEffect>& derived_option_effects() {
   // labelled decides whether labels are read, required and stored (the cached
   // label list and label ids), and how a directory source is read.
-  static const std::vector<DataOptionEffect> table{changes("labelled", &DataConfig::labelled)};
+  // sequence_layout decides a sequence task's tokens and targets.
+  static const std::vector<DataOptionEffect> table{
+      changes("labelled", &DataConfig::labelled),
+      {"sequence_layout", TokenEffect::changes_tokens, [](const DataConfig& c) {
+         return std::string(c.sequence_layout == SequenceLayout::queries ? "queries" : "prompt_answer");
+       }}};
   return table;
 }
 

@@ -6,14 +6,16 @@
 //   queries        (transduction, an encoder; Deletang et al. 2023's
 //                  make_model_with_empty_targets): the input, then one query
 //                  symbol "?" per output symbol. Query position i predicts
-//                  output[i]; input positions predict nothing.
+//                  output[i]; input positions and the sample's padding
+//                  (sequence_task.h) predict nothing.
 //                    input "a b c", output "c b a"
 //                    tokens  a b c ? ? ?
 //                    targets - - - c b a
 //   prompt_answer  (completion, a causal decoder; Kazemnejad et al. 2023):
 //                  the input, "=", then the output (teacher forcing). The
 //                  "=" predicts output[0], output[i] predicts output[i + 1],
-//                  the last output symbol predicts the end mark ".".
+//                  the last output symbol predicts the end mark "."; a
+//                  sample's padding is left out (the answer ends before it).
 //                    tokens  a b c = c b a
 //                    targets - - - c b a .
 //                  Greedy decoding reproduces the answer exactly iff every

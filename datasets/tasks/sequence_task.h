@@ -21,6 +21,11 @@ namespace rotor {
 struct SequenceSample {
   std::vector<std::string> input;
   std::vector<std::string> output;  // never empty
+  // Trailing output symbols that only pad the output to a length that does not
+  // give the answer away (binary addition and multiplication pad to n + 1 and n
+  // after their end mark): they get query positions but no target, so they are
+  // neither trained nor scored, which is the authors' accuracy mask.
+  int64_t padding = 0;
 };
 
 // Where a task comes from: its level of the Chomsky hierarchy (Deletang et al.
@@ -35,6 +40,14 @@ struct SequenceTask {
   // The sample of input length n (n >= min_length) from `key`'s draws 0, 1, ...
   SequenceSample (*draw)(const RandomKey& key, int64_t n);
 };
+
+// The output symbols after the first `end_mark` (0 when there is none): the
+// padding of a task whose answer ends with a mark.
+inline int64_t padding_after(const std::vector<std::string>& output, std::string_view end_mark) {
+  for (size_t i = 0; i < output.size(); ++i)
+    if (output[i] == end_mark) return static_cast<int64_t>(output.size() - i - 1);
+  return 0;
+}
 
 // Every sequence task, in table order.
 const std::vector<SequenceTask>& sequence_tasks();

@@ -2,7 +2,7 @@
 // reading of the task's definition; then class balance, lengths per split,
 // disjoint splits, determinism and the checks of data.generated.*.
 #include "datasets/dataset.h"
-#include "datasets/generated_tasks.h"
+#include "datasets/tasks/generated_tasks.h"
 #include "helpers.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // ListOps: every generated expression is re-evaluated by an independent
 // evaluator written from the spec, and lengths, labels and determinism are
 // checked.
-#include "datasets/builtin_tasks.h"
-#include "datasets/listops.h"
+#include "datasets/tasks/builtin_tasks.h"
+#include "datasets/tasks/listops.h"
 #include "helpers.h"
 
 #include <algorithm>

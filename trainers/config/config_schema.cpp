@@ -183,20 +183,23 @@ std::vector<ConfigOption> rows() {
       OPT("data.val_fraction", data.val_fraction, "Hash split: share of validation").at_least(0).below(1),
       OPT("data.test_fraction", data.test_fraction, "Hash split: share of test").at_least(0).below(1),
       OPT("data.include_labels", data.include_labels, "Keep only documents with these labels").classification(),
-      OPT("data.data_seed", data.data_seed, "Seed of generated data (ListOps, separation tasks)"),
+      OPT("data.data_seed", data.data_seed, "Seed of generated data (ListOps, separation and sequence tasks)"),
       OPT("data.train_size", data.train_size, "Generated tasks: training examples (0: the preset's)")
           .at_most(kMaxGeneratedExamples),
       OPT("data.eval_size", data.eval_size, "Generated tasks: examples per val/test split (0: the preset's)")
           .at_most(kMaxGeneratedExamples),
       OPT("data.listops.max_depth", data.listops.max_depth, "ListOps (task listops): maximum tree depth"),
       OPT("data.listops.max_args", data.listops.max_args, "ListOps (task listops): maximum operator arguments"),
-      OPT("data.generated.min_len", data.generated.min_len, "Separation tasks: shortest train/val/test sample (tokens)")
+      OPT("data.generated.min_len", data.generated.min_len,
+          "Separation and sequence tasks: shortest train/val/test sample (tokens; a sequence task's input symbols)")
           .at_least(1),
-      OPT("data.generated.max_len", data.generated.max_len, "Separation tasks: longest train/val/test sample (tokens)")
+      OPT("data.generated.max_len", data.generated.max_len,
+          "Separation and sequence tasks: longest train/val/test sample (tokens; a sequence task's input symbols)")
           .at_least(1)
           .at_most(kMaxGeneratedSampleLen),
       OPT("data.generated.test_lengths", data.generated.test_lengths,
-          "Separation tasks: one extra split test_<L> per entry, lengths in (L/2, L], L <= 1048576"),
+          "Separation and sequence tasks: one extra split test_<L> per entry, lengths in (L/2, L] (sequence tasks: "
+          "inputs of exactly L), L <= 1048576"),
       OPT("data.generated.alphabet", data.generated.alphabet, "Separation tasks: filler and value symbols (V)")
           .at_least(2)
           .below(27),

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "datasets/separation_tasks.h"
+#include "datasets/tasks/separation_tasks.h"
 #include "trainers/diagnostics/offset_profile.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/attention_usage.h"

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "datasets/separation_tasks.h"
+#include "datasets/tasks/separation_tasks.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/offset_check.h"
 #include "trainers/study/study_report.h"

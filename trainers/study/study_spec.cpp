@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "datasets/builtin_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
 #include "models/model_options.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"

@@ -1,7 +1,7 @@
 // sweep_plan (trainers/study/study_spec.h): which splits, lengths and scalings a study's length sweep evaluates.
 #include <algorithm>
 
-#include "datasets/builtin_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
 #include "models/position_encoding.h"
 #include "trainers/config/objective_table.h"
 #include "trainers/study/study_spec.h"

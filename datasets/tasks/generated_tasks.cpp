@@ -1,10 +1,10 @@
-#include "datasets/generated_tasks.h"
+#include "datasets/tasks/generated_tasks.h"
 
 #include <algorithm>
 #include <unordered_set>
 
 #include "datasets/data_error.h"
-#include "datasets/separation_tasks.h"
+#include "datasets/tasks/separation_tasks.h"
 #include "engine/random.h"
 
 namespace rotor {
@@ -17,25 +17,6 @@ const SeparationTask& task_of(const DataConfig& config) {
   const SeparationTask* task = find_separation_task(config.task);
   if (task == nullptr) throw DataError("task: '" + config.task + "' is not a separation task");
   return *task;
-}
-
-void check_options(const GeneratedTaskConfig& g) {
-  const auto expect = [](bool ok, const std::string& key, const std::string& what, int64_t got) {
-    if (!ok) throw DataError("data.generated." + key + ": expected " + what + ", got " + std::to_string(got));
-  };
-  expect(g.min_len >= 1, "min_len", "at least 1", g.min_len);
-  expect(g.max_len >= g.min_len, "max_len", "at least data.generated.min_len (" + std::to_string(g.min_len) + ")",
-         g.max_len);
-  expect(g.alphabet >= 2 && g.alphabet <= 26, "alphabet", "2..26 symbols", g.alphabet);
-  expect(g.keys >= 1, "keys", "at least 1", g.keys);
-  expect(g.offset >= 1, "offset", "at least 1", g.offset);
-  for (size_t i = 0; i < g.test_lengths.size(); ++i) {
-    const int64_t l = g.test_lengths[i];
-    expect(l >= 2, "test_lengths", "lengths of at least 2", l);
-    expect(std::find(g.test_lengths.begin(), g.test_lengths.begin() + static_cast<std::ptrdiff_t>(i), l) ==
-               g.test_lengths.begin() + static_cast<std::ptrdiff_t>(i),
-           "test_lengths", "distinct lengths, but this one is listed twice", l);
-  }
 }
 
 std::string describe(const LengthRule& rule) {
@@ -100,6 +81,25 @@ DocumentSplit fill_split(const SeparationTask& task, const DataConfig& config, c
 
 }  // namespace
 
+void check_generated_options(const GeneratedTaskConfig& g) {
+  const auto expect = [](bool ok, const std::string& key, const std::string& what, int64_t got) {
+    if (!ok) throw DataError("data.generated." + key + ": expected " + what + ", got " + std::to_string(got));
+  };
+  expect(g.min_len >= 1, "min_len", "at least 1", g.min_len);
+  expect(g.max_len >= g.min_len, "max_len", "at least data.generated.min_len (" + std::to_string(g.min_len) + ")",
+         g.max_len);
+  expect(g.alphabet >= 2 && g.alphabet <= 26, "alphabet", "2..26 symbols", g.alphabet);
+  expect(g.keys >= 1, "keys", "at least 1", g.keys);
+  expect(g.offset >= 1, "offset", "at least 1", g.offset);
+  for (size_t i = 0; i < g.test_lengths.size(); ++i) {
+    const int64_t l = g.test_lengths[i];
+    expect(l >= 2, "test_lengths", "lengths of at least 2", l);
+    expect(std::find(g.test_lengths.begin(), g.test_lengths.begin() + static_cast<std::ptrdiff_t>(i), l) ==
+               g.test_lengths.begin() + static_cast<std::ptrdiff_t>(i),
+           "test_lengths", "distinct lengths, but this one is listed twice", l);
+  }
+}
+
 std::vector<std::string> separation_task_names() {
   std::vector<std::string> names;
   for (const SeparationTask& t : separation_tasks()) names.emplace_back(t.name);
@@ -111,7 +111,7 @@ bool is_separation_task(std::string_view task) { return find_separation_task(tas
 std::vector<GeneratedSplit> separation_splits(const DataConfig& config) {
   const SeparationTask& task = task_of(config);
   const GeneratedTaskConfig& g = config.generated;
-  check_options(g);
+  check_generated_options(g);
   const LengthRule rule = task.lengths(g);
   const int64_t train_size = config.train_size > 0 ? config.train_size : kDefaultTrainSize;
   const int64_t eval_size = config.eval_size > 0 ? config.eval_size : kDefaultEvalSize;

@@ -1,9 +1,10 @@
-#include "datasets/builtin_tasks.h"
+#include "datasets/tasks/builtin_tasks.h"
 
 #include <algorithm>
 #include <filesystem>
 
 #include "datasets/data_error.h"
+#include "datasets/tasks/sequence_task_data.h"
 
 namespace rotor {
 namespace {
@@ -67,6 +68,7 @@ std::string fetched_file(const std::string& data_dir, const std::string& corpus,
 std::vector<std::string> builtin_task_names() {
   std::vector<std::string> names(std::begin(kListOpsTasks), std::end(kListOpsTasks));
   for (const std::string& name : separation_task_names()) names.push_back(name);
+  for (const SequenceTask& t : sequence_tasks()) names.emplace_back(t.name);
   for (const CorpusTask& t : kCorpusTasks) names.emplace_back(t.name);
   return names;
 }
@@ -78,7 +80,9 @@ bool is_listops_task(std::string_view task) {
   return false;
 }
 
-bool is_generated_task(std::string_view task) { return is_listops_task(task) || is_separation_task(task); }
+bool is_generated_task(std::string_view task) {
+  return is_listops_task(task) || is_separation_task(task) || is_sequence_task(task);
+}
 
 std::vector<std::string> held_out_split_names(const DataConfig& config) {
   std::vector<std::string> names{"val", "test"};
@@ -89,6 +93,8 @@ std::vector<std::string> held_out_split_names(const DataConfig& config) {
     for (const ListOpsSplit& s : listops_task_config(config).splits) add(s.name);
   if (is_separation_task(config.task))
     for (const GeneratedSplit& s : separation_splits(config)) add(s.name);
+  if (is_sequence_task(config.task))
+    for (const GeneratedSplit& s : sequence_splits(config)) add(s.name);
   return names;
 }
 
@@ -99,6 +105,7 @@ int64_t held_out_split_max_tokens(const DataConfig& config, const std::string& s
   if (is_separation_task(config.task))
     for (const GeneratedSplit& s : separation_splits(config))
       if (s.name == split) return s.max_len;
+  if (is_sequence_task(config.task)) return sequence_split_max_tokens(config, split);
   return 0;
 }
 

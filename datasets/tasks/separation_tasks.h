@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-#include "datasets/generated_task_config.h"
+#include "datasets/tasks/generated_task_config.h"
 #include "engine/random.h"
 
 namespace rotor {

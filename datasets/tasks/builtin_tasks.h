@@ -12,7 +12,11 @@
 //                   test 1001..2000 and test_4k 2001..4096
 //   listops         DataConfig::listops as given (defaults = LRA)
 //   order, first-last, offset, recall, missing-duplicate, bigram
-//                   separation tasks (datasets/generated_tasks.h)
+//                   separation tasks (datasets/tasks/generated_tasks.h)
+//   even-pairs, reverse-string, ...
+//                   the sequence tasks of sequence_tasks() (one row each in
+//                   the file of their family, datasets/tasks/task_families.h),
+//                   made into splits by datasets/tasks/sequence_task_data.h
 //   brown, brown-4  Brown corpus genre, 15-way or 4-way {press, nonfiction,
 //                   learned, fiction}; split by file number (302/105/93)
 //   sotu            State of the Union: 25-year period of a speech (9 classes),
@@ -26,22 +30,23 @@
 
 #include "datasets/data_config.h"
 #include "datasets/document.h"
-#include "datasets/generated_tasks.h"
-#include "datasets/listops.h"
+#include "datasets/tasks/generated_tasks.h"
+#include "datasets/tasks/listops.h"
 
 namespace rotor {
 
 std::vector<std::string> builtin_task_names();
 
 bool is_listops_task(std::string_view task);
-// A ListOps or separation task: generated, tokenized with vocab by default.
+// A ListOps, separation or sequence task: generated, tokenized with vocab by default.
 bool is_generated_task(std::string_view task);
 
 // The held-out splits a task's dataset has: val, test, then the extra test
 // splits of a generated task (listops-extrap: test_4k; separation tasks:
 // test_<L>). Throws DataError on bad data.generated options.
-// The longest sample of a held-out split of a generated task (ListOps and
-// the separation tasks), 0 when it is not known (files, corpora).
+// The longest sample of a held-out split of a generated task (ListOps, the
+// separation tasks, and a sequence task's documents in its layout), 0 when it
+// is not known (files, corpora).
 int64_t held_out_split_max_tokens(const DataConfig& config, const std::string& split);
 
 std::vector<std::string> held_out_split_names(const DataConfig& config);

@@ -1,6 +1,6 @@
 #pragma once
 // Options of the generated separation tasks (order, first-last, offset,
-// recall, missing-duplicate, bigram: see datasets/separation_tasks.h), keys
+// recall, missing-duplicate, bigram: see datasets/tasks/separation_tasks.h), keys
 // data.generated.* in a config file.
 #include <cstdint>
 #include <vector>

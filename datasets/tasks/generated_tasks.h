@@ -37,6 +37,10 @@ struct GeneratedSplit {
   int64_t max_len = 0;  // inclusive, an allowed length of the task
 };
 
+// The checks of data.generated.* every generated task shares (lengths, and the
+// separation tasks' alphabet, keys and offset): throws DataError naming the key.
+void check_generated_options(const GeneratedTaskConfig& config);
+
 std::vector<std::string> separation_task_names();
 bool is_separation_task(std::string_view task);
 

@@ -1,25 +1,15 @@
-#include "datasets/separation_tasks.h"
+#include "datasets/tasks/separation_tasks.h"
 
 #include <algorithm>
 #include <numeric>
 
 #include "datasets/data_error.h"
+#include "datasets/tasks/draws.h"
 
 namespace rotor {
 namespace {
 
 using Symbols = std::vector<std::string>;
-
-// Consecutive draws of one sample's key.
-class Draws {
- public:
-  explicit Draws(const RandomKey& key) : key_(key) {}
-  int64_t below(int64_t n) { return static_cast<int64_t>(key_.below(next_++, static_cast<uint64_t>(n))); }
-
- private:
-  RandomKey key_;
-  uint64_t next_ = 0;
-};
 
 Symbols letters(int64_t count) {
   Symbols out;

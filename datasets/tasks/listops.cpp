@@ -1,4 +1,4 @@
-#include "datasets/listops.h"
+#include "datasets/tasks/listops.h"
 
 #include <algorithm>
 #include <array>

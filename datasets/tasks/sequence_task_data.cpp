@@ -1,0 +1,180 @@
+#include "datasets/tasks/sequence_task_data.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "datasets/data_error.h"
+#include "datasets/dataset.h"
+#include "datasets/tasks/sequence_layout.h"
+#include "datasets/vocab_tokenizer.h"
+
+namespace rotor {
+namespace {
+
+constexpr int64_t kDefaultTrainSize = 10000;
+constexpr int64_t kDefaultEvalSize = 1000;
+
+const SequenceTask& task_of(const DataConfig& config) {
+  const SequenceTask* task = find_sequence_task(config.task);
+  if (task == nullptr) throw DataError("task: '" + config.task + "' is not a sequence task");
+  return *task;
+}
+
+std::string joined(const std::vector<std::string>& symbols) {
+  std::string out;
+  for (const std::string& s : symbols) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+// Fills `split`: training samples as drawn, held-out ones redrawn until new to `seen`.
+SequenceSplit fill_split(const SequenceTask& task, const DataConfig& config, const GeneratedSplit& split,
+                         std::unordered_set<std::string>& seen, int64_t& attempts) {
+  const std::string stream = std::string(task.name) + "/" + split.name;
+  const RandomKey length_key{config.data_seed, stream_id(stream + "/length"), 0};
+  const uint64_t sample_stream = stream_id(stream);
+  const auto lengths = static_cast<uint64_t>(split.max_len - split.min_len + 1);
+  const bool held_out = split.name != "train";
+  SequenceSplit out{split.name, {}};
+  for (int64_t j = 0; j < split.size; ++j) {
+    for (int64_t a = 0;; ++a) {
+      if (a == kDrawsPerSample) {
+        throw DataError("task '" + std::string(task.name) + "' split '" + split.name + "': sample " +
+                        std::to_string(j) + " still repeats a training or earlier sample after " + std::to_string(a) +
+                        " draws; lengths " + std::to_string(split.min_len) + ".." + std::to_string(split.max_len) +
+                        " hold too few distinct inputs: use longer lengths (data.generated.min_len, max_len, "
+                        "test_lengths) or fewer samples (data.train_size, data.eval_size)");
+      }
+      const auto draw = static_cast<uint64_t>(j * kDrawsPerSample + a);
+      const int64_t n = split.min_len + static_cast<int64_t>(length_key.below(draw, lengths));
+      SequenceSample sample = task.draw(RandomKey{config.data_seed, sample_stream, draw}, n);
+      ++attempts;
+      if (!seen.insert(joined(sample.input)).second && held_out) continue;
+      out.samples.push_back(std::move(sample));
+      break;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> layout_symbols(SequenceLayout layout) {
+  if (layout == SequenceLayout::queries) return {kQuerySymbol};
+  return {kAnswerSymbol, kEndSymbol};
+}
+
+std::unique_ptr<Tokenizer> symbol_tokenizer(const DataConfig& config, const std::vector<SequenceSplit>& splits) {
+  std::set<std::string> symbols;
+  for (const SequenceSplit& s : splits)
+    for (const SequenceSample& sample : s.samples) {
+      symbols.insert(sample.input.begin(), sample.input.end());
+      symbols.insert(sample.output.begin(), sample.output.end());
+    }
+  std::vector<std::string> vocab = layout_symbols(config.sequence_layout);
+  for (const std::string& s : symbols)
+    if (std::find(vocab.begin(), vocab.end(), s) == vocab.end()) vocab.push_back(s);
+  return std::make_unique<VocabTokenizer>(std::move(vocab));
+}
+
+// Each symbol's one token id; a DataError when the tokenizer does not know it.
+class SymbolIds {
+ public:
+  explicit SymbolIds(const Tokenizer& tokenizer) : tokenizer_(tokenizer) {}
+  int32_t operator()(const std::string& symbol) {
+    const auto found = ids_.find(symbol);
+    if (found != ids_.end()) return found->second;
+    const std::vector<int32_t> ids = tokenizer_.encode(symbol);
+    if (ids.size() != 1 || ids[0] == tokenizer_.unk_id())
+      throw DataError("tokenizer: the symbol '" + symbol + "' is not one token of the tokenizer");
+    return ids_[symbol] = ids[0];
+  }
+
+ private:
+  const Tokenizer& tokenizer_;
+  std::map<std::string, int32_t> ids_;
+};
+
+TokenizedSplit tokenize(const SequenceSplit& split, SequenceLayout layout, SymbolIds& id_of) {
+  TokenizedSplit out;
+  out.name = split.name;
+  for (const SequenceSample& sample : split.samples) {
+    const RenderedSample r = render(sample, layout);
+    std::vector<int32_t> tokens, targets;
+    for (const std::string& t : r.tokens) tokens.push_back(id_of(t));
+    for (const std::string& t : r.targets) targets.push_back(t.empty() ? kNoTarget : id_of(t));
+    out.add_with_targets(tokens, targets);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool is_sequence_task(std::string_view task) { return find_sequence_task(task) != nullptr; }
+
+std::vector<GeneratedSplit> sequence_splits(const DataConfig& config) {
+  const SequenceTask& task = task_of(config);
+  const GeneratedTaskConfig& g = config.generated;
+  check_generated_options(g);
+  const auto at_least_task_min = [&](const std::string& key, int64_t length) {
+    if (length < task.min_length)
+      throw DataError("data.generated." + key + ": task '" + task.name + "' is defined for inputs of at least " +
+                      std::to_string(task.min_length) + " symbols, got " + std::to_string(length));
+  };
+  at_least_task_min("min_len", g.min_len);
+  const int64_t train_size = config.train_size > 0 ? config.train_size : kDefaultTrainSize;
+  const int64_t eval_size = config.eval_size > 0 ? config.eval_size : kDefaultEvalSize;
+  std::vector<GeneratedSplit> splits{{"train", train_size, g.min_len, g.max_len},
+                                     {"val", eval_size, g.min_len, g.max_len},
+                                     {"test", eval_size, g.min_len, g.max_len}};
+  for (int64_t l : g.test_lengths) {
+    at_least_task_min("test_lengths", l);
+    splits.push_back({"test_" + std::to_string(l), eval_size, l, l});
+  }
+  return splits;
+}
+
+std::vector<SequenceSplit> sequence_samples(const DataConfig& config, int64_t& attempts) {
+  const SequenceTask& task = task_of(config);
+  std::unordered_set<std::string> seen;
+  std::vector<SequenceSplit> out;
+  for (const GeneratedSplit& s : sequence_splits(config)) out.push_back(fill_split(task, config, s, seen, attempts));
+  return out;
+}
+
+int64_t sequence_split_max_tokens(const DataConfig& config, const std::string& name) {
+  int64_t attempts = 0, longest = 0;
+  for (const SequenceSplit& s : sequence_samples(config, attempts))
+    if (s.name == name)
+      for (const SequenceSample& sample : s.samples)
+        longest = std::max(longest, static_cast<int64_t>(render(sample, config.sequence_layout).tokens.size()));
+  return longest;
+}
+
+CachedTokens sequence_task_tokens(const DataConfig& config, const std::string& saved) {
+  CachedTokens out;
+  const std::vector<SequenceSplit> splits = sequence_samples(config, out.generated_attempts);
+  const std::unique_ptr<Tokenizer> tokenizer = saved.empty() ? symbol_tokenizer(config, splits) : load_tokenizer(saved);
+  SymbolIds id_of(*tokenizer);
+  for (const SequenceSplit& s : splits) out.splits.push_back(tokenize(s, config.sequence_layout, id_of));
+  out.tokenizer = tokenizer->save();
+  return out;
+}
+
+void check_sequence_windows(const DataConfig& config, const std::vector<TokenizedSplit>& splits) {
+  for (const TokenizedSplit& s : splits) {
+    const bool train = s.name == "train";
+    const int64_t window = train ? config.max_len : eval_max_len(config);
+    for (int64_t d = 0; d < s.num_docs(); ++d) {
+      if (s.doc_length(d) <= window) continue;
+      const std::string key = train || config.eval_max_len == 0 ? "data.max_len" : "data.eval_max_len";
+      throw DataError(key + ": task '" + config.task + "' split '" + s.name + "' has a document of " +
+                      std::to_string(s.doc_length(d)) +
+                      " tokens (the input, then the layout's tokens for its "
+                      "output), longer than its windows of " +
+                      std::to_string(window) + " tokens; raise " + key + " to cover the longest input plus its output" +
+                      (train ? "" : " (data.eval_max_len 0 means data.max_len)"));
+    }
+  }
+}
+
+}  // namespace rotor
