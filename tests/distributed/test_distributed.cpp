@@ -94,6 +94,24 @@ TEST_CASE("a batch splits into consecutive groups and rank r takes its block") {
   CHECK(covered == 6);
 }
 
+TEST_CASE("a sequence task's batch splits with each row's targets") {
+  const GradientGroups groups(3, 0, 1);
+  Batch batch;
+  batch.batch_size = 3;
+  batch.seq_len = 2;
+  for (int i = 0; i < 3; ++i) {
+    batch.tokens.insert(batch.tokens.end(), {i, i});
+    batch.targets.insert(batch.targets.end(), {kNoTarget, 10 + i});
+    batch.lengths.push_back(2);
+    batch.labels.push_back(0);
+    batch.doc_ids.push_back(i);
+    batch.window_ids.push_back(0);
+  }
+  for (int64_t g = 0; g < 3; ++g) CHECK(groups.slice(batch, g).targets == std::vector<int32_t>{kNoTarget, 10 + g});
+  batch.targets.clear();  // no task targets: none in the groups either
+  CHECK(groups.slice(batch, 1).targets.empty());
+}
+
 TEST_CASE("with several local groups the reducer sums their gradients in tree order") {
   ParameterStore params(DType::F32);
   params.declare("w", {5}, ParameterInit::normal(1.0));

@@ -117,6 +117,21 @@ const MetricDeclaration& best_metric_declaration(const TrainConfig& train) {
                     " (expected one of: " + spec.metric_names() + ")");
 }
 
+std::string data_mismatch(const Config& config, bool data_has_targets) {
+  const ObjectiveSpec& spec = objective_spec(config.train.objective);
+  const bool wants_targets = spec.data == ObjectiveData::per_token_targets;
+  if (wants_targets == data_has_targets) return "";
+  const std::string task = config.data.task.empty() ? "(files)" : "'" + config.data.task + "'";
+  return wants_targets ? fmt::format(
+                             "data.task: {} has no per-token targets, which train.objective {} trains on; "
+                             "expected a sequence task (reverse-string, parity-check, ...)",
+                             task, spec.name())
+                       : fmt::format(
+                             "data.task: {} is a sequence task, whose per-token targets train.objective {} "
+                             "does not read; expected train.objective transduction or completion",
+                             task, spec.name());
+}
+
 std::string best_metric_help() {
   std::string help = "Validation metric that picks the best checkpoint, one its objective declares:";
   for (const ObjectiveSpec& s : objectives())

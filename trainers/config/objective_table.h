@@ -81,6 +81,10 @@ std::vector<std::string> declared_metric_names();
 // train.best_metric's declaration in train.objective's row; throws ConfigError
 // naming train.best_metric and the metrics the objective declares.
 const MetricDeclaration& best_metric_declaration(const TrainConfig& train);
+// Whether the run's data suits its row: per-token targets (a sequence task's)
+// for a per_token_targets objective and for it alone. "" when it does, else
+// the ConfigError message naming data.task and train.objective.
+std::string data_mismatch(const Config& config, bool data_has_targets);
 // What train.best_metric may be, for its help text: each objective's metrics and default.
 std::string best_metric_help();
 

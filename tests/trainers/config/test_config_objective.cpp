@@ -113,3 +113,37 @@ TEST_CASE("data.lm_blocks applies to language models only and names its choices"
   }
   CHECK(load_config(plain, {"train.objective=clm"}).data.lm_blocks == BlockPacking::stream);
 }
+
+TEST_CASE("the sequence objectives pick the best checkpoint by whole samples right unless told, and set the layout") {
+  const std::string path = config_file("objective-sequence",
+                                       "data:\n  task: reverse-string\ntrain:\n  objective: "
+                                       "transduction\n  max_steps: 10\n");
+  const Config transduction = load_config(path);
+  CHECK(transduction.train.best_metric == "sequence_accuracy");
+  CHECK_FALSE(best_metric_declaration(transduction.train).lower_is_better);
+  CHECK(transduction.data.sequence_layout == SequenceLayout::queries);
+  const Config completion = load_config(path, {"train.objective=completion"});
+  CHECK(completion.train.best_metric == "exact_match");
+  CHECK(completion.data.sequence_layout == SequenceLayout::prompt_answer);
+  CHECK(load_config(path, {"train.best_metric=token_accuracy"}).train.best_metric == "token_accuracy");
+  CHECK_THROWS_WITH(load_config(path, {"train.best_metric=exact_match"}),
+                    Catch::Contains("train.best_metric: 'exact_match' is not a metric of train.objective "
+                                    "transduction (expected one of: loss, token_accuracy, sequence_accuracy)"));
+  CHECK_THROWS_WITH(load_config(path, {"train.label_smoothing=0.1"}),
+                    Catch::Contains("applies to train.objective classify only; this config trains transduction"));
+}
+
+TEST_CASE("a sequence task and a sequence objective come together, refused at load naming both and the line") {
+  const std::string sequence =
+      config_file("objective-task", "data:\n  task: reverse-string\ntrain:\n  max_steps: 10\n");
+  for (const char* objective : {"classify", "clm", "mlm"})
+    CHECK_THROWS_WITH(load_config(sequence, {std::string("train.objective=") + objective}),
+                      Catch::Contains("a.yaml:2: data.task: 'reverse-string' is a sequence task") &&
+                          Catch::Contains(std::string("train.objective ") + objective + " does not read"));
+  const std::string other =
+      config_file("objective-task-other", "data:\n  task: listops-easy\ntrain:\n  max_steps: 10\n");
+  CHECK_THROWS_WITH(load_config(other, {"train.objective=completion"}),
+                    Catch::Contains("a.yaml:2: data.task: 'listops-easy' has no per-token targets, which "
+                                    "train.objective completion trains on"));
+  CHECK_NOTHROW(load_config(sequence, {"train.objective=completion"}));
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Usage: test_sequence_objectives.sh path/to/rotor
+# train.objective transduction and completion end to end on reverse-string
+# (issue 36): a tiny run of each trains, `rotor eval` prints its metrics,
+# `rotor predict --split` prints every sample's output with the expected one
+# and counts as right exactly the samples eval's sequence accuracy or exact
+# match counts; a sequence task under another objective, and an objective
+# without a sequence task, are refused naming data.task and train.objective.
+set -uo pipefail
+rotor=$1
+python=${ROTOR_PYTHON:-/usr/bin/python3}
+source "$(dirname "$0")/../check.sh"
+scratch_workdir sequence-objectives
+
+cat > run.yaml <<YAML
+run: {progress: none, threads: 1, seed: 3}
+model: {d_model: 32, layers: 2, heads: 4, d_ff: 64, dropout: 0.0, attention_dropout: 0.0, position: {type: rope}}
+data:
+  task: reverse-string
+  train_size: 256
+  eval_size: 32
+  max_len: 18          # completion: 8 input symbols, "=", 8 answer symbols, the end mark's position
+  eval_max_len: 22     # test_10 whole
+  batch_size: 16
+  generated: {min_len: 4, max_len: 8, test_lengths: [10]}
+train: {lr: 3.0e-3, warmup_steps: 10, max_steps: 60, eval_every: 30}
+YAML
+
+for objective in transduction completion; do
+  sample_metric=sequence_accuracy
+  [ "$objective" = completion ] && sample_metric=exact_match
+  "$rotor" train run.yaml --out "$objective" --set train.objective=$objective > "$objective.log" 2>&1
+  check "$objective: trains" test $? -eq 0
+  "$rotor" eval "$objective" --split test > "$objective-eval.log" 2>&1
+  check "$objective: eval exits 0" test $? -eq 0
+  check "$objective: eval prints its metrics" grep -q "token_accuracy\|token accuracy" "$objective-eval.log"
+  check "$objective: eval prints $sample_metric" grep -q "$sample_metric\|${sample_metric//_/ }" "$objective-eval.log"
+  "$rotor" predict "$objective" --split test_10 > "$objective-predict.jsonl" 2> "$objective-predict.log"
+  check "$objective: predict exits 0" test $? -eq 0
+  "$rotor" eval "$objective" --split test_10 > /dev/null 2>&1
+  check "$objective: predict prints every sample, right as eval counts it" "$python" -c "
+import glob, json
+lines = [json.loads(l) for l in open('$objective-predict.jsonl')]
+assert len(lines) == 32, len(lines)
+assert all(set(l) == {'index', 'input', 'expected', 'predicted', 'right'} for l in lines)
+assert all(l['expected'] == ' '.join(reversed(l['input'].split())) for l in lines)
+assert all(l['right'] == (l['predicted'] == l['expected']) for l in lines)
+record = json.load(open(glob.glob('$objective/eval-test_10*.json')[0]))
+value = record['metrics']['$sample_metric'] if 'metrics' in record else record['$sample_metric']
+assert abs(sum(l['right'] for l in lines) / len(lines) - value) < 1e-9, value
+"
+done
+
+"$rotor" train run.yaml --out classify --set train.objective=classify > classify.log 2>&1
+check "a sequence task under classify is refused" test $? -ne 0
+check "... naming data.task and train.objective" grep -q "data.task: 'reverse-string' is a sequence task.*train.objective classify does not read" classify.log
+"$rotor" train run.yaml --out listops --set train.objective=completion --set data.task=listops-easy > listops.log 2>&1
+check "completion without a sequence task is refused" test $? -ne 0
+check "... naming data.task and train.objective" grep -q "data.task: 'listops-easy' has no per-token targets.*train.objective completion" listops.log
+
+checks_passed
