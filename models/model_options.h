@@ -15,7 +15,8 @@ enum class AttentionKind { softmax, linear };  // linear: elu(x)+1 feature map
 // How softmax attention is computed: the fused O(N)-memory op, or composed
 // from matmul/softmax/dropout ops (the reference; holds B x H x N x N buffers).
 enum class AttentionKernel { fused, composed };
-enum class RopeScaling { none, linear, ntk, yarn };
+// RoPE's frequency schedules beyond the training length (models/rope_scaling.cpp cites each).
+enum class RopeScaling { none, linear, ntk, yarn, llama3, dynamic_ntk };
 // Linear attention with a rotating encoding: rotate phi(q), phi(k) in the numerator only (RoFormer eq. 19, the
 // paper's text), or rotate q and k before the feature map (as RoFormer's released code).
 enum class LinearRotation { after_feature_map, before_feature_map };
@@ -52,10 +53,13 @@ struct OptionNames<HiddenActivation> {  // the MLP's activation, the engine's en
 };
 template <>
 struct OptionNames<RopeScaling> {
-  static constexpr std::array<std::pair<RopeScaling, const char*>, 4> table{{{RopeScaling::none, "none"},
-                                                                             {RopeScaling::linear, "linear"},
-                                                                             {RopeScaling::ntk, "ntk"},
-                                                                             {RopeScaling::yarn, "yarn"}}};
+  static constexpr std::array<std::pair<RopeScaling, const char*>, 6> table{
+      {{RopeScaling::none, "none"},
+       {RopeScaling::linear, "linear"},
+       {RopeScaling::ntk, "ntk"},
+       {RopeScaling::yarn, "yarn"},
+       {RopeScaling::llama3, "llama3"},
+       {RopeScaling::dynamic_ntk, "dynamic_ntk"}}};
 };
 template <>
 struct OptionNames<LinearRotation> {
