@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/logn_query_scaling.h"
+
 namespace rotor {
 
 // Each defined in the encoding's own file.
@@ -28,6 +30,9 @@ bool same_declaration(const PositionOption& a, const PositionOption& b) {
 }
 
 void append(std::vector<PositionEncodingSpec>& rows, PositionEncodingSpec spec) {
+  // Every encoding's queries pass attention's log-length scaling (models/logn_query_scaling.h).
+  for (PositionOption& o : logn_scaling_options())
+    if (!spec.declares(o.key)) spec.options.push_back(std::move(o));
   for (const PositionEncodingSpec& s : rows) {
     if (s.name == spec.name) throw ModelConfigError("model.position.type: '" + spec.name + "' is already registered");
     for (const PositionOption& mine : spec.options)

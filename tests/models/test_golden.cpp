@@ -22,13 +22,14 @@ std::string golden_path(const std::string& variant) {
   return std::string(ROTOR_TEST_DATA_DIR) + "/golden/" + variant + ".h5";
 }
 
-// The frequency schedule keys, in the files that use them.
+// The frequency schedule and query scaling keys, in the files that use them.
 void set_schedule(PositionConfig& p, const test::GoldenFile& f) {
   if (f.has_attr("rope_scaling")) p.set("scaling", option<RopeScaling>(f.attr_string("rope_scaling")));
   for (const char* key : {"scaling_factor", "low_freq_factor", "high_freq_factor"})
     if (f.has_attr(key)) p.set(key, f.attr_double(key));
   if (f.has_attr("original_max_len")) p.set("original_max_len", f.attr_int("original_max_len"));
   if (f.has_attr("resonance")) p.set("resonance", f.attr_int("resonance") != 0);
+  if (f.has_attr("logn_scaling")) p.set("logn_scaling", f.attr_int("logn_scaling") != 0);
 }
 
 ModelConfig config_from(const test::GoldenFile& f) {
@@ -195,10 +196,11 @@ GoldenRun run_lm_against(const std::string& variant, DType dtype, AttentionKerne
 }  // namespace
 
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
-  const auto variant = GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal",
-                                "learned", "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code",
-                                "sinusoidal_post_cls", "alibi_max", "kerple", "alibi_directional", "fire", "xpos",
-                                "p_rope", "rope_llama3", "rope_dynamic_ntk", "rope_resonance");
+  const auto variant =
+      GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
+               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max",
+               "kerple", "alibi_directional", "fire", "xpos", "p_rope", "rope_llama3", "rope_dynamic_ntk",
+               "rope_resonance", "rope_logn", "alibi_logn");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);

@@ -63,6 +63,9 @@ VARIANTS = {
     "rope_dynamic_ntk":    dict(position_type="rope", rope_layout="interleaved", rope_scaling="dynamic_ntk",
                                 scaling_factor=2.0, original_max_len=4),
     "rope_resonance":      dict(position_type="rope", rope_layout="interleaved", resonance=1),
+    # Qwen's log-length query scaling past a training length of 4: the batch's positions 4..6 are scaled
+    "rope_logn":           dict(position_type="rope", rope_layout="interleaved", logn_scaling=1, original_max_len=4),
+    "alibi_logn":          dict(position_type="alibi", logn_scaling=1, original_max_len=4),
     # causal attention (query i sees keys j <= i) with each encoding's decoder form from its paper
     "t5_bias_causal":      dict(position_type="t5_bias", causal=1),
     "fire_causal":         dict(position_type="fire", causal=1),
@@ -500,6 +503,12 @@ def fire_bias_at(qpos, kpos, P, pre, cfg):
     return linear(hidden, P[pre + "mlp.fc2.weight"], P[pre + "mlp.fc2.bias"]).permute(2, 0, 1)
 
 
+def logn_factors(n, L):
+    """Qwen's use_logn_attn (QwenLM/Qwen modeling_qwen.py): for 1-based position i,
+    log(i, L) = ln i / ln L if i > L else 1; the query at 0-based slot m takes entry m + 1."""
+    return torch.tensor([math.log(i, L) if i > L else 1.0 for i in range(1, n + 1)], dtype=torch.float64)
+
+
 def softmax_attention(q, k, v, key_valid, bias=None, causal=False):
     """q,k,v [B,H,N,dh]; key_valid [B,N] bool; bias [H,N,N] or None.
     s = q k^T / sqrt(dh) + bias + mask (mask = -inf at invalid keys, and at keys
@@ -613,6 +622,8 @@ def attention(u, P, pre, cfg, key_valid):
         elif pt == "p_rope":
             q = p_rope(q, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
             k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
+        if cfg.get("logn_scaling", 0):  # the queries after their rotation, keys untouched
+            q = q * logn_factors(n, cfg["original_max_len"])[None, None, :, None]
         o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre), cfg.get("causal", 0))
     return linear(merge_heads(o), P[pre + "out.weight"], P[pre + "out.bias"])
 
@@ -732,7 +743,7 @@ FIRE_INT_ATTRS, FIRE_FLOAT_ATTRS = ("fire_width",), ("fire_init_L",)  # fire.h5 
 # written only by the variants that have them
 OPTIONAL_FLOAT_ATTRS = ("xpos_scale_base", "xpos_gamma", "kept_frequency_fraction", "scaling_factor",
                         "low_freq_factor", "high_freq_factor")
-OPTIONAL_INT_ATTRS = ("causal", "original_max_len", "resonance")  # causal 1: query i attends keys j <= i
+OPTIONAL_INT_ATTRS = ("causal", "original_max_len", "resonance", "logn_scaling")  # causal 1: query i attends keys j <= i
 
 
 def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
@@ -968,6 +979,11 @@ def self_test(verbose=True):
     wl = TWO_PI / rope_inv_freq(dict(rope_base=10000.0, resonance=1), 64, 1)
     ok("resonance wavelengths are integers", (wl - wl.round()).abs().max().item() < 1e-9)
 
+    # log-length scaling: 1 up to L, ln(n)/ln(L) after, spot value at n = 7, L = 4
+    lf = logn_factors(7, 4)
+    ok("logn factors", torch.equal(lf[:4], torch.ones(4)) and abs(lf[6].item() - math.log(7) / math.log(4)) < 1e-15
+       and bool((lf[4:] > 1).all()))
+
     # T5 buckets vs literal re-statement
     rel = torch.arange(-300, 301)
     vec = t5_bucket(rel)
@@ -1163,8 +1179,8 @@ def self_test(verbose=True):
     # cross-check the manual model against torch.nn building blocks for every
     # variant without RoPE (additive biases go in via a float attn_mask)
     for variant, vcfg in VARIANTS.items():
-        if vcfg.get("position_type") in ("rope", "xpos", "p_rope"):
-            continue
+        if vcfg.get("position_type") in ("rope", "xpos", "p_rope") or vcfg.get("logn_scaling"):
+            continue  # torch.nn has neither rotations nor query scaling
         cfg = make_config(variant)
         P = init_params(cfg, variant_seed(variant))
         t, l, y = make_batch()
