@@ -19,6 +19,7 @@ PositionEncodingSpec no_position_encoding_spec();
 PositionEncodingSpec xpos_encoding_spec();
 PositionEncodingSpec p_rope_encoding_spec();
 PositionEncodingSpec proportional_encoding_spec();
+PositionEncodingSpec sandwich_encoding_spec();
 
 namespace {
 
@@ -50,7 +51,8 @@ std::vector<PositionEncodingSpec>& table() {
     for (PositionEncodingSpec (*spec)() :
          {rope_encoding_spec, sinusoidal_encoding_spec, learned_encoding_spec, t5_bias_encoding_spec,
           alibi_encoding_spec, alibi_directional_encoding_spec, kerple_encoding_spec, fire_encoding_spec,
-          no_position_encoding_spec, xpos_encoding_spec, p_rope_encoding_spec, proportional_encoding_spec})
+          no_position_encoding_spec, xpos_encoding_spec, p_rope_encoding_spec, proportional_encoding_spec,
+          sandwich_encoding_spec})
       append(built, spec());
     return built;
   }();

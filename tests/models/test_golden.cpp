@@ -30,6 +30,7 @@ void set_schedule(PositionConfig& p, const test::GoldenFile& f) {
   if (f.has_attr("original_max_len")) p.set("original_max_len", f.attr_int("original_max_len"));
   if (f.has_attr("resonance")) p.set("resonance", f.attr_int("resonance") != 0);
   if (f.has_attr("logn_scaling")) p.set("logn_scaling", f.attr_int("logn_scaling") != 0);
+  if (f.has_attr("sandwich_dims")) p.set("sandwich_dims", f.attr_int("sandwich_dims"));
 }
 
 ModelConfig config_from(const test::GoldenFile& f) {
@@ -200,7 +201,7 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
       GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
                "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max",
                "kerple", "alibi_directional", "fire", "xpos", "p_rope", "rope_llama3", "rope_dynamic_ntk",
-               "rope_resonance", "rope_logn", "alibi_logn");
+               "rope_resonance", "rope_logn", "alibi_logn", "sandwich");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);
@@ -214,7 +215,7 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
 
 TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder form)", "[golden][causal]") {
   const auto variant = GENERATE(as<std::string>{}, "t5_bias_causal", "fire_causal", "kerple_causal", "alibi_causal",
-                                "xpos_causal", "linear_rope_causal", "linear_rope_code_causal");
+                                "xpos_causal", "linear_rope_causal", "linear_rope_code_causal", "sandwich_causal");
   for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
     for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
       const GoldenRun r = run_against(variant, dtype, kernel);

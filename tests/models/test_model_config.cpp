@@ -95,7 +95,7 @@ TEST_CASE("model config: each option enum exports its names once, unknown names 
         std::vector<std::string>{"none", "linear", "ntk", "yarn", "llama3", "dynamic_ntk"});
   CHECK(position_encoding_names() == std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi",
                                                               "alibi_directional", "kerple", "fire", "none", "xpos",
-                                                              "p_rope", "proportional"});
+                                                              "p_rope", "proportional", "sandwich"});
   CHECK(parse_option<Pooling>("cls") == Pooling::cls);
   CHECK(std::string(option_name(HiddenActivation::gelu_tanh)) == "gelu_tanh");
   CHECK_FALSE(parse_option<NormPlacement>("sandwich"));

@@ -63,6 +63,9 @@ VARIANTS = {
     "rope_dynamic_ntk":    dict(position_type="rope", rope_layout="interleaved", rope_scaling="dynamic_ntk",
                                 scaling_factor=2.0, original_max_len=4),
     "rope_resonance":      dict(position_type="rope", rope_layout="interleaved", resonance=1),
+    # Sandwich: d' = 8 of the 16 model dims, and d' = d_model (0) in the decoder
+    "sandwich":            dict(position_type="sandwich", sandwich_dims=8),
+    "sandwich_causal":     dict(position_type="sandwich", sandwich_dims=0, causal=1),
     # Qwen's log-length query scaling past a training length of 4: the batch's positions 4..6 are scaled
     "rope_logn":           dict(position_type="rope", rope_layout="interleaved", logn_scaling=1, original_max_len=4),
     "alibi_logn":          dict(position_type="alibi", logn_scaling=1, original_max_len=4),
@@ -441,7 +444,23 @@ def position_bias(n, P, cfg, pre):
                                       P["position.alibi_directional.slopes_after"])
     if pt == "fire":
         return fire_bias(n, P, pre + "fire.", cfg)
+    if pt == "sandwich":
+        return sandwich_bias(n, cfg["heads"], cfg["sandwich_dims"] or cfg["d_model"])
     return None
+
+
+def sandwich_bias(n, heads, dims):
+    """Sandwich (Chi et al. 2023, "Dissecting Transformer Length Extrapolation via the Lens of
+    Receptive Field Analysis", arXiv 2212.10356): the inner product of the two positions' d'-dim
+    sinusoidal embeddings, p_m = [sin(m w_i), cos(m w_i)] for w_i = 1 / 10000^(2i/d'), i = 1..d'/2,
+    less d'/2 (0 at m = n), head h = 1..H divided by 8h/H (ALiBi's range; NeMo's sandwich_pos_bias).
+    Built from the embeddings themselves, not the cos((m - n) w_i) identity. Returns [H, n, n]."""
+    pos = torch.arange(n, dtype=torch.float64)
+    w = 1.0 / 10000.0 ** (2.0 * torch.arange(1, dims // 2 + 1, dtype=torch.float64) / dims)
+    ang = pos[:, None] * w[None, :]
+    p = torch.cat([torch.sin(ang), torch.cos(ang)], dim=-1)        # [n, d']
+    h = torch.arange(1, heads + 1, dtype=torch.float64)
+    return (p @ p.t() - dims / 2)[None] / (8.0 * h / heads)[:, None, None]
 
 
 def causal_bias(n, P, cfg, pre):
@@ -743,7 +762,7 @@ FIRE_INT_ATTRS, FIRE_FLOAT_ATTRS = ("fire_width",), ("fire_init_L",)  # fire.h5 
 # written only by the variants that have them
 OPTIONAL_FLOAT_ATTRS = ("xpos_scale_base", "xpos_gamma", "kept_frequency_fraction", "scaling_factor",
                         "low_freq_factor", "high_freq_factor")
-OPTIONAL_INT_ATTRS = ("causal", "original_max_len", "resonance", "logn_scaling")  # causal 1: query i attends keys j <= i
+OPTIONAL_INT_ATTRS = ("causal", "original_max_len", "resonance", "logn_scaling", "sandwich_dims")  # causal 1: query i attends keys j <= i
 
 
 def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
@@ -978,6 +997,17 @@ def self_test(verbose=True):
                                                       rtol=1e-15, atol=0))
     wl = TWO_PI / rope_inv_freq(dict(rope_base=10000.0, resonance=1), 64, 1)
     ok("resonance wavelengths are integers", (wl - wl.round()).abs().max().item() < 1e-9)
+
+    # Sandwich: 0 on the diagonal, of m - n only, symmetric, the cos identity, head h scaled by H/(8h)
+    sb = sandwich_bias(9, 2, 8)
+    ident = torch.tensor([[sum(math.cos((m - k) / 10000 ** (2 * i / 8)) for i in range(1, 5)) - 4
+                           for k in range(9)] for m in range(9)])
+    ok("sandwich == sum of cosines, scaled per head",
+       torch.allclose(sb[0], ident * 2 / 8, atol=1e-14, rtol=0) and torch.allclose(sb[1], ident * 2 / 16, atol=1e-14,
+                                                                                    rtol=0))
+    ok("sandwich symmetric, 0 at m = n, negative elsewhere",
+       torch.allclose(sb, sb.transpose(1, 2), atol=1e-14, rtol=0) and sb.diagonal(dim1=1, dim2=2).abs().max() < 1e-14
+       and bool((sb[:, ~torch.eye(9, dtype=torch.bool)] < 0).all()))
 
     # log-length scaling: 1 up to L, ln(n)/ln(L) after, spot value at n = 7, L = 4
     lf = logn_factors(7, 4)
