@@ -47,6 +47,9 @@ void to_json(nlohmann::json& j, const SweepCell& c) {
     j["documents"] = c.documents;
     j["predictions"] = c.predictions;
     j["labels"] = c.labels;
+    if (c.sample_numerators.empty()) return;
+    j["sample_numerators"] = c.sample_numerators;
+    j["sample_denominators"] = c.sample_denominators;
   } else {
     j["reason"] = c.reason;
   }
@@ -65,6 +68,10 @@ void from_json(const nlohmann::json& j, SweepCell& c) {
   if (j.contains("predictions")) {
     c.predictions = j.at("predictions").get<std::vector<int32_t>>();
     c.labels = j.at("labels").get<std::vector<int32_t>>();
+  }
+  if (j.contains("sample_numerators")) {
+    c.sample_numerators = j.at("sample_numerators").get<std::vector<double>>();
+    c.sample_denominators = j.at("sample_denominators").get<std::vector<double>>();
   }
 }
 

@@ -67,10 +67,12 @@ RunResult lm_run(const std::string& variant, uint64_t seed, double loss, const s
   return r;
 }
 
+// A variant of a causal language-model study (its row decides the units: windows).
 StudyVariant variant_named(const std::string& name, const std::string& position) {
   StudyVariant v;
   v.name = name;
   v.config.model.position.type = position;
+  v.config.train.objective = ObjectiveKind::clm;
   return v;
 }
 
@@ -134,7 +136,9 @@ TEST_CASE("LM evidence: loss cells with scalings as variants, no order control o
   StatisticsOptions options;
   options.replicates = 2000;
   const StudyEvidence e = gather_evidence(variants, runs, options, "");
-  CHECK(e.language_model);
+  CHECK(e.unit == EvidenceUnit::window);
+  CHECK(e.nats_per_token());
+  CHECK_FALSE(e.classes_predicted());
   CHECK(e.reference.empty());
   CHECK(e.order.empty());
   CHECK(e.usage.empty());
