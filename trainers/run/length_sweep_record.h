@@ -36,13 +36,15 @@ struct SweepCell {
   // document by document; a cell stored without them (an older rotor) is
   // evaluated again.
   std::vector<int32_t> predictions, labels;
-  // A language model's cell: the split in windows of `length` inputs scoring
-  // `stride` new tokens each (== length: non-overlapping), with each window's
-  // summed nats and scored tokens in stream order. The windows of one length and stride are
-  // the same for every run, so the statistics pair runs window by window.
+  // A cell of the split's token stream (its objective's row reads a token
+  // stream: a language model), written with "language_model": true: the split
+  // in windows of `length` inputs scoring `stride` new tokens each (== length:
+  // non-overlapping), with each window's summed nats and scored tokens in
+  // stream order. The windows of one length and stride are the same for every
+  // run, so the statistics pair runs window by window.
   // With max_tokens > 0 only the split's first max_tokens targets are scored
   // (lm_windows in datasets/lm_windows.h).
-  bool language_model = false;
+  bool stream_windows = false;
   int64_t stride = 0;
   int64_t max_tokens = 0;
   std::vector<double> window_nats;

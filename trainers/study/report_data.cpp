@@ -74,7 +74,7 @@ json run_json(const RunResult& r, const ObjectiveSpec& objective) {
   for (const SweepCell& c : r.sweep) {
     json cell = cell_point(c);
     cell["available"] = c.available;
-    if (c.available && c.language_model)
+    if (c.available && c.stream_windows)
       cell.update({{"accuracy", c.metric("accuracy")},
                    {"loss", c.metric("loss")},
                    {"perplexity", c.metric("perplexity")},
@@ -200,8 +200,8 @@ std::vector<CsvRow> run_rows(const RunResult& r, const ObjectiveSpec& objective)
     row.value = c.metric("accuracy");
     row.note = c.available ? "" : "n/a: " + c.reason;
     rows.push_back(row);
-    row.metric = c.language_model ? "sweep_loss" : "sweep_macro_f1";
-    row.value = c.metric(c.language_model ? "loss" : "macro_f1");
+    row.metric = c.stream_windows ? "sweep_loss" : "sweep_macro_f1";
+    row.value = c.metric(c.stream_windows ? "loss" : "macro_f1");
     rows.push_back(row);
   }
   return rows;
@@ -225,7 +225,7 @@ std::vector<CsvRow> variant_rows(const VariantSummary& v, const ObjectiveSpec& o
   }
   for (const SweepStats& s : v.sweep)
     for (const bool f1 : {false, true}) {
-      const bool lm = s.point.language_model;
+      const bool lm = s.point.stream_windows;
       CsvRow row = aggregate_row(v.name,
                                  !f1  ? "sweep_accuracy"
                                  : lm ? "sweep_perplexity"
