@@ -25,10 +25,15 @@ enum class ObjectiveData {
   token_stream,        // the split's documents joined into one stream of tokens
 };
 
-// What a study counts as one observation of a held-out split.
+// What a study counts as one observation of a held-out split: each unit is a
+// (numerator, denominator) pair, and the statistic of a set of units is
+// sum(numerators) / sum(denominators), the row's evidence_metric
+// (study/unit_evidence.h reads them from a run's sweep cell).
 enum class EvidenceUnit {
-  document,  // a document, right or wrong
-  window,    // a window of the token stream: its summed nats and its scored tokens
+  document,  // a document: (1 if its predicted class is its label else 0, 1); accuracy
+  window,    // a window of the token stream: (its summed nats, the tokens it scores); nats per token
+  sample,    // a sample of a sequence task: (its correct target tokens, its target tokens), token
+             // accuracy, or (1 if every target token is right else 0, 1), exact match
 };
 
 struct MetricDeclaration {
@@ -59,6 +64,12 @@ struct ObjectiveSpec {
   EvidenceUnit evidence;
   // The metrics a study's report gives per run and split, averaged over its seeds.
   std::vector<std::string> study_metrics;
+  // The declared metric a study's units estimate (sum of numerators over sum
+  // of denominators); its direction orders the study's statistics.
+  std::string evidence_metric;
+  // A study compares each RoPE scaling evaluated at a length as a variant of
+  // its own ("rope+ntk"); else its statistics take the unscaled cells only.
+  bool scalings_compared = false;
 
   std::string name() const { return option_name(kind); }
   // The metric named `metric`; nullptr when the objective declares none by that name.
@@ -66,6 +77,9 @@ struct ObjectiveSpec {
   // The declared metric names, as "loss, perplexity, bits_per_token, accuracy".
   std::string metric_names() const;
 };
+
+// The declaration of the row's evidence_metric.
+const MetricDeclaration& evidence_declaration(const ObjectiveSpec& spec);
 
 // Rows in ObjectiveKind's order.
 const std::vector<ObjectiveSpec>& objectives();
