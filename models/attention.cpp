@@ -37,7 +37,8 @@ MultiHeadAttention::MultiHeadAttention(ParameterStore& store, const std::string&
       attention_dropout_(c.attention_dropout),
       kind_(c.attention),
       linear_rotation_(c.linear_rotation),
-      kernel_(c.attention_kernel) {}
+      kernel_(c.attention_kernel),
+      logn_(c.position) {}
 
 Var MultiHeadAttention::merge_heads(const Var& x) const {
   return reshape(permute(x, {0, 2, 1, 3}), {x.size(0), x.size(2), heads_ * head_dim_});
@@ -58,7 +59,8 @@ Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const
 Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
                                           ForwardContext& ctx) const {
   const PositionEncoding& pos = *in.position;
-  const Var qr = pos.rotates() ? pos.rotate(q, PositionEncoding::Role::query, in.positions) : q;
+  const Var qr =
+      logn_.apply(pos.rotates() ? pos.rotate(q, PositionEncoding::Role::query, in.positions) : q, in.positions);
   const Var kr = pos.rotates() ? pos.rotate(k, PositionEncoding::Role::key, in.positions) : k;
   const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
   if (ctx.attention_capture != nullptr)

@@ -10,6 +10,8 @@
 // the pair bias to [H, N, N] here. Causal (AttentionInputs::causal) restricts
 // query i to keys j <= i on both kernels: the encodings give their causal
 // forms (PositionEncoding::relative_bias), evaluated only where j <= i.
+// Every softmax layer's queries pass the log-length query scaling
+// (model.position.logn_scaling, models/logn_query_scaling.h) after the rotation.
 // `attention: linear` replaces softmax by the elu(x)+1 feature map; with RoPE
 // it follows the RoFormer paper's eq. 19 (rotation in the numerator only) or
 // rotates before the feature map (model.linear_rotation). Causal linear
@@ -19,6 +21,7 @@
 
 #include "models/forward_context.h"
 #include "models/layers.h"
+#include "models/logn_query_scaling.h"
 #include "models/model_config.h"
 #include "models/position_encoding.h"
 
@@ -58,6 +61,7 @@ class MultiHeadAttention {
   AttentionKind kind_;
   LinearRotation linear_rotation_;
   AttentionKernel kernel_;
+  LognQueryScaling logn_;
 };
 
 }  // namespace rotor

@@ -105,6 +105,11 @@ void ModelConfig::validate() const {
     fail("linear_rotation", "applies to model.attention: linear only");
   if (attention == AttentionKind::linear && encoding.needs_logits)
     fail("attention", "linear attention has no logits to add a " + position.type + " bias to");
+  if (position.flag("logn_scaling") && attention == AttentionKind::linear)
+    fail("position.logn_scaling", "sharpens softmax logits; linear attention has no softmax");
+  if (position.flag("logn_scaling") && position.integer("original_max_len") < 2)
+    fail("position.original_max_len", "logn_scaling divides by log(original_max_len), which needs at least 2, got " +
+                                          std::to_string(position.integer("original_max_len")));
 }
 
 void ModelConfig::validate_length(int64_t tokens, const std::string& length_key) const {

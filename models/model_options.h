@@ -15,10 +15,14 @@ enum class AttentionKind { softmax, linear };  // linear: elu(x)+1 feature map
 // How softmax attention is computed: the fused O(N)-memory op, or composed
 // from matmul/softmax/dropout ops (the reference; holds B x H x N x N buffers).
 enum class AttentionKernel { fused, composed };
-enum class RopeScaling { none, linear, ntk, yarn };
+// RoPE's frequency schedules beyond the training length (models/rope_scaling.cpp cites each).
+enum class RopeScaling { none, linear, ntk, yarn, llama3, dynamic_ntk };
 // Linear attention with a rotating encoding: rotate phi(q), phi(k) in the numerator only (RoFormer eq. 19, the
 // paper's text), or rotate q and k before the feature map (as RoFormer's released code).
 enum class LinearRotation { after_feature_map, before_feature_map };
+// T5 bias table's start: N(0, model.init_std) like every weight (rotor's default), or Hugging Face
+// transformers' T5 (T5PreTrainedModel._init_weights: relative_attention_bias ~ N(0, d_model^-1/2)).
+enum class T5TableInit { init_std, inverse_sqrt_d_model };
 // Token embeddings: BERT's N(0, init_std) as drawn ("1"), or Vaswani's
 // (tensor2tensor) N(0, d^-1/2) multiplied by sqrt(d_model), unit RMS ("sqrt_d").
 enum class EmbeddingScale { one, sqrt_d };
@@ -52,16 +56,24 @@ struct OptionNames<HiddenActivation> {  // the MLP's activation, the engine's en
 };
 template <>
 struct OptionNames<RopeScaling> {
-  static constexpr std::array<std::pair<RopeScaling, const char*>, 4> table{{{RopeScaling::none, "none"},
-                                                                             {RopeScaling::linear, "linear"},
-                                                                             {RopeScaling::ntk, "ntk"},
-                                                                             {RopeScaling::yarn, "yarn"}}};
+  static constexpr std::array<std::pair<RopeScaling, const char*>, 6> table{
+      {{RopeScaling::none, "none"},
+       {RopeScaling::linear, "linear"},
+       {RopeScaling::ntk, "ntk"},
+       {RopeScaling::yarn, "yarn"},
+       {RopeScaling::llama3, "llama3"},
+       {RopeScaling::dynamic_ntk, "dynamic_ntk"}}};
 };
 template <>
 struct OptionNames<LinearRotation> {
   static constexpr std::array<std::pair<LinearRotation, const char*>, 2> table{
       {{LinearRotation::after_feature_map, "after_feature_map"},
        {LinearRotation::before_feature_map, "before_feature_map"}}};
+};
+template <>
+struct OptionNames<T5TableInit> {
+  static constexpr std::array<std::pair<T5TableInit, const char*>, 2> table{
+      {{T5TableInit::init_std, "init_std"}, {T5TableInit::inverse_sqrt_d_model, "inverse_sqrt_d_model"}}};
 };
 template <>
 struct OptionNames<EmbeddingScale> {

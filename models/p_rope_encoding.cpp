@@ -13,6 +13,11 @@
 // rotated pair turns at exactly RoPE's frequency for that pair, and the
 // unrotated pairs are those RoPE turns slowest. The unrotated pairs get the
 // frequency 0, whose cos/sin tables are exactly 1 and 0.
+//
+// `proportional` is the same row under Hugging Face's name (transformers'
+// _compute_proportional_rope_parameters, Gemma 4: theta_i from the head dim,
+// not the rotated dims, and the pairs past partial_rotary_factor left unrotated);
+// its partial_rotary_factor is kept_frequency_fraction here.
 #include <cmath>
 
 #include "models/position_encoding.h"
@@ -71,6 +76,12 @@ PositionEncodingSpec p_rope_encoding_spec() {
           .at_least(0)
           .at_most(1));
   s.options = with_randomized_positions(s.options);
+  return s;
+}
+
+PositionEncodingSpec proportional_encoding_spec() {
+  PositionEncodingSpec s = p_rope_encoding_spec();
+  s.name = "proportional";
   return s;
 }
 

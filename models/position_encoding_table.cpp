@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/logn_query_scaling.h"
+
 namespace rotor {
 
 // Each defined in the encoding's own file.
@@ -16,6 +18,8 @@ PositionEncodingSpec kerple_encoding_spec();
 PositionEncodingSpec no_position_encoding_spec();
 PositionEncodingSpec xpos_encoding_spec();
 PositionEncodingSpec p_rope_encoding_spec();
+PositionEncodingSpec proportional_encoding_spec();
+PositionEncodingSpec sandwich_encoding_spec();
 
 namespace {
 
@@ -27,6 +31,9 @@ bool same_declaration(const PositionOption& a, const PositionOption& b) {
 }
 
 void append(std::vector<PositionEncodingSpec>& rows, PositionEncodingSpec spec) {
+  // Every encoding's queries pass attention's log-length scaling (models/logn_query_scaling.h).
+  for (PositionOption& o : logn_scaling_options())
+    if (!spec.declares(o.key)) spec.options.push_back(std::move(o));
   for (const PositionEncodingSpec& s : rows) {
     if (s.name == spec.name) throw ModelConfigError("model.position.type: '" + spec.name + "' is already registered");
     for (const PositionOption& mine : spec.options)
@@ -44,7 +51,8 @@ std::vector<PositionEncodingSpec>& table() {
     for (PositionEncodingSpec (*spec)() :
          {rope_encoding_spec, sinusoidal_encoding_spec, learned_encoding_spec, t5_bias_encoding_spec,
           alibi_encoding_spec, alibi_directional_encoding_spec, kerple_encoding_spec, fire_encoding_spec,
-          no_position_encoding_spec, xpos_encoding_spec, p_rope_encoding_spec})
+          no_position_encoding_spec, xpos_encoding_spec, p_rope_encoding_spec, proportional_encoding_spec,
+          sandwich_encoding_spec})
       append(built, spec());
     return built;
   }();

@@ -29,6 +29,13 @@ PositionOption& PositionOption::train_length_default() {
   return *this;
 }
 
+PositionOption training_length_option() {
+  return PositionOption::integer("original_max_len", 512,
+                                 "training length: where RoPE's scalings and logn_scaling start (yarn's correction "
+                                 "range, llama3's wavelengths; default data.max_len)")
+      .train_length_default();
+}
+
 std::string PositionOption::type_name() const {
   static const char* const names[] = {"boolean", "integer", "number", "string"};
   return names[default_value.index()];

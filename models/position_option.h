@@ -57,6 +57,10 @@ struct PositionOption {
   static PositionOption make(std::string key, PositionValue value, std::string help);
 };
 
+// model.position.original_max_len: the training length, which RoPE's scalings and
+// logn_scaling measure from (default: the run's data.max_len); declared alike by every encoding reading it.
+PositionOption training_length_option();
+
 // `value` as the option's type; throws ModelConfigError naming model.position.<key> when it is not one.
 PositionValue coerce_position_value(const PositionOption& option, PositionValue value);
 // 10000, true, "half": a value as a config file writes it.

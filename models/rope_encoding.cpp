@@ -44,11 +44,18 @@ void validate(const ModelConfig& c) {
   const RopeScaling scaling = p.choice<RopeScaling>("scaling");
   if (scaling != RopeScaling::none && !(factor >= 1))
     fail("scaling_factor", "must be >= 1, got " + std::to_string(factor));
-  if (scaling == RopeScaling::ntk && c.rotary_dims() <= 2) fail("scaling", "ntk needs more than 2 rotated dims");
+  if ((scaling == RopeScaling::ntk || scaling == RopeScaling::dynamic_ntk) && c.rotary_dims() <= 2)
+    fail("scaling", option_name(scaling) + std::string(" needs more than 2 rotated dims"));
   if (scaling == RopeScaling::yarn && c.attention == AttentionKind::linear)
     fail("scaling", "yarn's attention factor is a softmax temperature; linear attention has no softmax");
-  if (scaling == RopeScaling::yarn && p.integer("original_max_len") <= 0)
+  const bool measures_training_length =
+      scaling == RopeScaling::yarn || scaling == RopeScaling::llama3 || scaling == RopeScaling::dynamic_ntk;
+  if (measures_training_length && p.integer("original_max_len") <= 0)
     fail("original_max_len", "must be a positive integer, got " + std::to_string(p.integer("original_max_len")));
+  if (scaling == RopeScaling::llama3 && !(p.number("high_freq_factor") > p.number("low_freq_factor")))
+    fail("high_freq_factor", "llama3 needs high_freq_factor > low_freq_factor, got " +
+                                 std::to_string(p.number("high_freq_factor")) + " and " +
+                                 std::to_string(p.number("low_freq_factor")));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "models/rope_scaling.h"
+
 namespace rotor {
 
 std::vector<PositionOption> rotary_options() {
@@ -14,11 +16,17 @@ std::vector<PositionOption> rotary_options() {
       O::number("base", 10000.0, "theta_i = base^(-2i/r)").above(1),
       O::number("fraction", 1.0, "share of each head's dims that rotate").above(0).at_most(1),
       O::flag("rotary_value", false, "also rotate the values"),
-      O::choice("scaling", RopeScaling::none, "frequency scaling for lengths beyond training"),
+      O::choice("scaling", RopeScaling::none,
+                "frequency scaling for lengths beyond training (dynamic_ntk: from each forward's length)"),
       O::number("scaling_factor", 1.0, "with scaling: target / training length"),
-      O::integer("original_max_len", 512,
-                 "with scaling: training length (yarn's correction range; default data.max_len)")
-          .train_length_default(),
+      training_length_option(),
+      O::number("low_freq_factor", 1.0,
+                "llama3: wavelengths above original_max_len / low_freq_factor are interpolated by scaling_factor")
+          .above(0),
+      O::number("high_freq_factor", 4.0,
+                "llama3: wavelengths below original_max_len / high_freq_factor keep their frequency")
+          .above(0),
+      O::flag("resonance", false, "Resonance RoPE: round every wavelength 2 pi / theta_i to an integer"),
   };
 }
 
@@ -29,6 +37,25 @@ std::vector<PositionOption> rotary_options(const std::vector<std::string>& keys)
   return chosen;
 }
 
+namespace {
+
+// cos and sin of position * theta_i, one product each, never accumulated.
+RotaryTables angle_tables(const std::vector<int64_t>& positions, const std::vector<double>& frequencies) {
+  const int64_t n = static_cast<int64_t>(positions.size()), half = static_cast<int64_t>(frequencies.size());
+  RotaryTables t{Tensor::empty({n, half}, DType::F64), Tensor::empty({n, half}, DType::F64)};
+  double* c = t.cos.data<double>();
+  double* s = t.sin.data<double>();
+  for (int64_t p = 0; p < n; ++p)
+    for (int64_t i = 0; i < half; ++i) {
+      const double angle = static_cast<double>(positions[p]) * frequencies[i];
+      c[p * half + i] = std::cos(angle);
+      s[p * half + i] = std::sin(angle);
+    }
+  return t;
+}
+
+}  // namespace
+
 void require_even_head_dim(const ModelConfig& c) {
   if (c.head_dim() % 2 != 0)
     throw ModelConfigError("model.position.type: " + c.position.type +
@@ -38,7 +65,12 @@ void require_even_head_dim(const ModelConfig& c) {
 RotaryEmbedding::RotaryEmbedding(int64_t head_dim, const PositionConfig& config)
     : rotary_dims_(static_cast<int64_t>(std::llround(config.number("fraction") * static_cast<double>(head_dim)))),
       layout_(config.choice<RotaryLayout>("layout")),
-      inv_freq_(inverse_frequencies(rotary_dims_, config)) {}
+      inv_freq_(inverse_frequencies(rotary_dims_, config)) {
+  if (frequencies_follow_length(config))
+    frequencies_at_ = [r = rotary_dims_, config](int64_t length) {
+      return scaled_inverse_frequencies(r, config, length);
+    };
+}
 
 RotaryEmbedding::RotaryEmbedding(RotaryLayout layout, std::vector<double> inverse_frequencies)
     : rotary_dims_(2 * static_cast<int64_t>(inverse_frequencies.size())),
@@ -46,36 +78,7 @@ RotaryEmbedding::RotaryEmbedding(RotaryLayout layout, std::vector<double> invers
       inv_freq_(std::move(inverse_frequencies)) {}
 
 std::vector<double> RotaryEmbedding::inverse_frequencies(int64_t r, const PositionConfig& c) {
-  const int64_t half = r / 2;
-  const double given_base = c.number("base"), factor = c.number("scaling_factor");
-  const RopeScaling scaling = c.choice<RopeScaling>("scaling");
-  double base = given_base;
-  if (scaling == RopeScaling::ntk)  // NTK-aware: stretch the base so the lowest frequency interpolates by the factor
-    base *= std::pow(factor, static_cast<double>(r) / static_cast<double>(r - 2));
-  std::vector<double> f(static_cast<size_t>(half));
-  for (int64_t i = 0; i < half; ++i) f[i] = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(r));
-  if (scaling == RopeScaling::linear)  // position interpolation: positions / factor
-    for (double& v : f) v /= factor;
-  if (scaling == RopeScaling::yarn) {
-    // YaRN (arXiv 2309.00071): high-frequency pairs keep their frequency,
-    // low-frequency pairs are interpolated by the factor, with a linear ramp
-    // between the correction dims of beta_fast = 32 and beta_slow = 1 rotations.
-    const double pi = 3.14159265358979323846;
-    auto correction_dim = [&](double rotations) {
-      return static_cast<double>(r) *
-             std::log(static_cast<double>(c.integer("original_max_len")) / (rotations * 2 * pi)) /
-             (2 * std::log(given_base));
-    };
-    const double low = std::max(0.0, std::floor(correction_dim(32.0)));
-    double high = std::min(static_cast<double>(r - 1), std::ceil(correction_dim(1.0)));
-    if (high == low) high += 0.001;
-    for (int64_t i = 0; i < half; ++i) {
-      const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
-      const double extrapolate = 1.0 - ramp;
-      f[i] = f[i] / factor * (1.0 - extrapolate) + f[i] * extrapolate;
-    }
-  }
-  return f;
+  return scaled_inverse_frequencies(r, c);
 }
 
 double RotaryEmbedding::attention_factor(const PositionConfig& c) {
@@ -85,17 +88,7 @@ double RotaryEmbedding::attention_factor(const PositionConfig& c) {
 }
 
 RotaryTables RotaryEmbedding::tables_at(const std::vector<int64_t>& positions) const {
-  const int64_t n = static_cast<int64_t>(positions.size()), half = rotary_dims_ / 2;
-  RotaryTables t{Tensor::empty({n, half}, DType::F64), Tensor::empty({n, half}, DType::F64)};
-  double* c = t.cos.data<double>();
-  double* s = t.sin.data<double>();
-  for (int64_t p = 0; p < n; ++p)
-    for (int64_t i = 0; i < half; ++i) {
-      const double angle = static_cast<double>(positions[p]) * inv_freq_[i];  // one product, never accumulated
-      c[p * half + i] = std::cos(angle);
-      s[p * half + i] = std::sin(angle);
-    }
-  return t;
+  return angle_tables(positions, inv_freq_);
 }
 
 RotaryTables RotaryEmbedding::tables(int64_t length) const {
@@ -110,6 +103,10 @@ RotaryTables RotaryEmbedding::tables(int64_t length) const {
 }
 
 RotaryTables RotaryEmbedding::tables(int64_t length, const Positions& positions) const {
+  if (frequencies_at_) {
+    const std::vector<double> f = frequencies_at_(positions.contiguous() ? length : positions.values.back() + 1);
+    if (f != inv_freq_) return angle_tables(positions.list(length), f);  // beyond the training length
+  }
   return positions.contiguous() ? tables(length) : tables_at(positions.values);
 }
 

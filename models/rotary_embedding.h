@@ -9,6 +9,7 @@
 // are never parameters and are never scaled: YaRN's attention factor is a
 // logit temperature (RopeEncoding::logit_scale), not a table multiplier.
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -20,8 +21,9 @@
 namespace rotor {
 
 // RoPE's model.position.* keys (layout, base, fraction, rotary_value, scaling,
-// scaling_factor, original_max_len), declared here once for every encoding
-// built on this rotation.
+// scaling_factor, original_max_len, llama3's low_freq_factor and
+// high_freq_factor, resonance), declared here once for every encoding built on
+// this rotation.
 std::vector<PositionOption> rotary_options();
 // The rows of rotary_options() named in `keys` (an encoding that reads only some of them).
 std::vector<PositionOption> rotary_options(const std::vector<std::string>& keys);
@@ -40,7 +42,8 @@ class RotaryEmbedding {
   // leaves its pair exactly unrotated (cos 0 = 1, sin 0 = 0), as p-RoPE does.
   RotaryEmbedding(RotaryLayout layout, std::vector<double> inverse_frequencies);
 
-  // theta_i for i < r/2 after the configured scaling (none, linear, ntk, yarn).
+  // theta_i for i < r/2 after the configured scaling (models/rope_scaling.h), at
+  // the training length (dynamic_ntk's frequencies there are plain RoPE's).
   static std::vector<double> inverse_frequencies(int64_t rotary_dims, const PositionConfig& config);
   // YaRN's attention factor 0.1 ln(s) + 1 (1 for every other scaling). YaRN
   // multiplies q and k by it, i.e. the logits by its square.
@@ -57,13 +60,16 @@ class RotaryEmbedding {
 
   // x: [..., N, head_dim] rotated for `positions` (empty: 0..N-1, from the cache).
   Var apply(const Var& x, const Positions& positions = Positions()) const;
-  // The tables for the N slots at `positions`.
+  // The tables for the N slots at `positions`; with a length-dependent schedule
+  // (dynamic_ntk) the frequencies of the forward's reach, the last position + 1.
   RotaryTables tables(int64_t length, const Positions& positions) const;
 
  private:
   int64_t rotary_dims_;
   RotaryLayout layout_;
   std::vector<double> inv_freq_;
+  // dynamic_ntk: the frequencies for a forward reaching a length; empty for a fixed schedule.
+  std::function<std::vector<double>(int64_t)> frequencies_at_;
   mutable std::mutex cache_mutex_;
   mutable RotaryTables cache_;  // positions 0..cache_.cos.size(0)-1
 };

@@ -44,13 +44,21 @@ Var t5_relative_bias(const Var& table, int64_t length, int64_t num_buckets, int6
 
 namespace {
 
+// The std of the table's N(0, std) start: model.init_std (0.02 by default, every weight's) or
+// d_model^-1/2 (Hugging Face's T5; the separation suite found the narrow start stuck at no bias).
+double table_std(const ModelConfig& c) {
+  return c.position.choice<T5TableInit>("table_init") == T5TableInit::inverse_sqrt_d_model
+             ? 1.0 / std::sqrt(static_cast<double>(c.d_model))
+             : c.init_std;
+}
+
 // One shared table ("position.t5_bias.weight", as T5) or one per layer
 // ("layers.<i>.attn.t5_bias.weight").
 class T5BiasEncoding : public PositionEncoding {
  public:
   T5BiasEncoding(ParameterStore& store, const ModelConfig& c)
       : num_buckets_(c.position.integer("num_buckets")), max_distance_(c.position.integer("max_distance")) {
-    const ParameterInit init = ParameterInit::normal(c.init_std);
+    const ParameterInit init = ParameterInit::normal(table_std(c));
     if (!c.position.flag("per_layer")) {
       tables_.push_back(store.declare("position.t5_bias.weight", {num_buckets_, c.heads}, init));
       return;
@@ -93,6 +101,8 @@ PositionEncodingSpec t5_bias_encoding_spec() {
       PositionOption::integer("num_buckets", 32, "relative-position buckets"),
       PositionOption::integer("max_distance", 128, "distance of the last bucket"),
       PositionOption::flag("per_layer", false, "one table per layer instead of shared"),
+      PositionOption::choice("table_init", T5TableInit::init_std,
+                             "the table's start: N(0, model.init_std) or Hugging Face's N(0, d_model^-1/2)"),
   });
   s.needs_logits = true;
   return s;

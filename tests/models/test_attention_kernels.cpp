@@ -33,7 +33,7 @@ double finite_difference_error(const ModelConfig& c, const ToyBatch& b) {
 TEST_CASE("fused attention equals the composed reference in every encoding", "[attention][model]") {
   const std::string variant =
       GENERATE("rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional",
-               "alibi_directional-learned", "kerple", "fire", "none", "xpos", "p_rope");
+               "alibi_directional-learned", "kerple", "fire", "none", "xpos", "p_rope", "sandwich");
   const DType dtype = GENERATE(DType::F64, DType::F32);
   const bool training = GENERATE(false, true);
   const int64_t seq_len = GENERATE(7, 37, 70);  // 70 crosses the kernel's 64-key tile

@@ -16,9 +16,9 @@ std::vector<double> forward(EncoderClassifier& model, const ToyBatch& b, Forward
 }  // namespace
 
 TEST_CASE("determinism: the same seed gives bit-identical logits for every variant", "[determinism][model]") {
-  const std::string variant =
-      GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
-               "alibi_directional", "kerple", "fire", "none", "linear+rope", "linear+rope-code", "xpos", "p_rope");
+  const std::string variant = GENERATE(as<std::string>{}, "rope-interleaved", "rope-half", "sinusoidal", "learned",
+                                       "t5_bias", "alibi", "alibi_directional", "kerple", "fire", "none", "linear+rope",
+                                       "linear+rope-code", "xpos", "p_rope", "sandwich");
   const DType dtype = GENERATE(DType::F32, DType::F64);
   const bool linear = variant.rfind("linear+", 0) == 0;
   ModelConfig c = tiny_config(linear ? "rope-interleaved" : variant);
@@ -95,7 +95,8 @@ TEST_CASE("determinism: gradients are bit-identical across repeated backward pas
 }
 
 TEST_CASE("determinism: training is bit-identical with 1 and 2 threads", "[determinism][model]") {
-  ModelConfig c = tiny_config(GENERATE(as<std::string>{}, "t5_bias", "fire"));  // a learned bias: offset, pair
+  // a learned bias (offset, pair) and a constant one computed per call
+  ModelConfig c = tiny_config(GENERATE(as<std::string>{}, "t5_bias", "fire", "sandwich"));
   c.d_model = 32;
   c.layers = 2;
   c.dropout = 0.1;

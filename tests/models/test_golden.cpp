@@ -22,6 +22,17 @@ std::string golden_path(const std::string& variant) {
   return std::string(ROTOR_TEST_DATA_DIR) + "/golden/" + variant + ".h5";
 }
 
+// The frequency schedule and query scaling keys, in the files that use them.
+void set_schedule(PositionConfig& p, const test::GoldenFile& f) {
+  if (f.has_attr("rope_scaling")) p.set("scaling", option<RopeScaling>(f.attr_string("rope_scaling")));
+  for (const char* key : {"scaling_factor", "low_freq_factor", "high_freq_factor"})
+    if (f.has_attr(key)) p.set(key, f.attr_double(key));
+  if (f.has_attr("original_max_len")) p.set("original_max_len", f.attr_int("original_max_len"));
+  if (f.has_attr("resonance")) p.set("resonance", f.attr_int("resonance") != 0);
+  if (f.has_attr("logn_scaling")) p.set("logn_scaling", f.attr_int("logn_scaling") != 0);
+  if (f.has_attr("sandwich_dims")) p.set("sandwich_dims", f.attr_int("sandwich_dims"));
+}
+
 ModelConfig config_from(const test::GoldenFile& f) {
   ModelConfig c;
   c.vocab_size = f.attr_int("vocab_size");
@@ -45,6 +56,7 @@ ModelConfig config_from(const test::GoldenFile& f) {
   if (c.position.type == "xpos")
     for (const char* key : {"xpos_scale_base", "xpos_gamma"}) c.position.set(key, f.attr_double(key));
   if (c.position.type == "p_rope") c.position.set("kept_frequency_fraction", f.attr_double("kept_frequency_fraction"));
+  set_schedule(c.position, f);
   if (c.position.type == "sinusoidal") {  // the files hold Vaswani's scales: tokens x sqrt(d) plus the bare table
     c.embedding_scale = EmbeddingScale::sqrt_d;
     c.position.set("scale", std::sqrt(0.5));
@@ -188,7 +200,8 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
   const auto variant =
       GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
                "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max",
-               "kerple", "alibi_directional", "fire", "xpos", "p_rope");
+               "kerple", "alibi_directional", "fire", "xpos", "p_rope", "rope_llama3", "rope_dynamic_ntk",
+               "rope_resonance", "rope_logn", "alibi_logn", "sandwich");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);
@@ -202,7 +215,7 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
 
 TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder form)", "[golden][causal]") {
   const auto variant = GENERATE(as<std::string>{}, "t5_bias_causal", "fire_causal", "kerple_causal", "alibi_causal",
-                                "xpos_causal", "linear_rope_causal", "linear_rope_code_causal");
+                                "xpos_causal", "linear_rope_causal", "linear_rope_code_causal", "sandwich_causal");
   for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
     for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
       const GoldenRun r = run_against(variant, dtype, kernel);

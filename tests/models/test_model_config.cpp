@@ -91,10 +91,11 @@ TEST_CASE("model config: each option enum exports its names once, unknown names 
   CHECK(option_names<AttentionKind>() == std::vector<std::string>{"softmax", "linear"});
   CHECK(option_names<HiddenActivation>() == std::vector<std::string>{"gelu", "gelu_tanh", "relu"});
   CHECK(option_names<RotaryLayout>() == std::vector<std::string>{"interleaved", "half"});
-  CHECK(option_names<RopeScaling>() == std::vector<std::string>{"none", "linear", "ntk", "yarn"});
+  CHECK(option_names<RopeScaling>() ==
+        std::vector<std::string>{"none", "linear", "ntk", "yarn", "llama3", "dynamic_ntk"});
   CHECK(position_encoding_names() == std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi",
                                                               "alibi_directional", "kerple", "fire", "none", "xpos",
-                                                              "p_rope"});
+                                                              "p_rope", "proportional", "sandwich"});
   CHECK(parse_option<Pooling>("cls") == Pooling::cls);
   CHECK(std::string(option_name(HiddenActivation::gelu_tanh)) == "gelu_tanh");
   CHECK_FALSE(parse_option<NormPlacement>("sandwich"));
@@ -253,7 +254,7 @@ TEST_CASE("model config: a key of another encoding set away from its default is 
          c.position.type = "sinusoidal";
          c.position.set("scaling", RopeScaling::ntk);
        }},
-      {"model.position.base", "rope, not alibi",
+      {"model.position.base", "rope or xpos or p_rope or proportional, not alibi",
        [](ModelConfig& c) {
          c.position.type = "alibi";
          c.position.set("base", 500);

@@ -55,6 +55,20 @@ VARIANTS = {
                                 xpos_scale_base=4.0, xpos_gamma=0.4),
     # p-RoPE: 2 of the 4 frequency pairs of each 8-dim head rotate
     "p_rope":              dict(position_type="p_rope", rope_layout="half", kept_frequency_fraction=0.5),
+    # RoPE's frequency schedules (rope_inv_freq), the 7-token batch past each one's turning point:
+    # llama3 with L = 64 puts the 4 pairs of an 8-dim head in all three bands (kept, ramp, divided);
+    # dynamic NTK with L = 4 grows the base for the batch's 7 positions; resonance rounds 2 pi / theta_i
+    "rope_llama3":         dict(position_type="rope", rope_layout="half", rope_scaling="llama3",
+                                scaling_factor=4.0, original_max_len=64, low_freq_factor=1.0, high_freq_factor=4.0),
+    "rope_dynamic_ntk":    dict(position_type="rope", rope_layout="interleaved", rope_scaling="dynamic_ntk",
+                                scaling_factor=2.0, original_max_len=4),
+    "rope_resonance":      dict(position_type="rope", rope_layout="interleaved", resonance=1),
+    # Sandwich: d' = 8 of the 16 model dims, and d' = d_model (0) in the decoder
+    "sandwich":            dict(position_type="sandwich", sandwich_dims=8),
+    "sandwich_causal":     dict(position_type="sandwich", sandwich_dims=0, causal=1),
+    # Qwen's log-length query scaling past a training length of 4: the batch's positions 4..6 are scaled
+    "rope_logn":           dict(position_type="rope", rope_layout="interleaved", logn_scaling=1, original_max_len=4),
+    "alibi_logn":          dict(position_type="alibi", logn_scaling=1, original_max_len=4),
     # causal attention (query i sees keys j <= i) with each encoding's decoder form from its paper
     "t5_bias_causal":      dict(position_type="t5_bias", causal=1),
     "fire_causal":         dict(position_type="fire", causal=1),
@@ -223,7 +237,42 @@ def rope_angles(n, r, base):
     return m[:, None] * theta[None, :]                      # [n, r/2]
 
 
-def rope(x, layout, fraction=1.0, base=10000.0):
+TWO_PI = 2.0 * math.pi
+
+
+def rope_inv_freq(cfg, r, n):
+    """theta_i (i < r/2) of the variant's frequency schedule for a forward of n positions, written
+    from Hugging Face transformers' modeling_rope_utils (rope_type llama3 and dynamic) and the
+    Resonance RoPE paper (Wang et al. 2024, arXiv 2403.00071, Algorithm 1):
+      default:  theta_i = 1 / base^(2i/r)
+      llama3 (_compute_llama3_parameters): wavelen = 2 pi / theta; L = original_max_len;
+                wavelen < L/high: theta;  wavelen > L/low: theta / factor;
+                else (1 - s) theta / factor + s theta,  s = (L / wavelen - low) / (high - low)
+      dynamic (_compute_dynamic_ntk_parameters): seq_len = max(n, L);
+                base' = base (factor seq_len / L - (factor - 1))^(r / (r - 2)); theta_i = 1 / base'^(2i/r)
+      resonance: theta_i = 2 pi / round(2 pi / theta_i), after the schedule"""
+    base, scaling = cfg["rope_base"], cfg.get("rope_scaling", "none")
+    exponent = torch.arange(0, r, 2, dtype=torch.float64) / r
+    if scaling == "dynamic_ntk":
+        L, factor = cfg["original_max_len"], cfg["scaling_factor"]
+        seq_len = max(n, L)
+        base = base * ((factor * seq_len / L) - (factor - 1)) ** (r / (r - 2))
+    inv = 1.0 / (base ** exponent)
+    if scaling == "llama3":
+        L, factor = cfg["original_max_len"], cfg["scaling_factor"]
+        low, high = cfg["low_freq_factor"], cfg["high_freq_factor"]
+        wavelen = TWO_PI / inv
+        scaled = torch.where(wavelen > L / low, inv / factor, inv)
+        smooth = (L / wavelen - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = ~(wavelen < L / high) & ~(wavelen > L / low)
+        inv = torch.where(medium, smoothed, scaled)
+    if cfg.get("resonance", 0):
+        inv = TWO_PI / torch.round(TWO_PI / inv)
+    return inv
+
+
+def rope(x, layout, fraction=1.0, base=10000.0, theta=None):
     """Rotate x [..., N, dh] by position m = 0..N-1.
     r = int(dh * fraction) rotated dims; dims >= r pass through.
     pair (a, b) = (2i, 2i+1) for 'interleaved', (i, i + r/2) for 'half':
@@ -232,7 +281,10 @@ def rope(x, layout, fraction=1.0, base=10000.0):
     """
     n, dh = x.shape[-2], x.shape[-1]
     r = int(dh * fraction)
-    ang = rope_angles(n, r, base)
+    if theta is None:
+        ang = rope_angles(n, r, base)
+    else:  # a frequency schedule's theta_i: angle[m, i] = m * theta_i
+        ang = torch.arange(n, dtype=torch.float64)[:, None] * theta[None, :]
     cos, sin = torch.cos(ang), torch.sin(ang)                # [n, r/2]
     if layout == "interleaved":
         a_idx = torch.arange(0, r, 2)
@@ -392,7 +444,23 @@ def position_bias(n, P, cfg, pre):
                                       P["position.alibi_directional.slopes_after"])
     if pt == "fire":
         return fire_bias(n, P, pre + "fire.", cfg)
+    if pt == "sandwich":
+        return sandwich_bias(n, cfg["heads"], cfg["sandwich_dims"] or cfg["d_model"])
     return None
+
+
+def sandwich_bias(n, heads, dims):
+    """Sandwich (Chi et al. 2023, "Dissecting Transformer Length Extrapolation via the Lens of
+    Receptive Field Analysis", arXiv 2212.10356): the inner product of the two positions' d'-dim
+    sinusoidal embeddings, p_m = [sin(m w_i), cos(m w_i)] for w_i = 1 / 10000^(2i/d'), i = 1..d'/2,
+    less d'/2 (0 at m = n), head h = 1..H divided by 8h/H (ALiBi's range; NeMo's sandwich_pos_bias).
+    Built from the embeddings themselves, not the cos((m - n) w_i) identity. Returns [H, n, n]."""
+    pos = torch.arange(n, dtype=torch.float64)
+    w = 1.0 / 10000.0 ** (2.0 * torch.arange(1, dims // 2 + 1, dtype=torch.float64) / dims)
+    ang = pos[:, None] * w[None, :]
+    p = torch.cat([torch.sin(ang), torch.cos(ang)], dim=-1)        # [n, d']
+    h = torch.arange(1, heads + 1, dtype=torch.float64)
+    return (p @ p.t() - dims / 2)[None] / (8.0 * h / heads)[:, None, None]
 
 
 def causal_bias(n, P, cfg, pre):
@@ -452,6 +520,12 @@ def fire_bias_at(qpos, kpos, P, pre, cfg):
     u = torch.sign(rel) * psi(rel.abs()) / (psi(torch.maximum(later, L)) + FIRE_EPS)
     hidden = torch.relu(linear(u[..., None], P[pre + "mlp.fc1.weight"], P[pre + "mlp.fc1.bias"]))
     return linear(hidden, P[pre + "mlp.fc2.weight"], P[pre + "mlp.fc2.bias"]).permute(2, 0, 1)
+
+
+def logn_factors(n, L):
+    """Qwen's use_logn_attn (QwenLM/Qwen modeling_qwen.py): for 1-based position i,
+    log(i, L) = ln i / ln L if i > L else 1; the query at 0-based slot m takes entry m + 1."""
+    return torch.tensor([math.log(i, L) if i > L else 1.0 for i in range(1, n + 1)], dtype=torch.float64)
 
 
 def softmax_attention(q, k, v, key_valid, bias=None, causal=False):
@@ -555,8 +629,11 @@ def attention(u, P, pre, cfg, key_valid):
             o = linear_attention_rope(q, k, v, key_valid, cfg["rope_base"])
     else:
         if pt == "rope":
-            q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"])
-            k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"])
+            theta = None
+            if "rope_scaling" in cfg or "resonance" in cfg:
+                theta = rope_inv_freq(cfg, int(q.shape[-1] * cfg["rope_fraction"]), n)
+            q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta)
+            k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta)
         elif pt == "xpos":
             assert cfg["rope_layout"] == "interleaved"
             q = xpos(q, False, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"])
@@ -564,6 +641,8 @@ def attention(u, P, pre, cfg, key_valid):
         elif pt == "p_rope":
             q = p_rope(q, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
             k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
+        if cfg.get("logn_scaling", 0):  # the queries after their rotation, keys untouched
+            q = q * logn_factors(n, cfg["original_max_len"])[None, None, :, None]
         o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre), cfg.get("causal", 0))
     return linear(merge_heads(o), P[pre + "out.weight"], P[pre + "out.bias"])
 
@@ -675,14 +754,15 @@ def forward_backward(params, cfg):
 # HDF5 output
 # --------------------------------------------------------------------------
 STR_ATTRS = ("variant", "position_type", "rope_layout", "attention", "norm", "pooling")
-OPTIONAL_STR_ATTRS = ("linear_rotation", "lm")  # lm: causal | masked (the lm_* variants)
+OPTIONAL_STR_ATTRS = ("linear_rotation", "lm", "rope_scaling")  # lm: causal | masked (the lm_* variants)
 INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes", "max_len",
              "t5_num_buckets", "t5_max_distance")
 FLOAT_ATTRS = ("rope_fraction", "rope_base", "ln_eps")
 FIRE_INT_ATTRS, FIRE_FLOAT_ATTRS = ("fire_width",), ("fire_init_L",)  # fire.h5 only
 # written only by the variants that have them
-OPTIONAL_FLOAT_ATTRS = ("xpos_scale_base", "xpos_gamma", "kept_frequency_fraction")
-OPTIONAL_INT_ATTRS = ("causal",)  # 1: query i attends keys j <= i (the *_causal variants)
+OPTIONAL_FLOAT_ATTRS = ("xpos_scale_base", "xpos_gamma", "kept_frequency_fraction", "scaling_factor",
+                        "low_freq_factor", "high_freq_factor")
+OPTIONAL_INT_ATTRS = ("causal", "original_max_len", "resonance", "logn_scaling", "sandwich_dims")  # causal 1: query i attends keys j <= i
 
 
 def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
@@ -729,6 +809,8 @@ def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
                 before, after = directional_alibi_slopes(h)
                 f.create_dataset("aux/slopes_before_%d" % h, data=np.array(before), **kw)
                 f.create_dataset("aux/slopes_after_%d" % h, data=np.array(after), **kw)
+        for name, values in schedule_aux(cfg).items():
+            f.create_dataset("aux/" + name, data=values.numpy(), **kw)
         if cfg["position_type"] == "t5_bias":
             # extra: bucket table over a wide range (the batch itself only hits |rel| < 8)
             rel = torch.arange(-300, 301)
@@ -736,6 +818,24 @@ def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
             bucket = t5_decoder_bucket if cfg.get("causal", 0) else t5_bucket
             f.create_dataset("aux/t5_bucket", data=bucket(
                 rel, cfg["t5_num_buckets"], cfg["t5_max_distance"]).numpy(), **kw)
+
+
+def schedule_aux(cfg):
+    """Extra frequency tables at real sizes (the batch's head has 4 pairs): Llama 3.1's own
+    schedule (r = 128, base 500000, factor 8, low 1, high 4, L = 8192); dynamic NTK (r = 64,
+    L = 8192, factor 2) for forwards of 100, 8192, 8193 and 100000 positions; Resonance RoPE
+    (r = 64, base 10000)."""
+    scaling = cfg.get("rope_scaling", "resonance" if cfg.get("resonance", 0) else None)
+    if scaling == "llama3":
+        llama = dict(rope_base=500000.0, rope_scaling="llama3", scaling_factor=8.0, original_max_len=8192,
+                     low_freq_factor=1.0, high_freq_factor=4.0)
+        return {"llama31_inv_freq": rope_inv_freq(llama, 128, 1)}
+    if scaling == "dynamic_ntk":
+        dyn = dict(rope_base=10000.0, rope_scaling="dynamic_ntk", scaling_factor=2.0, original_max_len=8192)
+        return {"dynamic_inv_freq_%d" % n: rope_inv_freq(dyn, 64, n) for n in (100, 8192, 8193, 100000)}
+    if scaling == "resonance":
+        return {"resonance_inv_freq": rope_inv_freq(dict(rope_base=10000.0, resonance=1), 64, 1)}
+    return {}
 
 
 def read_h5(path):
@@ -874,6 +974,45 @@ def self_test(verbose=True):
     ok("p_rope: the kept pairs are rope's", torch.allclose(pr[..., [0, 1, 4, 5]],
                                                            rope(x, "half")[..., [0, 1, 4, 5]], atol=1e-14))
     ok("p_rope p=1 == rope", torch.allclose(p_rope(x, "interleaved", 1.0), inter, atol=1e-14))
+
+    # frequency schedules: dynamic NTK is the default at and below L; llama3 against a scalar loop over
+    # Meta's llama-models apply_scaling; resonance wavelengths are whole numbers
+    dyn = dict(rope_base=10000.0, rope_scaling="dynamic_ntk", scaling_factor=2.0, original_max_len=8192)
+    plain = 1.0 / (10000.0 ** (torch.arange(0, 64, 2, dtype=torch.float64) / 64))
+    ok("dynamic ntk == default for n <= L", torch.equal(rope_inv_freq(dyn, 64, 8192), plain)
+       and torch.equal(rope_inv_freq(dyn, 64, 5), plain) and not torch.equal(rope_inv_freq(dyn, 64, 8193), plain))
+    llama = dict(rope_base=500000.0, rope_scaling="llama3", scaling_factor=8.0, original_max_len=8192,
+                 low_freq_factor=1.0, high_freq_factor=4.0)
+    loop = []
+    for f in (1.0 / (500000.0 ** (torch.arange(0, 128, 2, dtype=torch.float64) / 128))).tolist():
+        w = 2 * math.pi / f
+        if w < 8192 / 4.0:
+            loop.append(f)
+        elif w > 8192 / 1.0:
+            loop.append(f / 8.0)
+        else:
+            sm = (8192 / w - 1.0) / (4.0 - 1.0)
+            loop.append((1 - sm) * f / 8.0 + sm * f)
+    ok("llama3 == apply_scaling loop", torch.allclose(rope_inv_freq(llama, 128, 1), torch.tensor(loop),
+                                                      rtol=1e-15, atol=0))
+    wl = TWO_PI / rope_inv_freq(dict(rope_base=10000.0, resonance=1), 64, 1)
+    ok("resonance wavelengths are integers", (wl - wl.round()).abs().max().item() < 1e-9)
+
+    # Sandwich: 0 on the diagonal, of m - n only, symmetric, the cos identity, head h scaled by H/(8h)
+    sb = sandwich_bias(9, 2, 8)
+    ident = torch.tensor([[sum(math.cos((m - k) / 10000 ** (2 * i / 8)) for i in range(1, 5)) - 4
+                           for k in range(9)] for m in range(9)])
+    ok("sandwich == sum of cosines, scaled per head",
+       torch.allclose(sb[0], ident * 2 / 8, atol=1e-14, rtol=0) and torch.allclose(sb[1], ident * 2 / 16, atol=1e-14,
+                                                                                    rtol=0))
+    ok("sandwich symmetric, 0 at m = n, negative elsewhere",
+       torch.allclose(sb, sb.transpose(1, 2), atol=1e-14, rtol=0) and sb.diagonal(dim1=1, dim2=2).abs().max() < 1e-14
+       and bool((sb[:, ~torch.eye(9, dtype=torch.bool)] < 0).all()))
+
+    # log-length scaling: 1 up to L, ln(n)/ln(L) after, spot value at n = 7, L = 4
+    lf = logn_factors(7, 4)
+    ok("logn factors", torch.equal(lf[:4], torch.ones(4)) and abs(lf[6].item() - math.log(7) / math.log(4)) < 1e-15
+       and bool((lf[4:] > 1).all()))
 
     # T5 buckets vs literal re-statement
     rel = torch.arange(-300, 301)
@@ -1070,8 +1209,8 @@ def self_test(verbose=True):
     # cross-check the manual model against torch.nn building blocks for every
     # variant without RoPE (additive biases go in via a float attn_mask)
     for variant, vcfg in VARIANTS.items():
-        if vcfg.get("position_type") in ("rope", "xpos", "p_rope"):
-            continue
+        if vcfg.get("position_type") in ("rope", "xpos", "p_rope") or vcfg.get("logn_scaling"):
+            continue  # torch.nn has neither rotations nor query scaling
         cfg = make_config(variant)
         P = init_params(cfg, variant_seed(variant))
         t, l, y = make_batch()

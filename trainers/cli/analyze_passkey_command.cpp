@@ -63,11 +63,7 @@ void print_grid(const nlohmann::json& data) {
 int analyze_passkey(const PasskeyRequest& req) {
   AnalysisTarget t = open_analysis_target(req.target);
   const Config& config = t.restored.header.config;
-  if (config.train.objective != ObjectiveKind::clm)
-    throw ConfigError(
-        fmt::format("{}: rotor analyze passkey needs a causal language model (train.objective clm); this checkpoint's "
-                    "objective is {}",
-                    t.checkpoint, option_name(config.train.objective)));
+  LanguageModel& model = t.restored.causal_language_model("rotor analyze passkey", t.checkpoint);
   const int64_t trained = config.data.max_len;
   const std::vector<int64_t> lengths =
       req.lengths.empty() ? std::vector<int64_t>{trained, 2 * trained, 4 * trained} : req.lengths;
@@ -91,9 +87,9 @@ int analyze_passkey(const PasskeyRequest& req) {
   }
   for (const double depth : req.depths)
     for (size_t l = 0; l < lengths.size(); ++l)
-      data["cells"].push_back(reasons[l].empty() ? cell_json(passkey_cell(t.restored.language_model(), builder,
-                                                                          lengths[l], depth, req.trials, req.seed))
-                                                 : nlohmann::json{{"length", lengths[l]}, {"depth", depth}});
+      data["cells"].push_back(reasons[l].empty()
+                                  ? cell_json(passkey_cell(model, builder, lengths[l], depth, req.trials, req.seed))
+                                  : nlohmann::json{{"length", lengths[l]}, {"depth", depth}});
   print_grid(data);
   write_analysis(t, "passkey", "passkey", data);
   return 0;

@@ -118,10 +118,13 @@ int eval_command(const EvalRequest& req) {
     throw ConfigError("--output names one file but --max-len gives " + std::to_string(lengths.size()) +
                       " lengths; leave --output out to get one file per length next to the run");
   }
-  const bool lm = config.train.objective != ObjectiveKind::classify;
-  if (!lm && req.stride > 0)
+  const ObjectiveSpec& objective = objective_spec(config.train.objective);
+  const bool stream = objective.data == ObjectiveData::token_stream;  // scored in windows of the split's token stream
+  if (!stream && req.stride > 0)
     throw ConfigError(
-        "--stride applies to language models (train.objective clm or mlm); this checkpoint is a classifier");
+        "--stride applies to language models (train.objective clm or mlm); this checkpoint's objective "
+        "is " +
+        objective.name());
   for (const int64_t len : lengths)
     if (req.stride > len)
       throw ConfigError(fmt::format(
@@ -135,7 +138,7 @@ int eval_command(const EvalRequest& req) {
     config.data.eval_max_len = len;
     const int64_t stride = req.stride > 0 ? req.stride : len;
     const std::string windows =
-        lm ? (stride < len ? "stride" + std::to_string(stride) : "windows") : option_name(config.data.eval_windows);
+        stream ? (stride < len ? "stride" + std::to_string(stride) : "windows") : option_name(config.data.eval_windows);
     const EvalSetting setting{
         fs::absolute(resolved.path).lexically_normal().string(), data.name, req.data, len, windows, req.overrides};
     const SplitScores m = evaluate_at_length(r, data.split(), config.data, stride, resolved.path);
@@ -146,10 +149,10 @@ int eval_command(const EvalRequest& req) {
     results.push_back({len, m, save_eval_record(out, record, !req.output.empty())});
   }
   if (!world().is_root()) return 0;
-  const std::string windows = !lm              ? option_name(config.data.eval_windows)
+  const std::string windows = !stream          ? option_name(config.data.eval_windows)
                               : req.stride > 0 ? fmt::format("sliding, {} new tokens each", req.stride)
                                                : std::string("non-overlapping");
-  print_results(objective_spec(config.train.objective), data.name, data.split().num_docs(), windows, results);
+  print_results(objective, data.name, data.split().num_docs(), windows, results);
   return 0;
 }
 

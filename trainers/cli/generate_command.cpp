@@ -25,10 +25,7 @@ int generate_command(const GenerateRequest& req) {
   const ResolvedCheckpoint resolved = checkpoint_file(req.checkpoint);
   const RestoredModel r = restore_model(resolved.path, req.overrides);
   const Config& config = r.header.config;
-  if (config.train.objective != ObjectiveKind::clm)
-    throw ConfigError(fmt::format(
-        "{}: rotor generate needs a causal language model (train.objective clm); this checkpoint's objective is {}",
-        resolved.path, option_name(config.train.objective)));
+  LanguageModel& model = r.causal_language_model("rotor generate", resolved.path);
   GenerationOptions options = req.options;
   options.window = req.max_len > 0 ? req.max_len : config.data.max_len;
   check_trained_length(config.model, options.window, "--max-len");
@@ -37,7 +34,7 @@ int generate_command(const GenerateRequest& req) {
   fmt::print(stderr, "checkpoint {}\nwindow {} tokens: the context is the last {} (it slides, as sample.py's)\n",
              describe(resolved), options.window, options.window);
   const RunComputeScope compute(config.run);  // the run's precision and threads, as eval computes
-  fmt::print("{}\n", r.tokenizer->decode(generate(r.language_model(), prompt, options)));
+  fmt::print("{}\n", r.tokenizer->decode(generate(model, prompt, options)));
   return 0;
 }
 

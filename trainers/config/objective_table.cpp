@@ -45,11 +45,15 @@ std::vector<ObjectiveSpec> rows() {
        {{"accuracy", false}, {"macro_f1", false, "macro-F1"}, {"loss", true}},
        "accuracy",
        EvidenceUnit::document,
-       {"accuracy", "macro_f1"}},
+       {"accuracy", "macro_f1"},
+       "accuracy",
+       false},
       {ObjectiveKind::clm, language_model(LanguageModelKind::causal), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics()},
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true},
       {ObjectiveKind::mlm, language_model(LanguageModelKind::masked), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics()},
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true},
+      // Study evidence: per sample (its correct target tokens, its target tokens), the papers' per-token
+      // accuracy; the whole-sample score is a study metric beside it.
       {ObjectiveKind::transduction,
        language_model(LanguageModelKind::masked),
        ObjectiveData::per_token_targets,
@@ -57,6 +61,8 @@ std::vector<ObjectiveSpec> rows() {
        "sequence_accuracy",
        EvidenceUnit::sample,
        {"token_accuracy", "sequence_accuracy"},
+       "token_accuracy",
+       false,
        SequenceLayout::queries},
       {ObjectiveKind::completion,
        language_model(LanguageModelKind::causal),
@@ -65,6 +71,8 @@ std::vector<ObjectiveSpec> rows() {
        "exact_match",
        EvidenceUnit::sample,
        {"token_accuracy", "exact_match"},
+       "token_accuracy",
+       false,
        SequenceLayout::prompt_answer},
   };
 }
@@ -100,6 +108,12 @@ const ObjectiveSpec& objective_spec(ObjectiveKind kind) {
   for (const ObjectiveSpec& s : objectives())
     if (s.kind == kind) return s;
   throw ConfigError(std::string("train.objective: no row for '") + option_name(kind) + "'");
+}
+
+const MetricDeclaration& evidence_declaration(const ObjectiveSpec& spec) {
+  if (const MetricDeclaration* m = spec.find_metric(spec.evidence_metric)) return *m;
+  throw ConfigError("train.objective " + spec.name() + ": its evidence metric '" + spec.evidence_metric +
+                    "' is not one it declares");
 }
 
 std::vector<std::string> declared_metric_names() {

@@ -28,11 +28,15 @@ enum class ObjectiveData {
   per_token_targets,   // a sequence task's samples, each with the token every position must predict
 };
 
-// What a study counts as one observation of a held-out split.
+// What a study counts as one observation of a held-out split: each unit is a
+// (numerator, denominator) pair, and the statistic of a set of units is
+// sum(numerators) / sum(denominators), the row's evidence_metric
+// (study/unit_evidence.h reads them from a run's sweep cell).
 enum class EvidenceUnit {
-  document,  // a document, right or wrong
-  window,    // a window of the token stream: its summed nats and its scored tokens
-  sample,    // a sequence task's sample: its targeted positions, right or wrong, and all of them right
+  document,  // a document: (1 if its predicted class is its label else 0, 1); accuracy
+  window,    // a window of the token stream: (its summed nats, the tokens it scores); nats per token
+  sample,    // a sample of a sequence task: (its correct target tokens, its target tokens), token
+             // accuracy, or (1 if every target token is right else 0, 1), exact match
 };
 
 struct MetricDeclaration {
@@ -63,6 +67,12 @@ struct ObjectiveSpec {
   EvidenceUnit evidence;
   // The metrics a study's report gives per run and split, averaged over its seeds.
   std::vector<std::string> study_metrics;
+  // The declared metric a study's units estimate (sum of numerators over sum
+  // of denominators); its direction orders the study's statistics.
+  std::string evidence_metric;
+  // A study compares each RoPE scaling evaluated at a length as a variant of
+  // its own ("rope+ntk"); else its statistics take the unscaled cells only.
+  bool scalings_compared = false;
   // per_token_targets: how a sample becomes tokens and targets (data.sequence_layout).
   std::optional<SequenceLayout> layout = std::nullopt;
 
@@ -72,6 +82,9 @@ struct ObjectiveSpec {
   // The declared metric names, as "loss, perplexity, bits_per_token, accuracy".
   std::string metric_names() const;
 };
+
+// The declaration of the row's evidence_metric.
+const MetricDeclaration& evidence_declaration(const ObjectiveSpec& spec);
 
 // Rows in ObjectiveKind's order.
 const std::vector<ObjectiveSpec>& objectives();

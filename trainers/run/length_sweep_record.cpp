@@ -13,7 +13,7 @@ namespace {
 void scores_to_json(nlohmann::json& j, const SplitScores& s) { j["metrics"] = nlohmann::json(scores_json(s)); }
 SplitScores scores_of(const nlohmann::json& j) { return record_scores(JsonFields(j), "metrics", ""); }
 
-void language_model_to_json(nlohmann::json& j, const SweepCell& c) {
+void stream_windows_to_json(nlohmann::json& j, const SweepCell& c) {
   j["language_model"] = true;
   j["stride"] = c.stride;
   j["max_tokens"] = c.max_tokens;
@@ -24,8 +24,8 @@ void language_model_to_json(nlohmann::json& j, const SweepCell& c) {
   j["window_tokens"] = c.window_tokens;
 }
 
-void language_model_from_json(const nlohmann::json& j, SweepCell& c) {
-  c.language_model = true;
+void stream_windows_from_json(const nlohmann::json& j, SweepCell& c) {
+  c.stream_windows = true;
   c.stride = j.at("stride").get<int64_t>();
   c.max_tokens = j.value("max_tokens", int64_t{0});  // absent from sweeps written before it
   if (!c.available) return;
@@ -39,14 +39,17 @@ void language_model_from_json(const nlohmann::json& j, SweepCell& c) {
 
 void to_json(nlohmann::json& j, const SweepCell& c) {
   j = {{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}, {"available", c.available}};
-  if (c.language_model) {
-    language_model_to_json(j, c);
+  if (c.stream_windows) {
+    stream_windows_to_json(j, c);
     if (!c.available) j["reason"] = c.reason;
   } else if (c.available) {
     scores_to_json(j, c.scores);
     j["documents"] = c.documents;
     j["predictions"] = c.predictions;
     j["labels"] = c.labels;
+    if (c.sample_numerators.empty()) return;
+    j["sample_numerators"] = c.sample_numerators;
+    j["sample_denominators"] = c.sample_denominators;
   } else {
     j["reason"] = c.reason;
   }
@@ -58,13 +61,17 @@ void from_json(const nlohmann::json& j, SweepCell& c) {
   c.scaling = j.at("scaling").get<std::string>();
   c.available = j.at("available").get<bool>();
   if (!c.available) c.reason = j.at("reason").get<std::string>();
-  if (j.value("language_model", false)) return language_model_from_json(j, c);
+  if (j.value("language_model", false)) return stream_windows_from_json(j, c);
   if (!c.available) return;
   c.scores = scores_of(j);
   c.documents = j.at("documents").get<int64_t>();
   if (j.contains("predictions")) {
     c.predictions = j.at("predictions").get<std::vector<int32_t>>();
     c.labels = j.at("labels").get<std::vector<int32_t>>();
+  }
+  if (j.contains("sample_numerators")) {
+    c.sample_numerators = j.at("sample_numerators").get<std::vector<double>>();
+    c.sample_denominators = j.at("sample_denominators").get<std::vector<double>>();
   }
 }
 

@@ -7,7 +7,8 @@
 //    "documents", "predictions", "labels" when available, else "reason"}]}
 // A language model's cell has instead "language_model": true, "stride",
 // "max_tokens" (0 or absent: the whole split), and when available "metrics",
-// "documents" (windows), "window_nats" and "window_tokens".
+// "documents" (windows), "window_nats" and "window_tokens". A sequence task's
+// cell adds "sample_numerators" and "sample_denominators".
 // A cell written before "metrics" has the metrics as fields of its own
 // ("accuracy", "macro_f1", "loss", "perplexity", "bits_per_token"), read the same.
 // Written with sorted keys and an indent of 2.
@@ -35,17 +36,23 @@ struct SweepCell {
   // document by document; a cell stored without them (an older rotor) is
   // evaluated again.
   std::vector<int32_t> predictions, labels;
-  // A language model's cell: the split in windows of `length` inputs scoring
-  // `stride` new tokens each (== length: non-overlapping), with each window's
-  // summed nats and scored tokens in stream order. The windows of one length and stride are
-  // the same for every run, so the statistics pair runs window by window.
+  // A cell of the split's token stream (its objective's row reads a token
+  // stream: a language model), written with "language_model": true: the split
+  // in windows of `length` inputs scoring `stride` new tokens each (== length:
+  // non-overlapping), with each window's summed nats and scored tokens in
+  // stream order. The windows of one length and stride are the same for every
+  // run, so the statistics pair runs window by window.
   // With max_tokens > 0 only the split's first max_tokens targets are scored
   // (lm_windows in datasets/lm_windows.h).
-  bool language_model = false;
+  bool stream_windows = false;
   int64_t stride = 0;
   int64_t max_tokens = 0;
   std::vector<double> window_nats;
   std::vector<int64_t> window_tokens;
+  // A sequence task's cell (EvidenceUnit::sample): per sample of the split, in
+  // split order, its numerator and denominator (correct target tokens over
+  // target tokens, or all right 0/1 over 1). Written only when present.
+  std::vector<double> sample_numerators, sample_denominators;
 
   // The cell's value of `name`; NaN when it has none (not available, or not a metric of its objective).
   double metric(const std::string& name) const { return scores.has(name) ? scores.get(name) : std::nan(""); }

@@ -23,6 +23,11 @@ SeedStats seed_stats(const std::vector<double>& values) {
   return s;
 }
 
+SeedStats SweepStats::metric(const std::string& name) const {
+  const auto it = metrics.find(name);
+  return it == metrics.end() ? seed_stats({}) : it->second;
+}
+
 namespace {
 
 std::vector<CurvePoint> curve_stats(const std::vector<RunResult>& runs) {
@@ -37,7 +42,7 @@ std::vector<CurvePoint> curve_stats(const std::vector<RunResult>& runs) {
 SweepStats sweep_stats(const SweepCell& point, const std::vector<RunResult>& runs) {
   SweepStats s;
   s.point = point;
-  std::vector<double> accuracy, f1, loss, perplexity;
+  std::map<std::string, std::vector<double>> values;
   for (const RunResult& r : runs)
     for (const SweepCell& c : r.sweep) {
       if (!c.same_point(point)) continue;
@@ -45,19 +50,10 @@ SweepStats sweep_stats(const SweepCell& point, const std::vector<RunResult>& run
         s.available = false;
         s.point.reason = c.reason;
       }
-      accuracy.push_back(c.metric("accuracy"));
-      f1.push_back(c.metric("macro_f1"));
-      loss.push_back(c.metric("loss"));
-      perplexity.push_back(c.metric("perplexity"));
+      for (const auto& [name, value] : c.scores.values()) values[name].push_back(value);
     }
-  if (s.available) {
-    s.accuracy = seed_stats(accuracy);
-    s.macro_f1 = seed_stats(f1);
-    if (point.language_model) {
-      s.loss = seed_stats(loss);
-      s.perplexity = seed_stats(perplexity);
-    }
-  }
+  if (s.available)
+    for (const auto& [name, list] : values) s.metrics[name] = seed_stats(list);
   return s;
 }
 

@@ -26,9 +26,11 @@ struct CurvePoint {
 struct SweepStats {
   SweepCell point;        // split, length, scaling
   bool available = true;  // false: n/a for this variant (point.reason says why)
-  SeedStats accuracy, macro_f1;
-  // A language model's cell (point.language_model): nats per token and perplexity.
-  SeedStats loss, perplexity;
+  // Each metric the cells carry (their objective's, metrics_events.h) over the seeds; none when not available.
+  std::map<std::string, SeedStats> metrics;
+
+  // The statistics of `metric`; no seeds when the cells do not carry it.
+  SeedStats metric(const std::string& name) const;
 };
 
 struct VariantSummary {

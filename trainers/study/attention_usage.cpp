@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "trainers/config/objective_table.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
 #include "trainers/training/restored_model.h"
@@ -52,8 +53,10 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
   const BestCheckpoint best = open_best_checkpoint(run_dir);
   RestoredModel r = restore_model(best.path, {"model.attention_kernel=composed"});
   AttentionUsage u;
-  if (r.header.config.train.objective != ObjectiveKind::classify) {
-    u.reason = "a language model: the position-usage check is a classifier study's";
+  if (const ObjectiveSpec& objective = objective_spec(r.header.config.train.objective);
+      objective.evidence != EvidenceUnit::document) {
+    u.reason = "train.objective " + objective.name() + ": the position-usage check compares documents' predicted " +
+               "classes, a classifier study's";
   } else if (r.model->config().attention != AttentionKind::softmax) {
     u.reason = "linear attention forms no attention probabilities";
   } else {

@@ -46,7 +46,7 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     DataConfig& dc = r->header.config.data;
     dc.eval_max_len = cell.length;
     // A copy: when the evaluation throws, the n/a cell below still names its split and scaling.
-    if (cell.language_model) return language_model_cell(*r, data, checkpoint, cell);
+    if (cell.stream_windows) return language_model_cell(*r, data, checkpoint, cell);
     const Evaluation e = evaluate_classifier_at_length(*r, data.split(cell.split), dc, "the length sweep", checkpoint);
     cell.predictions = predicted_classes(e.scores);
     cell.labels = e.scores.labels;

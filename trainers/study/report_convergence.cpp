@@ -58,7 +58,7 @@ std::string pairs_table(const ThresholdConvergence& c) {
 
 std::string convergence_markdown(const StudyReport& r) {
   if (r.convergence.empty()) return "";
-  const bool falling = r.evidence.language_model;
+  const bool falling = r.objective->find_metric(r.objective->default_best_metric)->lower_is_better;
   std::ostringstream o;
   o << "\n## Steps to threshold\n\nThe first step at which a run's validation "
     << (falling ? "loss falls to" : "accuracy rises to")

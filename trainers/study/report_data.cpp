@@ -55,10 +55,10 @@ json usage_json(const StudyEvidence& e) {
 
 json cell_point(const SweepCell& c) { return {{"split", c.split}, {"length", c.length}, {"scaling", c.scaling}}; }
 
-// The name of a validation curve's value in report.json: accuracy, or a language model's loss.
-const char* curve_key(bool language_model) { return language_model ? "loss" : "accuracy"; }
+// The name of a validation curve's value in report.json: the objective's default best metric.
+const std::string& curve_key(const ObjectiveSpec& objective) { return objective.default_best_metric; }
 
-json run_json(const RunResult& r, bool language_model) {
+json run_json(const RunResult& r, const ObjectiveSpec& objective) {
   json j{{"variant", r.run.variant}, {"seed", r.run.seed}, {"id", r.run.id}, {"dir", r.dir}, {"finished", r.finished}};
   if (!r.finished) return j;
   j.update({{"parameters", r.parameters},
@@ -70,11 +70,11 @@ json run_json(const RunResult& r, bool language_model) {
             {"val_curve", json::array()},
             {"sweep", json::array()}});
   for (const auto& [step, value] : r.val_curve)
-    j["val_curve"].push_back({{"step", step}, {curve_key(language_model), value}});
+    j["val_curve"].push_back({{"step", step}, {curve_key(objective), value}});
   for (const SweepCell& c : r.sweep) {
     json cell = cell_point(c);
     cell["available"] = c.available;
-    if (c.available && c.language_model)
+    if (c.available && c.stream_windows)
       cell.update({{"accuracy", c.metric("accuracy")},
                    {"loss", c.metric("loss")},
                    {"perplexity", c.metric("perplexity")},
@@ -93,7 +93,7 @@ json run_json(const RunResult& r, bool language_model) {
   return j;
 }
 
-json variant_json(const VariantSummary& v, const StudyVariant& spec, bool language_model) {
+json variant_json(const VariantSummary& v, const StudyVariant& spec, const ObjectiveSpec& objective) {
   json j{{"name", v.name},
          {"position", spec.config.model.position.type},
          {"training_length", spec.config.data.max_len},
@@ -106,16 +106,12 @@ json variant_json(const VariantSummary& v, const StudyVariant& spec, bool langua
          {"sweep", json::array()}};
   for (const auto& [key, s] : v.metrics) j["metrics"][key] = stats_json(s);
   for (const CurvePoint& p : v.val_curve)
-    j["val_curve"].push_back({{"step", p.step}, {curve_key(language_model), stats_json(p.accuracy)}});
+    j["val_curve"].push_back({{"step", p.step}, {curve_key(objective), stats_json(p.accuracy)}});
   for (const SweepStats& s : v.sweep) {
     json cell = cell_point(s.point);
     cell["available"] = s.available;
-    if (s.available && s.point.language_model)
-      cell.update({{"accuracy", stats_json(s.accuracy)},
-                   {"loss", stats_json(s.loss)},
-                   {"perplexity", stats_json(s.perplexity)}});
-    else if (s.available)
-      cell.update({{"accuracy", stats_json(s.accuracy)}, {"macro_f1", stats_json(s.macro_f1)}});
+    if (s.available)
+      for (const std::string& metric : objective.study_metrics) cell[metric] = stats_json(s.metric(metric));
     else
       cell["reason"] = s.point.reason;
     j["sweep"].push_back(cell);
@@ -176,7 +172,7 @@ void split_metric(const std::string& key, CsvRow& row) {
   }
 }
 
-std::vector<CsvRow> run_rows(const RunResult& r, bool language_model) {
+std::vector<CsvRow> run_rows(const RunResult& r, const ObjectiveSpec& objective) {
   std::vector<CsvRow> rows;
   const std::string seed = std::to_string(r.run.seed);
   auto add = [&](const std::string& metric, double value) {
@@ -190,7 +186,7 @@ std::vector<CsvRow> run_rows(const RunResult& r, bool language_model) {
   add("elapsed_s", r.elapsed_s);
   for (const auto& [key, value] : r.metrics) add(key, value);
   for (const auto& [step, value] : r.val_curve) {
-    CsvRow row = make_row("run", r.run.variant, seed, std::string("val_curve_") + curve_key(language_model));
+    CsvRow row = make_row("run", r.run.variant, seed, "val_curve_" + curve_key(objective));
     row.split = "val";
     row.step = std::to_string(step);
     row.value = value;
@@ -204,14 +200,14 @@ std::vector<CsvRow> run_rows(const RunResult& r, bool language_model) {
     row.value = c.metric("accuracy");
     row.note = c.available ? "" : "n/a: " + c.reason;
     rows.push_back(row);
-    row.metric = c.language_model ? "sweep_loss" : "sweep_macro_f1";
-    row.value = c.metric(c.language_model ? "loss" : "macro_f1");
+    row.metric = c.stream_windows ? "sweep_loss" : "sweep_macro_f1";
+    row.value = c.metric(c.stream_windows ? "loss" : "macro_f1");
     rows.push_back(row);
   }
   return rows;
 }
 
-std::vector<CsvRow> variant_rows(const VariantSummary& v, bool language_model) {
+std::vector<CsvRow> variant_rows(const VariantSummary& v, const ObjectiveSpec& objective) {
   std::vector<CsvRow> rows;
   CsvRow params = aggregate_row(v.name, "parameters", seed_stats({static_cast<double>(v.parameters)}));
   params.n = v.finished;
@@ -222,21 +218,21 @@ std::vector<CsvRow> variant_rows(const VariantSummary& v, bool language_model) {
     rows.push_back(row);
   }
   for (const CurvePoint& p : v.val_curve) {
-    CsvRow row = aggregate_row(v.name, std::string("val_curve_") + curve_key(language_model), p.accuracy);
+    CsvRow row = aggregate_row(v.name, "val_curve_" + curve_key(objective), p.accuracy);
     row.split = "val";
     row.step = std::to_string(p.step);
     rows.push_back(row);
   }
   for (const SweepStats& s : v.sweep)
     for (const bool f1 : {false, true}) {
-      const bool lm = s.point.language_model;
+      const bool lm = s.point.stream_windows;
       CsvRow row = aggregate_row(v.name,
                                  !f1  ? "sweep_accuracy"
                                  : lm ? "sweep_perplexity"
                                       : "sweep_macro_f1",
-                                 !f1  ? s.accuracy
-                                 : lm ? s.perplexity
-                                      : s.macro_f1);
+                                 s.metric(!f1  ? "accuracy"
+                                          : lm ? "perplexity"
+                                               : "macro_f1"));
       row.split = s.point.split;
       row.length = std::to_string(s.point.length);
       row.scaling = s.point.scaling;
@@ -274,7 +270,9 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
   report.dir = study_dir;
   report.manifest = manifest;
   const StudySpec& spec = manifest.spec;
-  for (const StudyRun& run : spec.runs()) report.runs.push_back(read_run_result(run, run_directory(study_dir, run), objective_spec(spec.variants.front().config.train.objective)));
+  report.objective = &objective_spec(spec.variants.front().config.train.objective);
+  for (const StudyRun& run : spec.runs())
+    report.runs.push_back(read_run_result(run, run_directory(study_dir, run), *report.objective));
   for (const StudyVariant& v : spec.variants) {
     std::vector<RunResult> own;
     for (const RunResult& r : report.runs)
@@ -285,8 +283,10 @@ StudyReport build_study_report(const std::string& study_dir, const StudyManifest
   std::vector<std::string> names;
   for (const StudyVariant& v : spec.variants) names.push_back(v.name);
   for (double threshold : spec.evaluation.thresholds)
-    report.convergence.push_back(threshold_convergence(names, report.runs, threshold, report.evidence.language_model,
-                                                       report.evidence.options.alpha));
+    report.convergence.push_back(
+        threshold_convergence(names, report.runs, threshold,
+                              report.objective->find_metric(report.objective->default_best_metric)->lower_is_better,
+                              report.evidence.options.alpha));
   for (const StudyVariant& v : spec.variants) {
     if (!position_encoding(v.config.model.position.type).rope_frequencies) continue;
     report.decay_head_dim = v.config.model.rotary_dims();
@@ -320,11 +320,11 @@ json report_json(const StudyReport& report) {
          {"runs", json::array()}};
   j["statistics"]["method"]["comparisons"] =
       report.evidence.against.empty() ? "all pairs" : "planned: each variant against " + report.evidence.against;
-  // A classifier's report has no such key; a language model's names its objective (clm, mlm).
-  if (report.evidence.language_model) j["objective"] = option_name(spec.variants.front().config.train.objective);
+  // A study of documents' predicted classes has no such key (its reports predate it); others name their objective.
+  if (!report.evidence.classes_predicted()) j["objective"] = report.objective->name();
   for (size_t i = 0; i < report.variants.size(); ++i)
-    j["variants"].push_back(variant_json(report.variants[i], spec.variants[i], report.evidence.language_model));
-  for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r, report.evidence.language_model));
+    j["variants"].push_back(variant_json(report.variants[i], spec.variants[i], *report.objective));
+  for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r, *report.objective));
   for (const ThresholdConvergence& c : report.convergence) j["convergence"].push_back(to_json(c));
   if (!report.decay.empty()) {
     json points = json::array();
@@ -340,12 +340,12 @@ std::string report_csv(const StudyReport& report) {
   out << "scope,variant,seed,metric,split,step,length,scaling,value,std,min,max,n,note\n";
   std::vector<CsvRow> rows;
   for (const VariantSummary& v : report.variants) {
-    const std::vector<CsvRow> more = variant_rows(v, report.evidence.language_model);
+    const std::vector<CsvRow> more = variant_rows(v, *report.objective);
     rows.insert(rows.end(), more.begin(), more.end());
   }
   for (const RunResult& r : report.runs) {
     if (!r.finished) continue;
-    const std::vector<CsvRow> more = run_rows(r, report.evidence.language_model);
+    const std::vector<CsvRow> more = run_rows(r, *report.objective);
     rows.insert(rows.end(), more.begin(), more.end());
   }
   for (const ThresholdConvergence& c : report.convergence) {

@@ -46,7 +46,7 @@ std::string verdict_section(const StudyEvidence& e) {
   for (const std::string& line : e.verdicts) o << "- " << line << "\n";
   if (!e.order_verdict.empty()) o << "- order control: " << e.order_verdict << "\n";
   for (const std::string& line : e.usage_verdicts) o << "- " << line << "\n";
-  if (e.language_model)
+  if (e.nats_per_token())
     return o.str() + fmt::format(
                          "\n`a < b` means a's loss per token (so its perplexity) is lower and the paired difference is "
                          "resolved (Holm-corrected p < {} over {}; `rope+ntk` is rope evaluated with NTK scaling); "
@@ -125,7 +125,7 @@ std::string order_section(const StudyEvidence& e) {
 }
 
 std::string usage_section(const StudyEvidence& e) {
-  if (e.language_model) return "";
+  if (!e.classes_predicted()) return "";
   std::ostringstream o;
   o << "\n## Does the model use positions?\n\nAttention entropy per layer relative to uniform attention (1 = "
        "uniform), on up to "
@@ -162,7 +162,7 @@ std::string evidence_markdown(const StudyReport& r) {
   const StudyEvidence& e = r.evidence;
   std::ostringstream o;
   o << verdict_section(e);
-  if (!e.cells.empty() && e.language_model) {
+  if (!e.cells.empty() && e.nats_per_token()) {
     const int64_t budget = r.manifest.spec.evaluation.max_tokens;
     o << fmt::format(
         "\n## Statistics\n\nLoss in nats per token over every seed and every evaluation window (non-overlapping "

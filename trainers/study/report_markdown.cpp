@@ -38,7 +38,7 @@ struct MetricColumn {
   const char* header;
 };
 std::vector<MetricColumn> metric_columns(const StudyReport& r) {
-  if (r.evidence.language_model)
+  if (r.evidence.nats_per_token())
     return {{"val_perplexity", "Val perplexity"},
             {"val_loss", "Val loss (nats/token)"},
             {"test_perplexity", "Test perplexity"},
@@ -51,11 +51,11 @@ std::vector<MetricColumn> metric_columns(const StudyReport& r) {
 
 // A language model's numbers as they are (3 decimals), a classifier's in percent.
 std::string shown(const StudyReport& r, double v) {
-  return r.evidence.language_model ? fixed(v, 3) : fixed(100 * v, 2);
+  return r.evidence.nats_per_token() ? fixed(v, 3) : fixed(100 * v, 2);
 }
 std::string shown(const StudyReport& r, const SeedStats& s) {
   if (s.n == 0 || std::isnan(s.mean)) return "–";
-  if (!r.evidence.language_model) return percent(s);
+  if (!r.evidence.nats_per_token()) return percent(s);
   return fixed(s.mean, 3) + (s.n > 1 ? " ± " + fixed(s.std, 3) : "");
 }
 
@@ -110,7 +110,7 @@ std::string sweep_tables(const StudyReport& r) {
         if (s.point.split == split && std::find(lengths.begin(), lengths.end(), s.point.length) == lengths.end())
           lengths.push_back(s.point.length);
     std::sort(lengths.begin(), lengths.end());
-    o << "\n**" << split << "** " << (r.evidence.language_model ? "perplexity" : "accuracy (%)")
+    o << "\n**" << split << "** " << (r.evidence.nats_per_token() ? "perplexity" : "accuracy (%)")
       << " by evaluation window length (tokens):\n\n| Variant | Scaling |";
     for (int64_t l : lengths) o << " " << l << " |";
     o << "\n|---|---|";
@@ -131,7 +131,7 @@ std::string sweep_tables(const StudyReport& r) {
           }
           any = true;
           if (cell->available) {
-            row << shown(r, r.evidence.language_model ? cell->perplexity : cell->accuracy) << " |";
+            row << shown(r, cell->metric(r.evidence.nats_per_token() ? "perplexity" : "accuracy")) << " |";
             continue;
           }
           auto it = std::find(reasons.begin(), reasons.end(), cell->point.reason);
@@ -190,8 +190,8 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
   std::ostringstream o;
   o << "# Study: " << fs::path(spec.path).stem().string() << "\n\n"
     << r.variants.size() << " variants x " << spec.seeds.size() << " seeds; base config `" << spec.base << "`. "
-    << (r.evidence.language_model ? "Perplexity (e^loss) and loss in nats per token (lower is better)"
-                                  : "Accuracy and macro-F1 in percent")
+    << (r.evidence.nats_per_token() ? "Perplexity (e^loss) and loss in nats per token (lower is better)"
+                                    : "Accuracy and macro-F1 in percent")
     << ", mean ± standard deviation over seeds (n - 1), of the best checkpoint (by validation "
     << (spec.variants.empty() ? std::string("accuracy") : spec.variants[0].config.train.best_metric)
     << "). Tokens/s and wall time are training means over seeds, measured on a machine that may have been running "

@@ -1,6 +1,7 @@
 #include "trainers/study/study_evidence.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -9,95 +10,69 @@
 #include "trainers/config/config_loader.h"
 #include "trainers/config/objective_table.h"
 #include "trainers/study/study_verdict.h"
+#include "trainers/study/unit_evidence.h"
 
 namespace rotor {
 namespace {
 
-const SweepCell* find_cell(const RunResult& r, const SweepCell& point) {
+// The cell of `r` at `point` when it holds its units.
+const SweepCell* find_cell(const RunResult& r, const SweepCell& point, EvidenceUnit unit) {
   for (const SweepCell& c : r.sweep)
-    if (c.same_point(point) && c.available && (!c.predictions.empty() || !c.window_nats.empty())) return &c;
+    if (c.same_point(point) && c.available && has_units(c, unit)) return &c;
   return nullptr;
 }
 
 // Calls record(run, cell) for each run of `variant` with a cell at `point`, in run order.
 template <class Record>
 void for_each_cell(const std::vector<RunResult>& runs, const std::string& variant, const SweepCell& point,
-                   Record&& record) {
+                   EvidenceUnit unit, Record&& record) {
   for (const RunResult& r : runs)
-    if (const SweepCell* c = r.run.variant == variant ? find_cell(r, point) : nullptr) record(r, *c);
+    if (const SweepCell* c = r.run.variant == variant ? find_cell(r, point, unit) : nullptr) record(r, *c);
 }
 
-// The points (scaling none) some finished run has predictions for, in sweep order.
-std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs) {
+// The points (scaling none) some finished run has units for, in sweep order.
+std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs, EvidenceUnit unit) {
   std::vector<SweepCell> points;
   for (const RunResult& r : runs)
     for (const SweepCell& c : r.sweep)
-      if (c.scaling == "none" && find_cell(r, c) != nullptr &&
+      if (c.scaling == "none" && find_cell(r, c, unit) != nullptr &&
           std::none_of(points.begin(), points.end(), [&](const SweepCell& p) { return p.same_point(c); }))
         points.push_back(c);
   return points;
 }
 
-// Whether lower is better for `metric`, the score of a cell's units, as the studied objective declares it.
-bool lower_is_better(const std::vector<StudyVariant>& variants, const std::string& metric) {
-  const ObjectiveSpec& spec = objective_spec(variants.front().config.train.objective);
-  const MetricDeclaration* m = spec.find_metric(metric);
-  if (m == nullptr) throw ConfigError("train.objective " + spec.name() + " declares no metric '" + metric + "'");
-  return m->lower_is_better;
+// The scalings whose cells at a point are variants of their own: each one the
+// study evaluated where the row compares scalings, else the unscaled cells only.
+std::vector<std::string> compared_scalings(const ObjectiveSpec& objective) {
+  return objective.scalings_compared ? option_names<RopeScaling>() : std::vector<std::string>{"none"};
 }
 
-CellOutcomes outcomes(const SweepCell& point, const std::vector<StudyVariant>& variants,
-                      const std::vector<RunResult>& runs) {
+// Every variant's units at `point` (and each compared RoPE scaling as a variant
+// of its own, "rope+ntk"): numerators per seed, and the denominators, the same
+// for every run, as weights; units that all weigh 1 leave the weights empty.
+CellOutcomes cell_outcomes(const SweepCell& point, const std::vector<StudyVariant>& variants,
+                           const std::vector<RunResult>& runs, const ObjectiveSpec& objective) {
   CellOutcomes cell{point.split, point.length, point.scaling, {}, {}};
-  const std::vector<int32_t>* labels = nullptr;
-  for (const StudyVariant& v : variants) {
-    VariantOutcomes out{v.name, {}};
-    for_each_cell(runs, v.name, point, [&](const RunResult& r, const SweepCell& c) {
-      if (labels == nullptr) labels = &c.labels;
-      if (c.labels != *labels)
-        throw ConfigError(r.dir + "/length_sweep.json: the " + point.split + " labels differ from the other runs' (" +
-                          "not the same documents): the runs of a study must share data.data_seed and sources");
-      std::vector<double>& scores = out.scores_by_seed[static_cast<int64_t>(r.run.seed)];
-      for (size_t d = 0; d < c.labels.size(); ++d) scores.push_back(c.predictions[d] == c.labels[d] ? 1.0 : 0.0);
-    });
-    cell.variants.push_back(std::move(out));
-  }
-  cell.lower_is_better = lower_is_better(variants, "accuracy");  // a document's score: right (1) or wrong (0)
-  return cell;
-}
-
-// A language model's cell: every variant, and each RoPE scaling a variant
-// was evaluated with here as a variant of its own ("rope+ntk"), scored by the
-// nats of each window, weighted by the tokens it scores.
-CellOutcomes language_model_outcomes(const SweepCell& point, const std::vector<StudyVariant>& variants,
-                                     const std::vector<RunResult>& runs) {
-  CellOutcomes cell{point.split, point.length, point.scaling, {}, {}};
-  const std::vector<int64_t>* tokens = nullptr;
+  std::optional<UnitScores> first;
   for (const StudyVariant& v : variants)
-    for (const std::string& scaling : option_names<RopeScaling>()) {
+    for (const std::string& scaling : compared_scalings(objective)) {
       SweepCell at = point;
       at.scaling = scaling;
       VariantOutcomes out{scaling == "none" ? v.name : v.name + "+" + scaling, {}};
-      for_each_cell(runs, v.name, at, [&](const RunResult& r, const SweepCell& c) {
-        if (tokens == nullptr) tokens = &c.window_tokens;
-        if (c.window_tokens != *tokens)
-          throw ConfigError(r.dir + "/length_sweep.json: the " + point.split + " windows at " +
-                            std::to_string(point.length) + " tokens differ from the other runs' (not the same text " +
-                            "or stride): the runs of a study must share data.data_seed and sources");
-        out.scores_by_seed[static_cast<int64_t>(r.run.seed)] = c.window_nats;
+      for_each_cell(runs, v.name, at, objective.evidence, [&](const RunResult& r, const SweepCell& c) {
+        UnitScores units = unit_scores(c, objective.evidence);
+        if (!first) first = units;
+        if (units.identity != first->identity)
+          throw ConfigError(r.dir + "/length_sweep.json: " + units_differ(objective.evidence, point) +
+                            ": the runs of a study must share data.data_seed and sources");
+        out.scores_by_seed[static_cast<int64_t>(r.run.seed)] = std::move(units.numerators);
       });
       if (scaling == "none" || !out.scores_by_seed.empty()) cell.variants.push_back(std::move(out));
     }
-  if (tokens != nullptr) cell.weights.assign(tokens->begin(), tokens->end());
-  cell.lower_is_better = lower_is_better(variants, "loss");  // a window's score: its nats per token
+  if (first && std::any_of(first->denominators.begin(), first->denominators.end(), [](double d) { return d != 1.0; }))
+    cell.weights = first->denominators;
+  cell.lower_is_better = evidence_declaration(objective).lower_is_better;
   return cell;
-}
-
-bool language_model_study(const std::vector<RunResult>& runs) {
-  for (const RunResult& r : runs)
-    for (const SweepCell& c : r.sweep)
-      if (c.language_model) return true;
-  return false;
 }
 
 // The variant without positions (an encoding the table declares position_free) that the others are held against.
@@ -179,10 +154,10 @@ PositionUsage usage_of(const StudyVariant& v, const std::string& reference, cons
       for (size_t l = 0; l < u.layer_entropy.size(); ++l) u.layer_entropy[l] += r.attention.layer_entropy[l];
     }
     if (reference.empty() || points.empty() || v.name == reference) continue;
-    const SweepCell* mine = find_cell(r, points.front());
+    const SweepCell* mine = find_cell(r, points.front(), EvidenceUnit::document);
     for (const RunResult& n : runs) {
       const SweepCell* theirs = n.run.variant == reference && n.run.seed == r.run.seed && mine != nullptr
-                                    ? find_cell(n, points.front())
+                                    ? find_cell(n, points.front(), EvidenceUnit::document)
                                     : nullptr;
       if (theirs == nullptr) continue;
       ++seeds;
@@ -214,13 +189,13 @@ StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const s
   StudyEvidence e;
   e.options = options;
   e.against = against;
-  e.language_model = language_model_study(runs);
-  e.reference = e.language_model ? "" : reference_variant(variants);
+  const ObjectiveSpec& objective = objective_spec(variants.front().config.train.objective);
+  e.unit = objective.evidence;
+  e.reference = e.classes_predicted() ? reference_variant(variants) : "";
   e.options.reference = e.reference;
-  const std::vector<SweepCell> points = statistics_points(runs);
+  const std::vector<SweepCell> points = statistics_points(runs, e.unit);
   for (const SweepCell& point : points) {
-    const CellOutcomes cell =
-        e.language_model ? language_model_outcomes(point, variants, runs) : outcomes(point, variants, runs);
+    const CellOutcomes cell = cell_outcomes(point, variants, runs, objective);
     e.cells.push_back(cell_statistics(cell, cell_options(e, cell, variants)));
   }
   std::vector<std::string> splits;
@@ -233,7 +208,7 @@ StudyEvidence gather_evidence(const std::vector<StudyVariant>& variants, const s
     std::stable_sort(own.begin(), own.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
     e.verdicts.push_back(split + ": " + split_verdict(own, e.options.alpha));
   }
-  if (e.language_model) return e;  // the order control and the prediction comparison are a classifier's
+  if (!e.classes_predicted()) return e;  // the order control and the prediction comparison need predicted classes
   e.order = order_controls(variants, e.cells);
   e.order_verdict = order_verdict(e.order);
   for (const StudyVariant& v : variants) e.usage.push_back(usage_of(v, e.reference, runs, e.cells, points));

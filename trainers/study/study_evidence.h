@@ -15,11 +15,13 @@
 //            uniform (attention_usage.h), and whether its encoding and pooling
 //            can tell a sequence from its reverse at all.
 //
-// A language-model study (its sweep cells are a language model's) has cells
-// of nats per token over the same windows, lower better, with each RoPE
-// scaling evaluated at a length as a variant of its own ("rope+ntk"); the
-// order control and the position-usage comparison, which need a classifier's
-// predictions, are left out.
+// Each cell's units are those of the studied objective's row (EvidenceUnit,
+// unit_evidence.h), its direction that of the row's evidence_metric: a
+// language model's cells are nats per token over the same windows, lower
+// better, with each RoPE scaling evaluated at a length as a variant of its own
+// ("rope+ntk") as its row asks (scalings_compared); the order control and the
+// position-usage comparison, which need predicted classes, are left out
+// unless the units are documents.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,15 +56,21 @@ struct PositionUsage {
 
 struct StudyEvidence {
   StatisticsOptions options;
-  bool language_model = false;  // cells of loss per token; no order control or usage
-  std::string reference;        // the no-position variant ("" when the study has none)
-  std::string against;          // planned comparisons against this variant (spec comparisons.against); "": all pairs
+  EvidenceUnit unit = EvidenceUnit::document;  // the studied objective's (objective_table.h)
+  std::string reference;  // the no-position variant ("" when the study has none or predicts no classes)
+  std::string against;    // planned comparisons against this variant (spec comparisons.against); "": all pairs
   std::vector<CellStatistics> cells;
   std::vector<std::string> verdicts;  // one line per held-out split, "test: rope > none at 64 tokens (p < 0.01)"
   std::vector<OrderDependence> order;
   std::string order_verdict;  // empty without an order control
   std::vector<PositionUsage> usage;
   std::vector<std::string> usage_verdicts;  // usage in words, each finding once (study_verdict.h)
+
+  // Whether each unit is a document with a predicted class: the order control
+  // and the position-usage comparison need them.
+  bool classes_predicted() const { return unit == EvidenceUnit::document; }
+  // Whether each unit is a window of nats per token, read by people as perplexity.
+  bool nats_per_token() const { return unit == EvidenceUnit::window; }
 };
 
 // `variants`: the spec's variants (their configs decide the no-position

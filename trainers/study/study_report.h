@@ -22,6 +22,7 @@ struct StudyReport {
   StudyManifest manifest;
   std::vector<RunResult> runs;                    // in spec order
   std::vector<VariantSummary> variants;           // in spec order
+  const ObjectiveSpec* objective = nullptr;       // the studied objective's row
   StudyEvidence evidence;                         // intervals, paired tests, verdicts, controls
   std::vector<ThresholdConvergence> convergence;  // per evaluation.thresholds, in spec order
   // The decay curve for the first rope variant's head dimension and base,

@@ -25,8 +25,8 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
         point.split = split;
         point.length = length;
         point.scaling = scaling;
-        point.language_model = objective_spec(config.train.objective).evidence == EvidenceUnit::window;
-        if (point.language_model) {
+        point.stream_windows = objective_spec(config.train.objective).data == ObjectiveData::token_stream;
+        if (point.stream_windows) {
           point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;
           point.max_tokens = spec.evaluation.max_tokens;
         }

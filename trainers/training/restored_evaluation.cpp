@@ -34,7 +34,7 @@ LanguageModelEvaluation evaluate_language_model_at_length(const RestoredModel& r
   const RunComputeScope compute(r.header.config.run);
   const TrainConfig& train = r.header.config.train;
   LanguageModelWindows windows{data.eval_max_len, stride, std::nullopt, max_targets};
-  if (train.objective == ObjectiveKind::mlm)
+  if (r.language_model().kind() == LanguageModelKind::masked)
     windows.masking = MaskingRule{train.mask_probability, static_cast<int32_t>(r.tokenizer->vocab_size())};
   LanguageModelEvaluation e =
       evaluate_language_model(r.language_model(), split, r.tokenizer->sep_id(), windows, data, options);
@@ -56,7 +56,7 @@ SplitScores evaluate_at_length(const RestoredModel& r, const TokenizedSplit& spl
                                int64_t stride, const std::string& checkpoint) {
   if (objective_spec(r.header.config.train.objective).data == ObjectiveData::per_token_targets)
     return evaluate_targeted_at_length(r, split, data, checkpoint).scores;
-  if (r.header.config.train.objective != ObjectiveKind::classify)
+  if (objective_spec(r.header.config.train.objective).data == ObjectiveData::token_stream)
     return evaluate_language_model_at_length(r, split, data, stride, 0, checkpoint).scores;
   const Progress::Style progress = Progress::style(r.header.config.run.progress);
   const Evaluation e = evaluate_classifier_at_length(r, split, data, "rotor eval", checkpoint, progress);

@@ -55,6 +55,16 @@ EncoderClassifier& RestoredModel::classifier(const std::string& command) const {
 
 LanguageModel& RestoredModel::language_model() const { return dynamic_cast<LanguageModel&>(*model); }
 
+LanguageModel& RestoredModel::causal_language_model(const std::string& command, const std::string& checkpoint) const {
+  auto* lm = dynamic_cast<LanguageModel*>(model.get());
+  if (lm == nullptr || lm->kind() != LanguageModelKind::causal)
+    throw ConfigError(
+        fmt::format("{}: {} needs a causal language model (train.objective clm); this checkpoint's "
+                    "objective is {}",
+                    checkpoint, command, option_name(header.config.train.objective)));
+  return *lm;
+}
+
 void check_trained_length(const ModelConfig& model, int64_t tokens, const std::string& length_key) {
   const int64_t rows = position_encoding(model.position.type).max_positions(model);
   const int64_t needed = model.positions_for(tokens);

@@ -207,7 +207,7 @@ TEST_CASE("a config stored before the scale keys keeps the scales its run was tr
   CHECK(upgrade_stored_config(rope_old) == rope_old);
 }
 
-TEST_CASE("position keys: yarn's original_max_len defaults to the run's data.max_len") {
+TEST_CASE("position keys: original_max_len (yarn's, logn_scaling's) defaults to the run's data.max_len") {
   const auto dir = test::fresh_dir("config-original-max-len");
   const auto path = write(dir, "a.yaml", "train:\n  max_steps: 10\ndata:\n  max_len: 2048\n");
   CHECK(load_config(path).model.position.integer("original_max_len") == 2048);
@@ -216,8 +216,10 @@ TEST_CASE("position keys: yarn's original_max_len defaults to the run's data.max
   // the stored config keeps the training length when evaluation changes data.max_len
   CHECK(parse_config_text(dump_config(c), "dump", {"data.max_len=8192"}).model.position.integer("original_max_len") ==
         2048);
-  const auto alibi = write(dir, "b.yaml", "train:\n  max_steps: 10\nmodel:\n  position:\n    type: alibi\n");
-  CHECK(load_config(alibi).model.position.integer("original_max_len") == 512);  // not rope's: left at its default
+  // every encoding reads it (logn_scaling's training length), so alibi's follows data.max_len too
+  const auto alibi =
+      write(dir, "b.yaml", "train:\n  max_steps: 10\ndata:\n  max_len: 1024\nmodel:\n  position:\n    type: alibi\n");
+  CHECK(load_config(alibi).model.position.integer("original_max_len") == 1024);
 }
 
 TEST_CASE("a learned table with cls pooling needs data.max_len + 1 rows, checked at load") {

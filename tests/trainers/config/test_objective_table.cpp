@@ -17,6 +17,10 @@ TEST_CASE("every train.objective name has a row whose default best metric it dec
     const ObjectiveSpec& spec = objective_spec(*parse_option<ObjectiveKind>(name));
     CHECK(spec.name() == name);
     CHECK(spec.find_metric(spec.default_best_metric) != nullptr);
+    CHECK(&evidence_declaration(spec) == spec.find_metric(spec.evidence_metric));
+    for (const std::string& metric : spec.study_metrics) CHECK(spec.find_metric(metric) != nullptr);
+    for (const MetricDeclaration& m : spec.metrics)
+      if (!m.derived_from.empty()) CHECK((spec.find_metric(m.derived_from) != nullptr && m.derive != nullptr));
     for (const MetricDeclaration& m : spec.metrics) {
       INFO(m.name);
       int count = 0;

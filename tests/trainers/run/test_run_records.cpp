@@ -39,9 +39,8 @@ const char* const kOldEval =
 const char* const kEval =
     R"({"event":"eval","split":"val","step":20,"epoch":0,"metrics":{"accuracy":0.199,)"
     R"("macro_f1":0.16432938887781723,"loss":2.1971639487873635},"best":true,"elapsed_s":1.346678472})";
-const char* const kOldFinal =
-    R"({"event":"final","split":"test","step":40,"loss":2.0870466038230067,"accuracy":0.251,)"
-    R"("macro_f1":0.17251155014387973})";
+const char* const kOldFinal = R"({"event":"final","split":"test","step":40,"loss":2.0870466038230067,"accuracy":0.251,)"
+                              R"("macro_f1":0.17251155014387973})";
 const char* const kFinal =
     R"({"event":"final","split":"test","step":40,"metrics":{"accuracy":0.251,"macro_f1":0.17251155014387973,)"
     R"("loss":2.0870466038230067}})";
@@ -162,7 +161,7 @@ TEST_CASE("run records: a language model's sweep cell that scored nothing reads 
   cell.split = "test";
   cell.length = 16;
   cell.available = true;
-  cell.language_model = true;
+  cell.stream_windows = true;
   cell.stride = 16;
   cell.scores = {{"loss", std::nan("")}, {"accuracy", std::nan("")}};  // a masked LM's split with no token selected
   cell.window_nats = {0.0};
@@ -196,7 +195,8 @@ TEST_CASE("run records: the metrics log kept on resume and the validation curve"
   CHECK(metrics_lines_to_keep(run.metrics_path(), 20, warnings) == std::vector<std::string>{kTrain, kEval});
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0] == run.metrics_path() + ":4: dropping the last line, cut short when the run was killed");
-  CHECK_THROWS_WITH(run.validation_curve("accuracy"), Catch::StartsWith(run.metrics_path() + ":4: not a metrics event ("));
+  CHECK_THROWS_WITH(run.validation_curve("accuracy"),
+                    Catch::StartsWith(run.metrics_path() + ":4: not a metrics event ("));
 
   std::ofstream(run.metrics_path()) << "{\"event\":\"train\",\"step\":1.5}\n" << kTrain << "\n";
   CHECK_THROWS_WITH(

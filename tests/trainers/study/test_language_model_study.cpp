@@ -56,7 +56,7 @@ RunResult lm_run(const std::string& variant, uint64_t seed, double loss, const s
     c.length = 1024;
     c.scaling = s;
     c.available = true;
-    c.language_model = true;
+    c.stream_windows = true;
     c.stride = 1024;
     c.window_nats = window_nats(seed * 10 + (s == "none" ? 0 : 1), s == "none" ? loss : loss - 0.5);
     c.window_tokens.assign(kWindows, kTokens);
@@ -67,10 +67,12 @@ RunResult lm_run(const std::string& variant, uint64_t seed, double loss, const s
   return r;
 }
 
+// A variant of a causal language-model study (its row decides the units: windows).
 StudyVariant variant_named(const std::string& name, const std::string& position) {
   StudyVariant v;
   v.name = name;
   v.config.model.position.type = position;
+  v.config.train.objective = ObjectiveKind::clm;
   return v;
 }
 
@@ -134,7 +136,9 @@ TEST_CASE("LM evidence: loss cells with scalings as variants, no order control o
   StatisticsOptions options;
   options.replicates = 2000;
   const StudyEvidence e = gather_evidence(variants, runs, options, "");
-  CHECK(e.language_model);
+  CHECK(e.unit == EvidenceUnit::window);
+  CHECK(e.nats_per_token());
+  CHECK_FALSE(e.classes_predicted());
   CHECK(e.reference.empty());
   CHECK(e.order.empty());
   CHECK(e.usage.empty());
@@ -168,7 +172,7 @@ TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier'
   CHECK(j.at("metrics").at("bits_per_token").get<double>() == 2.0 / std::log(2.0));
   CHECK_FALSE(j.contains("predictions"));
   const SweepCell back = j.get<SweepCell>();
-  CHECK(back.language_model);
+  CHECK(back.stream_windows);
   CHECK(back.stride == 1024);
   CHECK(back.max_tokens == 0);
   CHECK(back.window_nats == lm.window_nats);
@@ -183,7 +187,7 @@ TEST_CASE("a language model's sweep cell round-trips through JSON, a classifier'
   classifier.labels = {1, 1};
   const nlohmann::json k = classifier;
   for (const char* key : {"language_model", "stride", "window_nats", "perplexity"}) CHECK_FALSE(k.contains(key));
-  CHECK_FALSE(k.get<SweepCell>().language_model);
+  CHECK_FALSE(k.get<SweepCell>().stream_windows);
 }
 
 TEST_CASE("sweep cells written before the metric map read into the same metric names", "[study]") {
