@@ -51,6 +51,23 @@ assert abs(sum(l['right'] for l in lines) / len(lines) - value) < 1e-9, value
 "
 done
 
+# A study over the task: its sweep scores every sample, and the statistics take each sample's right target
+# tokens out of its target tokens (token accuracy, the papers' measure) per evaluation split.
+sed 's/^train: {/train: {objective: transduction, /' run.yaml > base.yaml
+printf 'base: base.yaml\nout_dir: study\nseeds: [1, 2]\nvariants: [rope, alibi]\nevaluation: {splits: [test, test_10]}\n' > study.yaml
+"$rotor" compare study.yaml --jobs 2 > study.log 2>&1
+check "a transduction study runs" test $? -eq 0
+check "... with intervals per evaluation split" "$python" -c "
+import json
+sweep = json.load(open('study/runs/rope-seed1/length_sweep.json'))
+cells = {c['split']: c for c in sweep['cells']}
+assert set(cells) == {'test', 'test_10'}
+for c in cells.values():
+    assert len(c['sample_numerators']) == 32 and all(0 <= n <= d for n, d in zip(c['sample_numerators'], c['sample_denominators']))
+    assert abs(sum(c['sample_numerators']) / sum(c['sample_denominators']) - c['metrics']['token_accuracy']) < 1e-12
+"
+check "... and the report's statistics for test_10" grep -q '^\*\*test_10\*\*' study/report.md
+
 "$rotor" train run.yaml --out classify --set train.objective=classify > classify.log 2>&1
 check "a sequence task under classify is refused" test $? -ne 0
 check "... naming data.task and train.objective" grep -q "data.task: 'reverse-string' is a sequence task.*train.objective classify does not read" classify.log

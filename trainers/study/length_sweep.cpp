@@ -38,6 +38,20 @@ SweepCell language_model_cell(const RestoredModel& r, const Dataset& data, const
   return cell;
 }
 
+// A sequence task's cell: per sample its units as the row's evidence_metric counts them (unit_evidence.h).
+SweepCell sample_cell(const RestoredModel& r, const Dataset& data, const std::string& checkpoint, SweepCell cell) {
+  const TargetedEvaluation e = evaluate_targeted_at_length(r, data.split(cell.split), r.header.config.data, checkpoint);
+  const bool by_token = objective_spec(r.header.config.train.objective).evidence_metric == "token_accuracy";
+  cell.available = true;
+  cell.scores = e.scores;
+  cell.documents = static_cast<int64_t>(e.samples.targets.size());
+  for (size_t i = 0; i < e.samples.targets.size(); ++i) {
+    cell.sample_numerators.push_back(by_token ? static_cast<double>(e.samples.correct[i]) : e.samples.right(i));
+    cell.sample_denominators.push_back(by_token ? static_cast<double>(e.samples.targets[i]) : 1.0);
+  }
+  return cell;
+}
+
 // `trained`: the training window length the scaling factor is relative to.
 SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int64_t trained, SweepCell cell) {
   std::optional<RestoredModel> r;
@@ -47,6 +61,8 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
     dc.eval_max_len = cell.length;
     // A copy: when the evaluation throws, the n/a cell below still names its split and scaling.
     if (cell.stream_windows) return language_model_cell(*r, data, checkpoint, cell);
+    if (objective_spec(r->header.config.train.objective).data == ObjectiveData::per_token_targets)
+      return sample_cell(*r, data, checkpoint, cell);
     const Evaluation e = evaluate_classifier_at_length(*r, data.split(cell.split), dc, "the length sweep", checkpoint);
     cell.predictions = predicted_classes(e.scores);
     cell.labels = e.scores.labels;
@@ -68,7 +84,9 @@ SweepCell evaluate_cell(const std::string& checkpoint, const Dataset& data, int6
 namespace {
 
 // A cell that needs no evaluation: n/a, or measured with its predictions.
-bool complete(const SweepCell& c) { return !c.available || !c.predictions.empty() || !c.window_nats.empty(); }
+bool complete(const SweepCell& c) {
+  return !c.available || !c.predictions.empty() || !c.window_nats.empty() || !c.sample_numerators.empty();
+}
 
 }  // namespace
 

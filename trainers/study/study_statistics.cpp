@@ -39,10 +39,12 @@ void check_run(const CellOutcomes& cell, const VariantOutcomes& v, int64_t seed,
     throw DataError(fmt::format("{}: {} document scores, expected {} like the other runs of the cell", where,
                                 scores.size(), documents));
   const bool loss = cell.lower_is_better;
+  // A count of right tokens out of a sample's weight (its target tokens) is at most that weight.
+  const auto most = [&](size_t d) { return d < cell.weights.size() ? cell.weights[d] : 1.0; };
   for (size_t d = 0; d < scores.size(); ++d)
-    if (!(scores[d] >= 0.0 && (loss ? std::isfinite(scores[d]) : scores[d] <= 1.0)))
+    if (!(scores[d] >= 0.0 && (loss ? std::isfinite(scores[d]) : scores[d] <= most(d))))
       throw DataError(fmt::format("{}: document {} has score {}, expected {}", where, d, scores[d],
-                                  loss ? "a finite sum of nats >= 0" : "a number in [0, 1]"));
+                                  loss ? "a finite sum of nats >= 0" : fmt::format("a number in [0, {}]", most(d))));
 }
 
 // One weight per document, none negative, some positive.
