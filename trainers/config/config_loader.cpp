@@ -189,10 +189,9 @@ void apply_objective(Config& config, const FlatConfig& flat) {
       throw ConfigError(leaf.where + ": " + key + " applies to train.objective " + applicable_objectives(*o) +
                         " only; this config trains " + option_name(objective));
   }
-  if (const std::string why = data_mismatch(config, is_sequence_task(config.data.task)); !why.empty()) {
-    const auto set = flat.count("data.task") ? flat.find("data.task") : flat.find("train.objective");
-    throw ConfigError((set != flat.end() ? set->second.where + ": " : "") + why);
-  }
+  const auto task = flat.count("data.task") ? flat.find("data.task") : flat.find("train.objective");
+  if (const std::string why = data_mismatch(config, is_sequence_task(config.data.task)); !why.empty())
+    throw ConfigError((task != flat.end() ? task->second.where + ": " : "") + why);
   const ObjectiveSpec& spec = objective_spec(objective);
   config.data.labelled = spec.data == ObjectiveData::labelled_documents;
   if (spec.layout) config.data.sequence_layout = *spec.layout;
