@@ -36,9 +36,15 @@ Positions random_positions(const RandomKey& key, int64_t count, int64_t range) {
 
 std::vector<PositionOption> randomized_position_options() {
   return {
-      PositionOption::flag("randomized", false,
-                           "randomized positions (Ruoss et al. 2023): in training every forward pass takes a sorted "
-                           "random subset of [0, max_positions) as its window's positions; evaluation uses 0..N-1"),
+      PositionOption::flag(
+          "randomized", false,
+          "randomized positions (Ruoss et al. 2023): in training every forward pass takes a sorted "
+          "random subset of [0, max_positions) as its window's positions; evaluation uses 0..N-1 unless "
+          "randomized_evaluation"),
+      PositionOption::flag("randomized_evaluation", false,
+                           "with randomized: evaluation forwards draw their positions too, as the authors' code does "
+                           "(it has no training switch); an evaluation's draws are a pure function of the run's seed "
+                           "and the batch, so scores are reproducible"),
       PositionOption::integer("max_positions", 2048,
                               "with randomized: positions are drawn from [0, max_positions); at least the training "
                               "window's positions (data.max_len, plus 1 with cls pooling)")

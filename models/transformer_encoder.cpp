@@ -17,7 +17,10 @@ TransformerEncoder::TransformerEncoder(ParameterStore& params, const ModelConfig
   if (cls_slot) cls_ = params.declare("embed.cls", {c.d_model}, ParameterInit::normal(c.init_std));
   for (int64_t i = 0; i < c.layers; ++i) blocks_.emplace_back(params, "layers." + std::to_string(i), c);
   if (c.norm == NormPlacement::pre) final_norm_ = LayerNorm::declare(params, "final_norm", c.d_model, c.norm_eps);
-  if (c.position.flag("randomized")) random_position_range_ = c.position.integer("max_positions");
+  if (c.position.flag("randomized")) {
+    random_position_range_ = c.position.integer("max_positions");
+    randomized_evaluation_ = c.position.flag("randomized_evaluation");
+  }
 }
 
 void TransformerEncoder::initialize(ParameterStore& params, uint64_t seed) const {
@@ -40,7 +43,7 @@ Var TransformerEncoder::embed(const ParameterStore& params, const ModelInput& in
 }
 
 Positions TransformerEncoder::window_positions(int64_t n, const ForwardContext& ctx) const {
-  if (!ctx.training || random_position_range_ == 0) return Positions();
+  if (random_position_range_ == 0 || (!ctx.training && !randomized_evaluation_)) return Positions();
   return random_positions(ctx.position_key(), n, random_position_range_);
 }
 

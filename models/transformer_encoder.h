@@ -65,7 +65,8 @@ class TransformerEncoder {
   ModelConfig config_;
   DType dtype_;
   ParameterId token_embedding_ = -1, cls_ = -1;
-  int64_t random_position_range_ = 0;  // model.position.max_positions with randomized positions; 0: off
+  int64_t random_position_range_ = 0;   // model.position.max_positions with randomized positions; 0: off
+  bool randomized_evaluation_ = false;  // evaluation forwards draw positions too
   std::unique_ptr<PositionEncoding> position_;
   std::vector<TransformerBlock> blocks_;
   std::optional<LayerNorm> final_norm_;

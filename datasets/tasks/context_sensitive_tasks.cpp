@@ -91,7 +91,7 @@ Symbols duplicate_string(const Symbols& input) {
 }
 
 Symbols missing_duplicate(const Symbols& input) {
-  constexpr const char* task = "missing-duplicate";
+  constexpr const char* task = "missing-duplicate-string";
   if (input == Symbols{"1"}) return {"1"};  // the authors' answer at length 1
   const size_t length = input.size() / 2 * 2;
   require_input(length > 0 && (input.size() == length || input.back() == kEmpty), task,
@@ -159,7 +159,7 @@ std::vector<SequenceTask> context_sensitive_tasks() {
           "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/duplicate_string.py",
           cs),
       task_row<1, masked_duplicate, missing_duplicate>(
-          "missing-duplicate",
+          "missing-duplicate-string",
           "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "
           "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/missing_duplicate_string.py",
           cs),

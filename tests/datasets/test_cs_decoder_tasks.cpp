@@ -185,7 +185,7 @@ TEST_CASE("cs and decoder tasks: the rows", "[cs-decoder-tasks]") {
     CHECK(task.level == TaskLevel::decoder);
     CHECK_THAT(task.source, Catch::Matchers::Contains("McGill-NLP/length-generalization"));
   }
-  CHECK(cs == std::vector<std::string>{"duplicate-string", "missing-duplicate", "odds-first", "binary-addition",
+  CHECK(cs == std::vector<std::string>{"duplicate-string", "missing-duplicate-string", "odds-first", "binary-addition",
                                        "binary-multiplication", "compute-sqrt", "bucket-sort"});
   CHECK(decoder == std::vector<std::string>{"copy", "reverse", "sort", "addition", "summation", "parity"});
   for (const SequenceTask& task : all_tasks()) CHECK(task.min_length == (task.name == std::string("addition") ? 3 : 1));
@@ -196,7 +196,7 @@ TEST_CASE("cs and decoder tasks: the rows", "[cs-decoder-tasks]") {
 TEST_CASE("cs and decoder tasks: input of n symbols, output of the defined length", "[cs-decoder-tasks]") {
   const std::map<std::string, std::function<size_t(size_t)>> output_length = {
       {"duplicate-string", [](size_t n) { return 2 * n; }},
-      {"missing-duplicate", [](size_t) { return 1; }},
+      {"missing-duplicate-string", [](size_t) { return 1; }},
       {"odds-first", [](size_t n) { return n; }},
       {"binary-addition", [](size_t n) { return n + 1; }},
       {"binary-multiplication", [](size_t n) { return n; }},
@@ -264,12 +264,12 @@ TEST_CASE("cs and decoder tasks: the same key gives the same sample, other keys 
 TEST_CASE("cs and decoder tasks: the balance of one-symbol outputs", "[cs-decoder-tasks]") {
   // Uniform bits make the missing symbol and the parity fair coins at every n.
   for (int64_t n : {2, 7, 40}) {
-    auto missing = output_shares("missing-duplicate", n, 4000);
+    auto missing = output_shares("missing-duplicate-string", n, 4000);
     CHECK(missing["1"] == Approx(0.5).margin(0.03));
     auto parity = output_shares("parity", n, 4000);
     CHECK(parity["yes"] == Approx(0.5).margin(0.03));
   }
-  CHECK(output_shares("missing-duplicate", 1, 100)["1"] == Approx(1.0));  // the authors' fixed length-1 sample
+  CHECK(output_shares("missing-duplicate-string", 1, 100)["1"] == Approx(1.0));  // the authors' fixed length-1 sample
   // A sum of n digits uniform in 1..9, mod 10, ends in r with probability
   // 1/10 + (10 [r = 0] - 1) / 10 * (-1/9)^n: never 0 at n = 1, 0 at 1/9 and
   // the rest at 8/81 each at n = 2, within 1e-19 of 1/10 at n = 20.

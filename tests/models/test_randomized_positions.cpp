@@ -106,6 +106,27 @@ TEST_CASE("randomized positions: evaluation is the model without them, bit for b
   CHECK(eval_logits(a, b) == eval_logits(r, b));
 }
 
+TEST_CASE("randomized positions: with randomized_evaluation an evaluation forward draws them too",
+          "[positions][model]") {
+  const std::string variant = GENERATE(values<std::string>({"rope-interleaved", "sinusoidal", "alibi"}));
+  CAPTURE(variant);
+  ModelConfig c = config_for(variant, false);
+  randomize_positions(c, 64);
+  c.position.set("randomized_evaluation", true);
+  EncoderClassifier model(c, DType::F64);
+  model.initialize(3);
+  const ToyBatch b = make_toy_batch(ToyTask::order, 3, 12, c.vocab_size, 2, 0);
+  NoGradGuard no_grad;
+  ForwardContext eval{false, 9, 4}, again{false, 9, 4}, explicit_ctx{false, 9, 4}, contiguous{false, 9, 4},
+      other_batch{false, 9, 5};
+  const std::vector<double> drawn = model.logits(b.input(), eval).value().to_doubles();
+  CHECK(model.logits(b.input(), again).value().to_doubles() == drawn);
+  CHECK(model.logits(b.input(), explicit_ctx, random_positions(eval.position_key(), 12, 64)).value().to_doubles() ==
+        drawn);
+  CHECK(model.logits(b.input(), contiguous, Positions()).value().to_doubles() != drawn);
+  CHECK(model.logits(b.input(), other_batch).value().to_doubles() != drawn);
+}
+
 TEST_CASE("randomized positions: explicit 0..N-1 is the contiguous model", "[positions][model]") {
   const std::string variant = GENERATE(from_range(std::begin(kEncodings), std::end(kEncodings)));
   const bool cls = GENERATE(false, true);

@@ -59,6 +59,7 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   Batch batch;
   for (int64_t index = 0; sampler.next(batch); ++index) {
     if (!scores_batch(comm, index)) continue;
+    ctx.step = static_cast<uint64_t>(index);  // randomized_evaluation draws a batch's positions from it
     const LanguageModelBatch lm =
         windows.masking
             ? masked_language_model_batch(batch, {evaluation_mask_key(data.data_seed), *windows.masking, &cut.starts})
