@@ -67,6 +67,7 @@ for c in cells.values():
     assert abs(sum(c['sample_numerators']) / sum(c['sample_denominators']) - c['metrics']['token_accuracy']) < 1e-12
 "
 check "... and the report's statistics for test_10" grep -q '^\*\*test_10\*\*' study/report.md
+check "... and the papers' best-of-seeds score" grep -qE '^\| rope \| [0-9.]+ \| [0-9.]+ \| 2 \| 1 \|$' study/report.md
 
 "$rotor" train run.yaml --out classify --set train.objective=classify > classify.log 2>&1
 check "a sequence task under classify is refused" test $? -ne 0

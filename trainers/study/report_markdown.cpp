@@ -10,6 +10,7 @@
 
 #include "trainers/config/config_loader.h"
 #include "trainers/run/run_directory.h"
+#include "trainers/study/papers_score.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
 
@@ -198,7 +199,7 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
        "other work (other runs of the study with --jobs): they say as much about its load as about the "
        "encoding.\n\n## Results\n\n"
     << results_table(r) << "\n"
-    << evidence_markdown(r) << convergence_markdown(r) << "\n## Per seed\n\n"
+    << evidence_markdown(r) << papers_score_markdown(r) << convergence_markdown(r) << "\n## Per seed\n\n"
     << seed_table(r)
     << "\n## Length extrapolation\n\nThe best checkpoint of every run evaluated with windows of each length; "
        "RoPE scalings (scaling factor = length / training length) only beyond the training length.\n"
