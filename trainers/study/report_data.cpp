@@ -312,6 +312,12 @@ json report_json(const StudyReport& report) {
       report.evidence.against.empty() ? "all pairs" : "planned: each variant against " + report.evidence.against;
   // A study of documents' predicted classes has no such key (its reports predate it); others name their objective.
   if (!report.evidence.classes_predicted()) j["objective"] = report.objective->name();
+  // The score plot_study.py draws against length for a study of samples (token accuracy); a classifier's accuracy
+  // and a language model's perplexity it knows by objective, and their reports keep their keys.
+  if (report.objective->evidence == EvidenceUnit::sample) {
+    const MetricDeclaration& m = evidence_declaration(*report.objective);
+    j["evidence_metric"] = {{"name", m.name}, {"label", m.shown_name()}};
+  }
   for (size_t i = 0; i < report.variants.size(); ++i)
     j["variants"].push_back(variant_json(report.variants[i], spec.variants[i], *report.objective));
   for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r, *report.objective));
