@@ -53,10 +53,26 @@ def language_model(report):
     return report.get("objective") in ("clm", "mlm")
 
 
+def accuracy_metric(report):
+    """(name, label) of the score the accuracy plots draw: the metric report.json names under "evidence_metric"
+    (a sequence task's token accuracy); a classifier's report, which names none, draws its accuracy."""
+    metric = report.get("evidence_metric", {"name": "accuracy", "label": "accuracy"})
+    return metric["name"], metric["label"]
+
+
+def curve_key(report):
+    """The metric of the validation curves, the key beside "step" in their points (the objective's default best
+    metric: accuracy, loss, sequence_accuracy)."""
+    for v in report["variants"]:
+        for p in v["val_curve"]:
+            return next(k for k in p if k != "step")
+    return "loss" if language_model(report) else "accuracy"
+
+
 def val_accuracy(report, stem):
     """Validation accuracy against step; a language model's validation loss (report "objective": clm, mlm)."""
     lm = language_model(report)
-    key, scale = ("loss", 1) if lm else ("accuracy", 100)
+    key, scale = curve_key(report), (1 if lm else 100)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     color = colors([v["name"] for v in report["variants"]])
     for v in report["variants"]:
@@ -72,22 +88,18 @@ def val_accuracy(report, stem):
     for c in report.get("convergence", []):  # the steps-to-threshold levels of the report
         ax.axhline(scale * c["threshold"], color="0.4", linestyle=":", linewidth=1)
     n = len(report["seeds"])
-    what = "Validation loss" if lm else "Validation accuracy"
+    what = "Validation loss" if lm else "Validation " + key.replace("_", " ")
     levels = " (dotted: thresholds)" if report.get("convergence") else ""
     ax.set_title(f"{what} (mean, band = min-max over {n} seed{'s' if n > 1 else ''}){levels}")
     ax.set_xlabel("step")
-    ax.set_ylabel("validation loss (nats per token)" if lm else "validation accuracy (%)")
+    ax.set_ylabel("validation loss (nats per token)" if lm else f"validation {key.replace('_', ' ')} (%)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     save(fig, stem)
 
 
-def has_accuracy(cell):
-    """A sweep cell with a number: n/a cells and variants without a finished run have none."""
-    return has_value(cell, "accuracy")
-
-
 def has_value(cell, metric):
+    """A sweep cell with a number: n/a cells and variants without a finished run have none."""
     return cell["available"] and cell[metric]["mean"] is not None
 
 
@@ -133,17 +145,18 @@ def length_extrapolation(report, stem):
     splits = report["evaluation"]["splits"]
     fig, axes = plt.subplots(1, len(splits), figsize=(7 * len(splits), 4.5), squeeze=False)
     color = colors([v["name"] for v in report["variants"]])
+    metric, label_y = accuracy_metric(report)
     lengths = set()
     for ax, split in zip(axes[0], splits):
-        for v, scaling, cells, label in sweep_curves(report, split, "accuracy"):
+        for v, scaling, cells, label in sweep_curves(report, split, metric):
             xs = [c["length"] for c in cells]
             lengths.update(xs)
-            ys = [100 * c["accuracy"]["mean"] for c in cells]
-            err = [100 * c["accuracy"]["std"] for c in cells]
+            ys = [100 * c[metric]["mean"] for c in cells]
+            err = [100 * c[metric]["std"] for c in cells]
             ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=STYLES[scaling],
                         marker=MARKERS[scaling], markersize=4, label=label)
-        ax.set_title(f"{split} accuracy by evaluation length (mean ± std over seeds)")
-        ax.set_ylabel(f"{split} accuracy (%)")
+        ax.set_title(f"{split} {label_y} by evaluation length (mean ± std over seeds)")
+        ax.set_ylabel(f"{split} {label_y} (%)")
         ax.grid(alpha=0.3)
         length_axes(ax, report, lengths, 0.02, "bottom")
     save(fig, stem)
@@ -196,16 +209,17 @@ def split_extrapolation(report, stem):
     splits = report["evaluation"]["splits"]
     fig, ax = plt.subplots(figsize=(8, 5))
     color = colors([v["name"] for v in report["variants"]])
+    metric, label_y = accuracy_metric(report)
     ticks = {}
     for v in report["variants"]:
-        cells = sorted((c for c in v["sweep"] if c["scaling"] == "none" and c["split"] in splits and has_accuracy(c)),
-                       key=lambda c: c["length"])
+        cells = sorted((c for c in v["sweep"] if c["scaling"] == "none" and c["split"] in splits
+                        and has_value(c, metric)), key=lambda c: c["length"])
         if not cells:
             continue
         for c in cells:
             ticks[c["length"]] = c["split"]
-        ax.errorbar([c["length"] for c in cells], [100 * c["accuracy"]["mean"] for c in cells],
-                    yerr=[100 * c["accuracy"]["std"] for c in cells], capsize=3, color=color[v["name"]],
+        ax.errorbar([c["length"] for c in cells], [100 * c[metric]["mean"] for c in cells],
+                    yerr=[100 * c[metric]["std"] for c in cells], capsize=3, color=color[v["name"]],
                     marker="o", markersize=4, label=v["name"])
     for t in sorted({v["training_length"] for v in report["variants"]}):
         ax.axvline(t, color="grey", linestyle=":", linewidth=1)
@@ -214,9 +228,9 @@ def split_extrapolation(report, stem):
     ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(ticks))
     ax.set_xticklabels([f"{ticks[x]}\n(up to {x})" for x in sorted(ticks)])
-    ax.set_title("test accuracy by sample length (mean ± std over seeds)")
+    ax.set_title(f"test {label_y} by sample length (mean ± std over seeds)")
     ax.set_xlabel("held-out split (longest sample, tokens)")
-    ax.set_ylabel("accuracy (%)")
+    ax.set_ylabel(f"{label_y} (%)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     save(fig, stem)

@@ -10,6 +10,7 @@ set -uo pipefail
 rotor=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
 source "$(dirname "$0")/../check.sh"
+plot_study=$(cd "$(dirname "$0")/../../tools" && pwd)/plot_study.py
 scratch_workdir sequence-objectives
 
 cat > run.yaml <<YAML
@@ -68,6 +69,22 @@ for c in cells.values():
 "
 check "... and the report's statistics for test_10" grep -q '^\*\*test_10\*\*' study/report.md
 check "... and the papers' best-of-seeds score" grep -qE '^\| rope \| [0-9.]+ \| [0-9.]+ \| 2 \| 1 \|$' study/report.md
+# The report names the objective's metrics, not a classifier's: every Results cell of token accuracy is a number.
+check "... whose Results table gives token and sequence accuracy" "$python" -c "
+lines = open('study/report.md').read().split('## Results')[1].split('##')[0].strip().splitlines()
+header = [c.strip() for c in lines[0].strip('|').split('|')]
+assert header[3:7] == ['Val token accuracy', 'Val sequence accuracy', 'Test token accuracy', 'Test sequence accuracy'], header
+rows = [[c.strip() for c in l.strip('|').split('|')] for l in lines[2:]]
+assert [r[0] for r in rows] == ['rope', 'alibi'], rows
+for r in rows:
+    for cell in (r[3], r[5]):
+        assert cell != '–' and 0 <= float(cell.split(' ± ')[0]) <= 100, r
+"
+check "... and report.csv splits them by split" grep -q '^variant,rope,,token_accuracy,test_10,' study/report.csv
+"$python" "$plot_study" study study/report.json plots > plot.log 2>&1
+check "... and plot_study.py draws it" test $? -eq 0
+check "... token accuracy against length" test -s plots/length_extrapolation.png
+check "... in the report too" grep -q '^!\[length_extrapolation\](plots/length_extrapolation.png)' study/report.md
 
 "$rotor" train run.yaml --out classify --set train.objective=classify > classify.log 2>&1
 check "a sequence task under classify is refused" test $? -ne 0

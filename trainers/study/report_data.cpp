@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/position_encoding.h"
+#include "trainers/study/report_metrics.h"
 #include "trainers/study/study_report.h"
 
 namespace rotor {
@@ -81,12 +82,10 @@ json run_json(const RunResult& r, const ObjectiveSpec& objective) {
                    {"stride", c.stride},
                    {"max_tokens", c.max_tokens},
                    {"windows", c.documents}});
-    else if (c.available)
-      cell.update({{"accuracy", c.metric("accuracy")},
-                   {"macro_f1", c.metric("macro_f1")},
-                   {"loss", c.metric("loss")},
-                   {"documents", c.documents}});
-    else
+    else if (c.available) {  // every score the objective declares for a document or sample
+      for (const MetricDeclaration& m : objective.metrics) cell[m.name] = c.metric(m.name);
+      cell["documents"] = c.documents;
+    } else
       cell["reason"] = c.reason;
     j["sweep"].push_back(cell);
   }
@@ -160,13 +159,13 @@ CsvRow aggregate_row(const std::string& variant, const std::string& metric, cons
   return row;
 }
 
-// "test_accuracy" -> split "test", metric "accuracy".
-void split_metric(const std::string& key, CsvRow& row) {
-  for (const char* m : {"_accuracy", "_macro_f1"}) {
-    const std::string tail = m;
+// "test_accuracy" -> split "test", metric "accuracy", for the metrics in `metrics`.
+void split_metric(const std::string& key, const std::vector<std::string>& metrics, CsvRow& row) {
+  for (const std::string& metric : metrics) {
+    const std::string tail = "_" + metric;
     if (key.size() > tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0) {
       row.split = key.substr(0, key.size() - tail.size());
-      row.metric = tail.substr(1);
+      row.metric = metric;
       return;
     }
   }
@@ -178,7 +177,7 @@ std::vector<CsvRow> run_rows(const RunResult& r, const ObjectiveSpec& objective)
   auto add = [&](const std::string& metric, double value) {
     CsvRow row = make_row("run", r.run.variant, seed, metric);
     row.value = value;
-    split_metric(metric, row);
+    split_metric(metric, csv_split_metrics(objective), row);
     rows.push_back(row);
   };
   add("parameters", static_cast<double>(r.parameters));
@@ -192,18 +191,16 @@ std::vector<CsvRow> run_rows(const RunResult& r, const ObjectiveSpec& objective)
     row.value = value;
     rows.push_back(row);
   }
-  for (const SweepCell& c : r.sweep) {
-    CsvRow row = make_row("run", r.run.variant, seed, "sweep_accuracy");
-    row.split = c.split;
-    row.length = std::to_string(c.length);
-    row.scaling = c.scaling;
-    row.value = c.metric("accuracy");
-    row.note = c.available ? "" : "n/a: " + c.reason;
-    rows.push_back(row);
-    row.metric = c.stream_windows ? "sweep_loss" : "sweep_macro_f1";
-    row.value = c.metric(c.stream_windows ? "loss" : "macro_f1");
-    rows.push_back(row);
-  }
+  for (const SweepCell& c : r.sweep)
+    for (const std::string& metric : csv_sweep_metrics(objective, true)) {
+      CsvRow row = make_row("run", r.run.variant, seed, "sweep_" + metric);
+      row.split = c.split;
+      row.length = std::to_string(c.length);
+      row.scaling = c.scaling;
+      row.value = c.metric(metric);
+      row.note = c.available ? "" : "n/a: " + c.reason;
+      rows.push_back(row);
+    }
   return rows;
 }
 
@@ -214,7 +211,7 @@ std::vector<CsvRow> variant_rows(const VariantSummary& v, const ObjectiveSpec& o
   rows.push_back(params);
   for (const auto& [key, s] : v.metrics) {
     CsvRow row = aggregate_row(v.name, key, s);
-    split_metric(key, row);
+    split_metric(key, csv_split_metrics(objective), row);
     rows.push_back(row);
   }
   for (const CurvePoint& p : v.val_curve) {
@@ -224,15 +221,8 @@ std::vector<CsvRow> variant_rows(const VariantSummary& v, const ObjectiveSpec& o
     rows.push_back(row);
   }
   for (const SweepStats& s : v.sweep)
-    for (const bool f1 : {false, true}) {
-      const bool lm = s.point.stream_windows;
-      CsvRow row = aggregate_row(v.name,
-                                 !f1  ? "sweep_accuracy"
-                                 : lm ? "sweep_perplexity"
-                                      : "sweep_macro_f1",
-                                 s.metric(!f1  ? "accuracy"
-                                          : lm ? "perplexity"
-                                               : "macro_f1"));
+    for (const std::string& metric : csv_sweep_metrics(objective, false)) {
+      CsvRow row = aggregate_row(v.name, "sweep_" + metric, s.metric(metric));
       row.split = s.point.split;
       row.length = std::to_string(s.point.length);
       row.scaling = s.point.scaling;
@@ -322,6 +312,12 @@ json report_json(const StudyReport& report) {
       report.evidence.against.empty() ? "all pairs" : "planned: each variant against " + report.evidence.against;
   // A study of documents' predicted classes has no such key (its reports predate it); others name their objective.
   if (!report.evidence.classes_predicted()) j["objective"] = report.objective->name();
+  // The score plot_study.py draws against length for a study of samples (token accuracy); a classifier's accuracy
+  // and a language model's perplexity it knows by objective, and their reports keep their keys.
+  if (report.objective->evidence == EvidenceUnit::sample) {
+    const MetricDeclaration& m = evidence_declaration(*report.objective);
+    j["evidence_metric"] = {{"name", m.name}, {"label", m.shown_name()}};
+  }
   for (size_t i = 0; i < report.variants.size(); ++i)
     j["variants"].push_back(variant_json(report.variants[i], spec.variants[i], *report.objective));
   for (const RunResult& r : report.runs) j["runs"].push_back(run_json(r, *report.objective));

@@ -11,6 +11,7 @@
 #include "trainers/config/config_loader.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/papers_score.h"
+#include "trainers/study/report_metrics.h"
 #include "trainers/study/study_report.h"
 #include "trainers/training/progress.h"
 
@@ -32,25 +33,14 @@ const SeedStats& metric(const VariantSummary& v, const std::string& key) {
   return it == v.metrics.end() ? none : it->second;
 }
 
-// The per-split metrics of the results and per-seed tables: a classifier's
-// accuracy and macro-F1 in percent, a language model's perplexity and loss.
-struct MetricColumn {
-  const char* key;
-  const char* header;
-};
-std::vector<MetricColumn> metric_columns(const StudyReport& r) {
-  if (r.evidence.nats_per_token())
-    return {{"val_perplexity", "Val perplexity"},
-            {"val_loss", "Val loss (nats/token)"},
-            {"test_perplexity", "Test perplexity"},
-            {"test_loss", "Test loss (nats/token)"}};
-  return {{"val_accuracy", "Val accuracy"},
-          {"val_macro_f1", "Val macro-F1"},
-          {"test_accuracy", "Test accuracy"},
-          {"test_macro_f1", "Test macro-F1"}};
+// "--:|" once per per-split metric column: its numbers right-aligned.
+std::string metric_alignments(const StudyReport& r) {
+  std::string out;
+  for (size_t i = 0; i < split_columns(*r.objective).size(); ++i) out += "--:|";
+  return out;
 }
 
-// A language model's numbers as they are (3 decimals), a classifier's in percent.
+// A language model's numbers as they are (3 decimals); other objectives' scores, fractions, in percent.
 std::string shown(const StudyReport& r, double v) {
   return r.evidence.nats_per_token() ? fixed(v, 3) : fixed(100 * v, 2);
 }
@@ -63,15 +53,15 @@ std::string shown(const StudyReport& r, const SeedStats& s) {
 std::string results_table(const StudyReport& r) {
   std::ostringstream o;
   o << "| Variant | Position | Parameters |";
-  for (const MetricColumn& c : metric_columns(r)) o << " " << c.header << " |";
-  o << " Tokens/s | Wall time | Runs |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (const ReportColumn& c : split_columns(*r.objective)) o << " " << c.header << " |";
+  o << " Tokens/s | Wall time | Runs |\n|---|---|--:|" << metric_alignments(r) << "--:|--:|--:|\n";
   for (size_t i = 0; i < r.variants.size(); ++i) {
     const VariantSummary& v = r.variants[i];
     const SeedStats& speed = metric(v, "tokens_per_s");
     const SeedStats& wall = metric(v, "elapsed_s");
     o << "| " << v.name << " | " << r.manifest.spec.variants[i].config.model.position.type << " | " << v.parameters
       << " | ";
-    for (const MetricColumn& c : metric_columns(r)) o << shown(r, metric(v, c.key)) << " | ";
+    for (const ReportColumn& c : split_columns(*r.objective)) o << shown(r, metric(v, c.key)) << " | ";
     o << (speed.n ? fixed(speed.mean, 0) : "–") << " | " << (wall.n ? format_duration(wall.mean) : "–") << " | "
       << v.finished << "/" << v.runs << " |\n";
   }
@@ -81,15 +71,17 @@ std::string results_table(const StudyReport& r) {
 std::string seed_table(const StudyReport& r) {
   std::ostringstream o;
   o << "| Run | Seed |";
-  for (const MetricColumn& c : metric_columns(r)) o << " " << c.header << " |";
-  o << " Best step / steps | Tokens/s | Wall time |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (const ReportColumn& c : split_columns(*r.objective)) o << " " << c.header << " |";
+  o << " Best step / steps | Tokens/s | Wall time |\n|---|--:|" << metric_alignments(r) << "--:|--:|--:|\n";
   for (const RunResult& run : r.runs) {
     o << "| " << run.run.variant << " | " << run.run.seed << " | ";
     if (!run.finished) {
-      o << "not finished | | | | | | |\n";
+      o << "not finished |";
+      for (size_t i = 0; i < split_columns(*r.objective).size() + 2; ++i) o << " |";
+      o << "\n";
       continue;
     }
-    for (const MetricColumn& c : metric_columns(r)) {
+    for (const ReportColumn& c : split_columns(*r.objective)) {
       const auto it = run.metrics.find(c.key);
       o << (it == run.metrics.end() ? "–" : shown(r, it->second)) << " | ";
     }
@@ -97,6 +89,12 @@ std::string seed_table(const StudyReport& r) {
       << format_duration(run.elapsed_s) << " |\n";
   }
   return o.str();
+}
+
+// "perplexity" for a language model, else "<evidence metric> (%)": "token accuracy (%)".
+std::string sweep_heading(const StudyReport& r) {
+  if (r.evidence.nats_per_token()) return "perplexity";
+  return evidence_declaration(*r.objective).shown_name() + " (%)";
 }
 
 // One table per split: a row per variant and scaling, a column per length.
@@ -111,7 +109,7 @@ std::string sweep_tables(const StudyReport& r) {
         if (s.point.split == split && std::find(lengths.begin(), lengths.end(), s.point.length) == lengths.end())
           lengths.push_back(s.point.length);
     std::sort(lengths.begin(), lengths.end());
-    o << "\n**" << split << "** " << (r.evidence.nats_per_token() ? "perplexity" : "accuracy (%)")
+    o << "\n**" << split << "** " << sweep_heading(r)
       << " by evaluation window length (tokens):\n\n| Variant | Scaling |";
     for (int64_t l : lengths) o << " " << l << " |";
     o << "\n|---|---|";
@@ -132,7 +130,7 @@ std::string sweep_tables(const StudyReport& r) {
           }
           any = true;
           if (cell->available) {
-            row << shown(r, cell->metric(r.evidence.nats_per_token() ? "perplexity" : "accuracy")) << " |";
+            row << shown(r, cell->metric(sweep_metric(*r.objective))) << " |";
             continue;
           }
           auto it = std::find(reasons.begin(), reasons.end(), cell->point.reason);
@@ -192,7 +190,7 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
   o << "# Study: " << fs::path(spec.path).stem().string() << "\n\n"
     << r.variants.size() << " variants x " << spec.seeds.size() << " seeds; base config `" << spec.base << "`. "
     << (r.evidence.nats_per_token() ? "Perplexity (e^loss) and loss in nats per token (lower is better)"
-                                    : "Accuracy and macro-F1 in percent")
+                                    : percent_metrics_sentence(*r.objective))
     << ", mean ± standard deviation over seeds (n - 1), of the best checkpoint (by validation "
     << (spec.variants.empty() ? std::string("accuracy") : spec.variants[0].config.train.best_metric)
     << "). Tokens/s and wall time are training means over seeds, measured on a machine that may have been running "
