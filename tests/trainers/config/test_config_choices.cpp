@@ -93,12 +93,14 @@ TEST_CASE("data rules name the data key and the line that set it") {
 TEST_CASE("a sequence task is a data.task: a misspelt one is a did-you-mean, a too short min_len names the key") {
   const std::string path = valid_config("config-choices-sequence-task");
   CHECK_THAT(error_of(path, {"data.task=revers-string"}), Catch::Contains("(did you mean 'reverse-string'?)"));
-  CHECK(error_of(path, {"data.task=solve-equation", "data.generated.min_len=2"}) ==
+  CHECK(error_of(path, {"data.task=solve-equation", "train.objective=transduction", "data.generated.min_len=2"}) ==
         "--set: data.generated.min_len: task 'solve-equation' is defined for inputs of at least 3 symbols, got 2");
   // The default objective classifies documents: a sequence task's targets are per token.
   CHECK_THAT(error_of(path, {"data.task=reverse-string"}),
              Catch::Contains("data.task: 'reverse-string' is a sequence task"));
-  CHECK(error_of(path, {"data.task=reverse-string", "train.objective=clm"}).empty());
+  CHECK_THAT(error_of(path, {"data.task=reverse-string", "train.objective=clm"}),
+             Catch::Contains("data.task: 'reverse-string' is a sequence task"));
+  CHECK(error_of(path, {"data.task=reverse-string", "train.objective=transduction"}).empty());
 }
 
 TEST_CASE("every data key of the schema is marked as changing the tokens or not") {
