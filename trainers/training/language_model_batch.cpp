@@ -99,4 +99,14 @@ TargetScores score_targets(const Tensor& logits, const std::vector<int32_t>& tar
   return score_rows(logits.data<float>(), batch, vocab, targets);
 }
 
+BatchLoss language_model_loss(const LanguageModel& model, const LanguageModelBatch& lm, ForwardContext& ctx) {
+  const Var logits = model.logits(lm.input(), ctx);
+  BatchLoss out;
+  out.loss = model.loss(logits, lm.targets);
+  out.terms = lm.scored;
+  out.correct = correct_targets(logits.value(), lm.targets);
+  for (const int32_t n : lm.lengths) out.tokens += n;
+  return out;
+}
+
 }  // namespace rotor

@@ -11,6 +11,9 @@
 #include "datasets/mlm_masking.h"
 #include "engine/tensor.h"
 #include "models/encoder_classifier.h"
+#include "models/forward_context.h"
+#include "models/language_model.h"
+#include "trainers/training/objective.h"
 
 namespace rotor {
 
@@ -56,5 +59,9 @@ struct TargetScores {
 TargetScores score_targets(const Tensor& logits, const std::vector<int32_t>& targets);
 // TargetScores::correct alone, without the log-likelihood: what a training step counts (its loss is the op's).
 int64_t correct_targets(const Tensor& logits, const std::vector<int32_t>& targets);
+
+// The training loss of a language-model batch (every objective that scores tokens: clm, mlm, transduction,
+// completion), with its scored terms, right argmaxes and real tokens.
+BatchLoss language_model_loss(const LanguageModel& model, const LanguageModelBatch& lm, ForwardContext& ctx);
 
 }  // namespace rotor

@@ -60,14 +60,7 @@ class LanguageModelling : public Objective {
   }
 
   BatchLoss forward(const Batch& batch, ForwardContext& ctx) const override {
-    const LanguageModelBatch lm = model_batch(batch);
-    const Var logits = model_->logits(lm.input(), ctx);
-    BatchLoss out;
-    out.loss = model_->loss(logits, lm.targets);
-    out.terms = lm.scored;
-    out.correct = correct_targets(logits.value(), lm.targets);
-    for (const int32_t n : lm.lengths) out.tokens += n;
-    return out;
+    return language_model_loss(*model_, model_batch(batch), ctx);
   }
 
   SplitScores evaluate(const std::string& name, Progress::Style progress) override {
