@@ -139,6 +139,7 @@ TargetedEvaluation evaluate_targeted(LanguageModel& model, const TokenizedSplit&
   Batch batch;
   for (int64_t index = 0; sampler.next(batch); ++index) {
     if (!scores_batch(comm, index)) continue;
+    ctx.step = static_cast<uint64_t>(index);  // randomized_evaluation draws a batch's positions from it
     const LanguageModelBatch lm = targeted_batch(batch);
     mine.push_back(packed(index, batch, score_targets(model.logits(lm.input(), ctx).value(), lm.targets)));
     rate.add(batch);
