@@ -107,7 +107,8 @@ TEST_CASE("a sequence task's batch splits with each row's targets") {
     batch.doc_ids.push_back(i);
     batch.window_ids.push_back(0);
   }
-  for (int64_t g = 0; g < 3; ++g) CHECK(groups.slice(batch, g).targets == std::vector<int32_t>{kNoTarget, 10 + g});
+  for (int64_t g = 0; g < 3; ++g)
+    CHECK(groups.slice(batch, g).targets == std::vector<int32_t>{kNoTarget, static_cast<int32_t>(10 + g)});
   batch.targets.clear();  // no task targets: none in the groups either
   CHECK(groups.slice(batch, 1).targets.empty());
 }

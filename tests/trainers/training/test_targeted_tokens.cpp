@@ -3,6 +3,7 @@
 // the data each row reads, and that a tiny model learns a sequence task.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <set>
 
 #include "datasets/batcher.h"
 #include "tests/trainers/training/sequence_fixture.h"
@@ -110,4 +111,30 @@ TEST_CASE("a tiny model learns reverse-string in distribution under either objec
     CHECK(after.get("token_accuracy") > 0.95);
     CHECK(after.get(spec.default_best_metric) > 0.8);
   }
+}
+
+TEST_CASE("randomized_evaluation draws each evaluation batch's positions afresh", "[sequence][positions]") {
+  Config config = tiny_config(ObjectiveKind::transduction);
+  config.model.position.set("randomized", true);
+  config.model.position.set("randomized_evaluation", true);
+  config.model.position.set("max_positions", 64);
+  // One sample 16 times: two batches of 8 that differ only in their positions' draw.
+  const TokenizedSplit all = reverse_split("train", SequenceLayout::queries, 3);
+  TokenizedSplit same;
+  same.name = "test";
+  const int64_t doc = all.num_docs() - 1;
+  const std::vector<int32_t> tokens(all.doc_tokens(doc), all.doc_tokens(doc) + all.doc_length(doc));
+  const std::vector<int32_t> targets(all.doc_targets(doc), all.doc_targets(doc) + all.doc_length(doc));
+  for (int i = 0; i < 16; ++i) same.add_with_targets(tokens, targets);
+  const Dataset data = dataset_of({all, same});
+  const std::unique_ptr<Objective> objective = make_objective(config, data);
+  objective->model().initialize(3);
+  auto& model = dynamic_cast<LanguageModel&>(objective->model());
+  const TargetedEvaluation e =
+      evaluate_targeted(model, data.splits[1], config.data, objective_spec(config.train.objective));
+  std::set<double> nats(e.samples.nats.begin(), e.samples.nats.end());
+  CHECK(nats.size() == 2);  // one draw per batch: the same within a batch, another in the next
+  const TargetedEvaluation again =
+      evaluate_targeted(model, data.splits[1], config.data, objective_spec(config.train.objective));
+  CHECK(again.samples.nats == e.samples.nats);  // reproducible
 }
