@@ -68,7 +68,7 @@ class ExpressionReader {
 
 std::vector<std::string> draw_bracket_expression(Draws& draws, int64_t length, bool multiply) {
   if (length <= 4) {
-    const std::string d = digit(draws.below(kBracketModulus));
+    const std::string d = number_symbol(draws.below(kBracketModulus));
     switch (length) {
       case 1:
         return {d};

@@ -29,7 +29,7 @@ SequenceSample draw_stack_manipulation(const RandomKey& key, int64_t n) {
   Draws draws(key);
   const int64_t stack = n == 1 ? 1 : draws.between(1, n - 1);
   Symbols input;
-  for (int64_t i = 0; i < stack; ++i) input.push_back(digit(draws.below(2)));
+  for (int64_t i = 0; i < stack; ++i) input.push_back(number_symbol(draws.below(2)));
   for (int64_t i = stack; i < n; ++i) input.push_back(kActions[draws.below(3)]);
   SequenceSample sample = sample_of(std::move(input), stack_manipulation_output);
   sample.padding = padding_after(sample.output, kStackEnd);  // the authors score up to END
@@ -57,7 +57,7 @@ SequenceSample draw_solve_equation(const RandomKey& key, int64_t n) {
   while (input[at] == "(" || input[at] == ")" || input[at] == "+" || input[at] == "-") at = (at + 1) % input.size();
   input[at] = "x";
   input.emplace_back(kEquals);
-  input.push_back(digit(value));
+  input.push_back(number_symbol(value));
   return sample_of(std::move(input), solve_equation_output);
 }
 
@@ -88,7 +88,7 @@ std::vector<std::string> reverse_string_output(const std::vector<std::string>& i
 }
 
 std::vector<std::string> modular_arithmetic_brackets_output(const std::vector<std::string>& input) {
-  return {digit(bracket_expression_value(input, 0, input.size()))};
+  return {number_symbol(bracket_expression_value(input, 0, input.size()))};
 }
 
 std::vector<std::string> solve_equation_output(const std::vector<std::string>& input) {
@@ -99,7 +99,7 @@ std::vector<std::string> solve_equation_output(const std::vector<std::string>& i
   const int64_t value = digit_value(input.back(), kBracketModulus);
   if (std::count(input.begin(), equals, "x") != 1) throw DataError("solve-equation: an equation has one 'x'");
   for (int64_t x = 0; x < kBracketModulus; ++x)
-    if (bracket_expression_value(input, 0, lhs_end, x) == value) return {digit(x)};
+    if (bracket_expression_value(input, 0, lhs_end, x) == value) return {number_symbol(x)};
   throw DataError("solve-equation: no x in 0..4 solves the equation");
 }
 

@@ -46,7 +46,7 @@ SequenceSample draw_modular_arithmetic(const RandomKey& key, int64_t n) {
   const int64_t length = n % 2 == 1 ? n : n - 1;
   Symbols input;
   for (int64_t i = 0; i < length; ++i)
-    input.push_back(i % 2 == 0 ? digit(draws.below(kModulus)) : kOperators[draws.below(3)]);
+    input.push_back(i % 2 == 0 ? number_symbol(draws.below(kModulus)) : kOperators[draws.below(3)]);
   Symbols out = modular_arithmetic_output(input);
   return {std::move(input), std::move(out)};
 }
@@ -65,12 +65,12 @@ std::vector<std::string> even_pairs_output(const std::vector<std::string>& input
   const std::vector<int64_t> bits = bit_values(input);
   int64_t unequal = 0;
   for (size_t i = 0; i + 1 < bits.size(); ++i) unequal += bits[i] != bits[i + 1];
-  return {digit(unequal % 2)};
+  return {number_symbol(unequal % 2)};
 }
 
 std::vector<std::string> parity_check_output(const std::vector<std::string>& input) {
   const std::vector<int64_t> bits = bit_values(input);
-  return {digit(std::accumulate(bits.begin(), bits.end(), int64_t{0}) % 2)};
+  return {number_symbol(std::accumulate(bits.begin(), bits.end(), int64_t{0}) % 2)};
 }
 
 std::vector<std::string> modular_arithmetic_output(const std::vector<std::string>& input) {
@@ -88,7 +88,7 @@ std::vector<std::string> modular_arithmetic_output(const std::vector<std::string
   }
   int64_t sum = 0;
   for (const Term& t : terms) sum += t.sign * t.product;
-  return {digit(modulo(sum, kModulus))};
+  return {number_symbol(modulo(sum, kModulus))};
 }
 
 std::vector<std::string> cycle_navigation_output(const std::vector<std::string>& input) {
@@ -98,7 +98,7 @@ std::vector<std::string> cycle_navigation_output(const std::vector<std::string>&
     if (move == kMoves.end()) throw DataError("cycle-navigation: '" + s + "' is not a move (-1, 0, +1)");
     position += (move - kMoves.begin()) - 1;
   }
-  return {digit(modulo(position, kCycleLength))};
+  return {number_symbol(modulo(position, kCycleLength))};
 }
 
 std::vector<SequenceTask> regular_tasks() {

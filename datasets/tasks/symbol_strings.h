@@ -5,12 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "datasets/tasks/number_symbols.h"  // number_symbol(): "0", "1", ..., "10", ...
 #include "engine/random.h"
 
 namespace rotor {
 
-// "0", "1", ..., "10", ...
-std::string digit(int64_t value);
 // The value of digit symbol `s` in [0, base).
 int64_t digit_value(const std::string& s, int64_t base);
 // The values of a string over {"0", "1"}.
