@@ -64,8 +64,7 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
   const ObjectiveSpec& objective = objective_spec(spec.variant(run.variant).config.train.objective);
   run_length_sweep(run_dir, plan, [&](size_t done, size_t total, const SweepCell& c) {
     fmt::print(stderr, "  sweep {}/{} {}: {}, {} tokens, scaling {}: {}\n", done, total, run.id, c.split, c.length,
-               c.scaling,
-               c.available ? describe_scores(objective, c.scores) : "n/a: " + c.reason);
+               c.scaling, c.available ? describe_scores(objective, c.scores) : "n/a: " + c.reason);
   });
   if (!RunDirectory(run_dir).has_attention_usage()) measure_attention_usage(run_dir);
   if (profiled_seed(spec, run) && !RunDirectory(run_dir).has_offset_profiles()) measure_run_offsets(run_dir);

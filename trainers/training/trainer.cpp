@@ -317,7 +317,8 @@ int TrainingSession::run(int64_t stop_after) {
         ++state_.stale_evals;
       }
       log(EvalEvent{"val", state_.step, state_.sampler.epoch, m, better, elapsed()});
-      note(fmt::format("val step {}: {}{}", state_.step, describe_scores(objective_spec(t.objective), m), better ? " (best)" : ""));
+      note(fmt::format("val step {}: {}{}", state_.step, describe_scores(objective_spec(t.objective), m),
+                       better ? " (best)" : ""));
     }
     if (const std::optional<SaveReason> reason = save_due(evaluated, better)) save_checkpoint(*reason);
   }
@@ -358,7 +359,8 @@ void TrainingSession::test_best() {
     const SplitScores m = evaluate(split.name);
     log(FinalEvent{split.name, state_.best_step, m});
     summary.splits.emplace_back(split.name, m);
-    report += fmt::format("  {:<10} {}  ({} documents)\n", split.name, describe_scores(objective_spec(config_.train.objective), m), split.num_docs());
+    report += fmt::format("  {:<10} {}  ({} documents)\n", split.name,
+                          describe_scores(objective_spec(config_.train.objective), m), split.num_docs());
   }
   if (!root_) return;
   run_files_.write_summary(summary);

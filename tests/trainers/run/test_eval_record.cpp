@@ -50,7 +50,8 @@ TEST_CASE("eval records carry the evaluation's setting", "[eval]") {
   CHECK_THAT(compact_json(r), Catch::Contains("\"split\":\"test\",\"data\":\"more/docs.jsonl\""));
 }
 
-TEST_CASE("a language model's eval record has the metrics its row declares, perplexity and bits per token too", "[eval]") {
+TEST_CASE("a language model's eval record has the metrics its row declares, perplexity and bits per token too",
+          "[eval]") {
   EvalSetting s = plain();
   s.eval_windows = "stride64";
   const SplitScores measured{{"accuracy", 0.25}, {"loss", std::log(2.0) * 3.0}};
