@@ -63,7 +63,11 @@ std::vector<ObjectiveSpec> rows() {
        {"token_accuracy", "sequence_accuracy"},
        "token_accuracy",
        false,
-       SequenceLayout::queries},
+       SequenceLayout::queries,
+       PapersScoreRule{"token_accuracy", true,
+                       "As Delétang et al. (2023) and Ruoss et al. (2023) report a task: each run's per-token accuracy "
+                       "over the output positions of every test_<L> split, averaged over those lengths, then the best "
+                       "of the seeds (they also take the best of three learning rates; one here)."}},
       {ObjectiveKind::completion,
        language_model(LanguageModelKind::causal),
        ObjectiveData::per_token_targets,
@@ -73,7 +77,11 @@ std::vector<ObjectiveSpec> rows() {
        {"token_accuracy", "exact_match"},
        "token_accuracy",
        false,
-       SequenceLayout::prompt_answer},
+       SequenceLayout::prompt_answer,
+       PapersScoreRule{"exact_match", false,
+                       "As Kazemnejad et al. (2023) score a task: each run's exact match of greedy decoding over the "
+                       "answers of every test_<L> split, averaged over those lengths, then the mean of the seeds "
+                       "(they train three)."}},
   };
 }
 

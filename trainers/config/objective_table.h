@@ -39,6 +39,16 @@ enum class EvidenceUnit {
              // accuracy, or (1 if every target token is right else 0, 1), exact match
 };
 
+// How the papers behind an objective's benchmarks score one task, for a row
+// set like for like beside rotor's statistics (study/papers_score.h): each
+// run's `metric` averaged over its test_<L> splits, then the best of the seeds
+// (best_of_seeds) or their mean.
+struct PapersScoreRule {
+  std::string metric;
+  bool best_of_seeds = true;
+  std::string protocol;  // report.md's sentence on it, naming the papers
+};
+
 struct MetricDeclaration {
   std::string name;  // as in the records and train.best_metric
   bool lower_is_better = false;
@@ -75,6 +85,7 @@ struct ObjectiveSpec {
   bool scalings_compared = false;
   // per_token_targets: how a sample becomes tokens and targets (data.sequence_layout).
   std::optional<SequenceLayout> layout = std::nullopt;
+  std::optional<PapersScoreRule> papers_score = std::nullopt;
 
   std::string name() const { return option_name(kind); }
   // The metric named `metric`; nullptr when the objective declares none by that name.

@@ -12,13 +12,13 @@ bool beyond_training(const SweepCell& c) {
   return c.available && c.scaling == "none" && c.split.rfind("test_", 0) == 0;
 }
 
-// The run's per-token accuracy averaged over its test_<L> cells; NaN when one is missing or unscored.
-double run_score(const RunResult& run, int64_t& lengths) {
+// The run's `metric` averaged over its test_<L> cells; NaN when one is missing or unscored.
+double run_score(const RunResult& run, const std::string& metric, int64_t& lengths) {
   double sum = 0.0;
   lengths = 0;
   for (const SweepCell& c : run.sweep) {
     if (!beyond_training(c)) continue;
-    sum += c.metric("token_accuracy");
+    sum += c.metric(metric);
     ++lengths;
   }
   return lengths > 0 ? sum / static_cast<double>(lengths) : std::nan("");
@@ -28,13 +28,15 @@ double run_score(const RunResult& run, int64_t& lengths) {
 
 std::vector<PapersScore> papers_scores(const StudyReport& report) {
   std::vector<PapersScore> out;
-  if (report.objective == nullptr || report.objective->data != ObjectiveData::per_token_targets) return out;
+  if (report.objective == nullptr || !report.objective->papers_score) return out;
+  const PapersScoreRule& rule = *report.objective->papers_score;
   for (const VariantSummary& v : report.variants) {
     PapersScore p{v.name};
     double total = 0.0;
     for (const RunResult& run : report.runs) {
       int64_t lengths = 0;
-      const double score = run.finished && run.run.variant == v.name ? run_score(run, lengths) : std::nan("");
+      const double score =
+          run.finished && run.run.variant == v.name ? run_score(run, rule.metric, lengths) : std::nan("");
       if (std::isnan(score)) continue;
       p.best = p.seeds == 0 ? score : std::max(p.best, score);
       total += score;
@@ -43,6 +45,7 @@ std::vector<PapersScore> papers_scores(const StudyReport& report) {
     }
     if (p.seeds == 0) continue;
     p.mean = total / static_cast<double>(p.seeds);
+    p.reported = rule.best_of_seeds ? p.best : p.mean;
     out.push_back(p);
   }
   return out;
@@ -51,11 +54,9 @@ std::vector<PapersScore> papers_scores(const StudyReport& report) {
 std::string papers_score_markdown(const StudyReport& report) {
   const std::vector<PapersScore> scores = papers_scores(report);
   if (scores.empty()) return "";
-  std::string o =
-      "\n## The papers' score\n\nAs Delétang et al. (2023) and Ruoss et al. (2023) report a task: each run's "
-      "per-token accuracy over the output positions of every test_<L> split, averaged over those lengths, then the "
-      "best of the seeds (they also take the best of three learning rates; one here). In percent; the mean over "
-      "seeds beside it.\n\n| Variant | Best of seeds | Mean of seeds | Seeds | Lengths |\n|---|--:|--:|--:|--:|\n";
+  std::string o = "\n## The papers' score\n\n" + report.objective->papers_score->protocol +
+                  " In percent, the best and the mean of the seeds.\n\n| Variant | Best of seeds | Mean of seeds | "
+                  "Seeds | Lengths |\n|---|--:|--:|--:|--:|\n";
   for (const PapersScore& p : scores)
     o += fmt::format("| {} | {:.2f} | {:.2f} | {} | {} |\n", p.variant, 100.0 * p.best, 100.0 * p.mean, p.seeds,
                      p.lengths);

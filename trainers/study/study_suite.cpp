@@ -10,6 +10,7 @@
 #include "trainers/distributed/communicator.h"
 #include "trainers/run/json_file.h"
 #include "trainers/run/run_lock.h"
+#include "trainers/study/suite_papers.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -82,6 +83,20 @@ std::string separation_table(const std::vector<TaskReport>& tasks) {
   return o.str();
 }
 
+std::vector<TaskPapersScores> task_papers_scores(const std::vector<TaskReport>& tasks) {
+  std::vector<TaskPapersScores> out;
+  for (const TaskReport& t : tasks) out.push_back({t.task, papers_scores(t.report)});
+  return out;
+}
+
+// The papers' scores across the tasks; empty when the suite's objective declares none.
+std::string papers_markdown(const std::vector<TaskReport>& tasks) {
+  const ObjectiveSpec* objective = tasks.front().report.objective;
+  if (objective == nullptr || !objective->papers_score) return "";
+  return suite_papers_markdown(task_papers_scores(tasks), tasks.front().report.manifest.spec.variants,
+                               objective->papers_score->protocol);
+}
+
 std::string suite_markdown(const std::string& path, const std::vector<TaskReport>& tasks) {
   const StudySpec& first = tasks.front().report.manifest.spec;
   std::ostringstream o;
@@ -89,7 +104,7 @@ std::string suite_markdown(const std::string& path, const std::vector<TaskReport
     << tasks.size() << " tasks x " << first.variants.size() << " variants x " << first.seeds.size()
     << " seeds. Each task is a study of its own, with its report in `<task>/report.md`; this page gathers them.\n\n"
     << "## Separation table\n"
-    << separation_table(tasks) << "\n## Verdicts\n\n";
+    << separation_table(tasks) << papers_markdown(tasks) << "\n## Verdicts\n\n";
   for (const TaskReport& t : tasks) {
     o << "**" << t.task << "** ([report](" << t.task << "/report.md))\n\n";
     for (const std::string& line : t.report.evidence.verdicts) o << "- " << line << "\n";
@@ -109,6 +124,9 @@ json suite_json(const std::string& path, const std::vector<TaskReport>& tasks) {
     task["longest"] = t.longest < 0 ? json() : to_json(*t.cell(t.longest));
     j["tasks"].push_back(task);
   }
+  const ObjectiveSpec* objective = tasks.front().report.objective;
+  if (objective != nullptr && objective->papers_score)
+    j["papers_scores"] = suite_papers_json(task_papers_scores(tasks), tasks.front().report.manifest.spec.variants);
   return j;
 }
 

@@ -1,6 +1,8 @@
 // The papers' score of a sequence-task study (papers_score.h): per run the
-// token accuracy of its test_<L> cells averaged over the lengths, per variant
-// the best and the mean of its seeds; nothing for another objective.
+// row's metric on its test_<L> cells averaged over the lengths, per variant
+// the best and the mean of its seeds, reported as the papers do (transduction:
+// token accuracy, best seed; completion: exact match, mean of the seeds);
+// nothing for another objective.
 #include <catch2/catch.hpp>
 
 #include "trainers/study/papers_score.h"
@@ -15,6 +17,7 @@ SweepCell cell(const std::string& split, double token_accuracy, const std::strin
   c.scaling = scaling;
   c.available = true;
   c.scores.set("token_accuracy", token_accuracy);
+  c.scores.set("exact_match", token_accuracy / 2);
   return c;
 }
 
@@ -43,6 +46,7 @@ TEST_CASE("the papers' score averages a run's test lengths and keeps the best se
   CHECK(s[0].variant == "rope");
   CHECK(s[0].best == Approx(0.75));
   CHECK(s[0].mean == Approx((0.55 + 0.75) / 2));
+  CHECK(s[0].reported == s[0].best);
   CHECK(s[0].seeds == 2);
   CHECK(s[0].lengths == 2);
   CHECK(s[1].best == Approx(0.5));
@@ -51,4 +55,19 @@ TEST_CASE("the papers' score averages a run's test lengths and keeps the best se
   report.objective = &objective_spec(ObjectiveKind::classify);
   CHECK(papers_scores(report).empty());
   CHECK(papers_score_markdown(report).empty());
+}
+
+TEST_CASE("a completion study's papers' score is the exact match averaged over lengths, mean of the seeds",
+          "[sequence]") {
+  StudyReport report;
+  report.objective = &objective_spec(ObjectiveKind::completion);
+  report.variants = {VariantSummary{"none"}};
+  report.runs = {run("none", 1, {cell("test", 1.0), cell("test_30", 0.6), cell("test_40", 0.2)}),
+                 run("none", 2, {cell("test", 1.0), cell("test_30", 1.0), cell("test_40", 0.6)})};
+  const std::vector<PapersScore> s = papers_scores(report);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0].best == Approx(0.4));  // exact match is half the token accuracy in these cells
+  CHECK(s[0].mean == Approx(0.3));
+  CHECK(s[0].reported == Approx(0.3));
+  CHECK_THAT(papers_score_markdown(report), Catch::Contains("Kazemnejad et al. (2023)"));
 }

@@ -1,0 +1,129 @@
+#include "trainers/study/suite_papers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace rotor {
+namespace {
+
+const PapersScore* find_score(const TaskPapersScores& task, const std::string& variant) {
+  for (const PapersScore& s : task.scores)
+    if (s.variant == variant) return &s;
+  return nullptr;
+}
+
+// 1 + the number of variants the task scores strictly higher: tied scores share the better rank.
+int rank_in(const TaskPapersScores& task, const PapersScore& score) {
+  int higher = 0;
+  for (const PapersScore& s : task.scores) higher += s.reported > score.reported ? 1 : 0;
+  return 1 + higher;
+}
+
+double mean_or_nan(const std::vector<double>& values) {
+  if (values.empty()) return std::nan("");
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+// A randomized variant's plain twin: the first variant of the same encoding without randomized positions.
+std::vector<SuitePapersSummary::Pair> randomized_pairs(const std::vector<StudyVariant>& variants) {
+  std::vector<SuitePapersSummary::Pair> pairs;
+  for (const StudyVariant& r : variants) {
+    const PositionConfig& rp = r.config.model.position;
+    if (!rp.flag("randomized")) continue;
+    for (const StudyVariant& p : variants)
+      if (p.config.model.position.type == rp.type && !p.config.model.position.flag("randomized")) {
+        pairs.push_back({p.name, r.name});
+        break;
+      }
+  }
+  return pairs;
+}
+
+std::string percent(double v) { return std::isnan(v) ? "–" : fmt::format("{:.1f}", 100.0 * v); }
+
+}  // namespace
+
+SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& tasks,
+                                           const std::vector<StudyVariant>& variants) {
+  SuitePapersSummary s;
+  for (const StudyVariant& v : variants) {
+    std::vector<double> scores, reciprocal_ranks;
+    for (const TaskPapersScores& t : tasks)
+      if (const PapersScore* p = find_score(t, v.name)) {
+        scores.push_back(p->reported);
+        reciprocal_ranks.push_back(1.0 / rank_in(t, *p));
+      }
+    s.variants.push_back(v.name);
+    s.mean_score.push_back(mean_or_nan(scores));
+    s.mean_reciprocal_rank.push_back(mean_or_nan(reciprocal_ranks));
+  }
+  s.pairs = randomized_pairs(variants);
+  for (const TaskPapersScores& t : tasks)
+    for (const SuitePapersSummary::Pair& pair : s.pairs) {
+      const PapersScore* plain = find_score(t, pair.plain);
+      const PapersScore* randomized = find_score(t, pair.randomized);
+      if (plain != nullptr && randomized != nullptr) s.gains.push_back(randomized->reported - plain->reported);
+    }
+  return s;
+}
+
+std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, const std::vector<StudyVariant>& variants,
+                                  const std::string& protocol) {
+  if (std::all_of(tasks.begin(), tasks.end(), [](const TaskPapersScores& t) { return t.scores.empty(); })) return "";
+  const SuitePapersSummary s = summarise_papers_scores(tasks, variants);
+  std::string o = "\n## The papers' score across tasks\n\n" + protocol +
+                  " In percent; **bold**: the task's best. Below the tasks: the mean over them, and the mean "
+                  "reciprocal rank (Kazemnejad et al. 2023, Figure 1: in each task the variants ranked by this "
+                  "score, 1 the best, tied scores sharing the better rank). Best-of-seeds and mean-of-seeds scores "
+                  "carry no interval; the tasks' verdicts say which differences the data resolve.\n\n| Task |";
+  for (const std::string& v : s.variants) o += " " + v + " |";
+  o += "\n|---|";
+  for (size_t i = 0; i < s.variants.size(); ++i) o += "--:|";
+  o += "\n";
+  for (const TaskPapersScores& t : tasks) {
+    o += "| " + t.task + " |";
+    for (const std::string& v : s.variants) {
+      const PapersScore* p = find_score(t, v);
+      const std::string cell = p == nullptr ? "–" : percent(p->reported);
+      o += " " + (p != nullptr && rank_in(t, *p) == 1 ? "**" + cell + "**" : cell) + " |";
+    }
+    o += "\n";
+  }
+  o += "| *mean over tasks* |";
+  for (double m : s.mean_score) o += " " + percent(m) + " |";
+  o += "\n| *mean reciprocal rank* |";
+  for (double m : s.mean_reciprocal_rank) o += std::isnan(m) ? " – |" : fmt::format(" {:.2f} |", m);
+  o += "\n";
+  if (!s.gains.empty())
+    o += fmt::format(
+        "\nRandomized positions minus the same encoding without them, averaged over the {} (task, encoding) pairs "
+        "scored: {:+.1f} points ({} gain, {} lose, {} equal; Ruoss et al. 2023 report +12.0 on average over 15 "
+        "tasks, abstract).\n",
+        s.gains.size(), 100.0 * mean_or_nan(s.gains),
+        std::count_if(s.gains.begin(), s.gains.end(), [](double g) { return g > 0; }),
+        std::count_if(s.gains.begin(), s.gains.end(), [](double g) { return g < 0; }),
+        std::count_if(s.gains.begin(), s.gains.end(), [](double g) { return g == 0; }));
+  return o;
+}
+
+nlohmann::json suite_papers_json(const std::vector<TaskPapersScores>& tasks,
+                                 const std::vector<StudyVariant>& variants) {
+  const SuitePapersSummary s = summarise_papers_scores(tasks, variants);
+  auto number = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
+  nlohmann::json j{{"tasks", nlohmann::json::object()}, {"variants", nlohmann::json::object()}};
+  for (const TaskPapersScores& t : tasks)
+    for (const PapersScore& p : t.scores)
+      j["tasks"][t.task][p.variant] = {
+          {"reported", p.reported}, {"best", p.best}, {"mean", p.mean}, {"seeds", p.seeds}};
+  for (size_t i = 0; i < s.variants.size(); ++i)
+    j["variants"][s.variants[i]] = {{"mean_score", number(s.mean_score[i])},
+                                    {"mean_reciprocal_rank", number(s.mean_reciprocal_rank[i])}};
+  j["randomized_gain_mean"] = number(mean_or_nan(s.gains));
+  j["randomized_gains"] = s.gains;
+  return j;
+}
+
+}  // namespace rotor

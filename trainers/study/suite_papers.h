@@ -1,0 +1,46 @@
+#pragma once
+// A suite's papers' scores across its tasks (study_suite.h), the numbers the
+// length-generalisation papers aggregate: each task's papers' score per
+// variant (papers_score.h), their mean over the tasks, the mean reciprocal
+// rank of each variant over the tasks (Kazemnejad et al. 2023, Figure 1:
+// within a task the variants are ranked by the score, 1 the best; tied scores
+// share the better rank), and, where the suite pairs a variant with its
+// randomized-positions twin (same encoding, model.position.randomized set),
+// the twin's gain averaged over the (task, encoding) pairs (Ruoss et al. 2023,
+// abstract: +12.0 points).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trainers/study/papers_score.h"
+#include "trainers/study/study_spec.h"
+
+namespace rotor {
+
+struct TaskPapersScores {
+  std::string task;
+  std::vector<PapersScore> scores;  // per variant scored, in spec order
+};
+
+struct SuitePapersSummary {
+  std::vector<std::string> variants;         // in spec order
+  std::vector<double> mean_score;            // over the tasks that scored it; NaN: none did
+  std::vector<double> mean_reciprocal_rank;  // over the tasks that scored it; NaN: none did
+  // Randomized twin minus its plain variant, per (task, pair) both scored.
+  struct Pair {
+    std::string plain, randomized;
+  };
+  std::vector<Pair> pairs;
+  std::vector<double> gains;  // one per (task, pair), in task order then pair order
+};
+
+SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& tasks,
+                                           const std::vector<StudyVariant>& variants);
+
+// report.md's section; empty when no task has a papers' score.
+std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, const std::vector<StudyVariant>& variants,
+                                  const std::string& protocol);
+nlohmann::json suite_papers_json(const std::vector<TaskPapersScores>& tasks, const std::vector<StudyVariant>& variants);
+
+}  // namespace rotor
