@@ -1,14 +1,55 @@
-// report.md's evidence: the verdict in words, each cell's intervals and
-// resolved pairs, the order control and whether variants use positions.
+// The study's evidence (study_evidence.h) in the report: report.json's
+// verdicts, statistics, order_dependence and position_usage, and report.md's
+// verdict in words, each cell's intervals and resolved pairs, the order
+// control and whether variants use positions.
 #include <cmath>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "trainers/study/study_report.h"
+#include "trainers/study/report_statistics.h"
 
 namespace rotor {
 namespace {
+
+nlohmann::json order_json(const StudyEvidence& e) {
+  nlohmann::json j{{"verdict", e.order_verdict}, {"gaps", nlohmann::json::array()}};
+  for (const OrderDependence& o : e.order)
+    j["gaps"].push_back({{"variant", o.variant},
+                         {"shuffled", o.shuffled},
+                         {"split", o.split},
+                         {"length", o.length},
+                         {"gap", to_json(o.gap)}});
+  return j;
+}
+
+nlohmann::json usage_json(const StudyEvidence& e) {
+  nlohmann::json j{{"reference", e.reference},
+                   {"near_uniform_entropy", kUniformEntropy},
+                   {"verdicts", e.usage_verdicts},
+                   {"variants", nlohmann::json::array()}};
+  for (const PositionUsage& u : e.usage)
+    j["variants"].push_back({{"variant", u.variant},
+                             {"differs_from_none", u.differs_from_none},
+                             {"differing_per_seed", u.differing_per_seed},
+                             {"documents", u.documents},
+                             {"indistinguishable_from_none", u.indistinguishable_from_none},
+                             {"measured_runs", u.measured_runs},
+                             {"near_uniform_runs", u.near_uniform_runs},
+                             {"layer_entropy", u.layer_entropy},
+                             {"order_blind", u.order_blind}});
+  return j;
+}
+
+nlohmann::json evidence_json(const StudyReport& r) {
+  const StudyEvidence& e = r.evidence;
+  nlohmann::json statistics = statistics_json(e.cells, e.options);
+  statistics["method"]["comparisons"] = e.against.empty() ? "all pairs" : "planned: each variant against " + e.against;
+  return {{"verdicts", e.verdicts},
+          {"statistics", statistics},
+          {"order_dependence", order_json(e)},
+          {"position_usage", usage_json(e)}};
+}
 
 std::string points(double v) { return fmt::format("{:.2f}", 100 * v); }
 std::string signed_points(double v) { return fmt::format("{:+.2f}", 100 * v); }
@@ -184,6 +225,11 @@ std::string evidence_markdown(const StudyReport& r) {
   }
   o << order_section(e) << usage_section(e);
   return o.str();
+}
+
+ReportStatistic evidence_statistic() {
+  return {"evidence", ReportPlace::after_results, evidence_json, nullptr,
+          [](const StudyReport& r, const PlotOutcome&) { return evidence_markdown(r); }};
 }
 
 }  // namespace rotor
