@@ -11,7 +11,7 @@ namespace rotor {
 namespace {
 
 bool beyond_training(const SweepCell& c) {
-  return c.available && c.scaling == "none" && c.split.rfind("test_", 0) == 0;
+  return c.available && c.scaling == unscaled() && c.split.rfind("test_", 0) == 0;
 }
 
 // The run's per-token accuracy averaged over its test_<L> cells; NaN when one is missing or unscored.

@@ -124,7 +124,7 @@ std::string sweep_tables(const StudyReport& r) {
             if (s.point.split == split && s.point.length == l && s.point.scaling == scaling) cell = &s;
           row << " ";
           if (!cell) {
-            row << (scaling == "none" ? "–" : "") << " |";
+            row << (scaling == unscaled() ? "–" : "") << " |";
             continue;
           }
           any = true;
