@@ -1,7 +1,7 @@
 #pragma once
 // The report of a study, built from its manifest and run directories:
 //   report.json  every number, per run and per variant (report_data.cpp)
-//   report.csv   the same as a tidy table, one number per row
+//   report.csv   the same as a tidy table, one number per row (report_csv.cpp)
 //   report.md    tables for people, plots or how to get them (report_markdown.cpp)
 //   plots/       PNG and SVG drawn by tools/plot_study.py (plots.cpp)
 #include <string>
