@@ -18,13 +18,15 @@ double bits(double nats) { return nats / std::log(2.0); }
 // read from it (bits per byte with the byte tokenizer), and the accuracy of the
 // predicted tokens (clm: the next token; mlm: the masked ones).
 std::vector<MetricDeclaration> language_model_metrics() {
-  return {{"loss", true},
+  return {{"loss", true, "", 4, "", nullptr, "nats/token"},
           {"perplexity", true, "", 3, "loss", perplexity},
           {"bits_per_token", true, "bits/token", 4, "loss", bits},
           {"accuracy", false, "token accuracy"}};
 }
 
 std::vector<std::string> language_model_study_metrics() { return {"accuracy", "loss", "perplexity"}; }
+// Its report tables: perplexity, the number people read, beside the loss it is read from.
+std::vector<std::string> language_model_table_metrics() { return {"perplexity", "loss"}; }
 
 std::function<std::unique_ptr<Model>(const ModelConfig&)> language_model(LanguageModelKind kind) {
   return [kind](const ModelConfig& m) { return std::make_unique<LanguageModel>(m, kind, DType::F32); };
@@ -49,9 +51,11 @@ std::vector<ObjectiveSpec> rows() {
        "accuracy",
        false},
       {ObjectiveKind::clm, language_model(LanguageModelKind::causal), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true},
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true,
+       std::nullopt, language_model_table_metrics()},
       {ObjectiveKind::mlm, language_model(LanguageModelKind::masked), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true},
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true,
+       std::nullopt, language_model_table_metrics()},
       // Study evidence: per sample (its correct target tokens, its target tokens), the papers' per-token
       // accuracy; the whole-sample score is a study metric beside it.
       {ObjectiveKind::transduction,
@@ -64,6 +68,7 @@ std::vector<ObjectiveSpec> rows() {
        "token_accuracy",
        false,
        SequenceLayout::queries,
+       {},
        PapersScoreRule{"token_accuracy", true,
                        "As Delétang et al. (2023) and Ruoss et al. (2023) report a task: each run's per-token accuracy "
                        "over the output positions of every test_<L> split, averaged over those lengths, then the best "
@@ -78,6 +83,7 @@ std::vector<ObjectiveSpec> rows() {
        "token_accuracy",
        false,
        SequenceLayout::prompt_answer,
+       {},
        PapersScoreRule{"exact_match", false,
                        "As Kazemnejad et al. (2023) score a task: each run's exact match of greedy decoding over the "
                        "answers of every test_<L> split, averaged over those lengths, then the mean of the seeds "

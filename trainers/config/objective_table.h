@@ -58,6 +58,7 @@ struct MetricDeclaration {
   // derive(value of derived_from). Empty: the objective measures it.
   std::string derived_from;
   double (*derive)(double) = nullptr;
+  std::string unit;  // of its values, for a column header ("nats/token"); empty: none said
 
   std::string shown_name() const { return label.empty() ? name : label; }
   std::string format(double value) const;  // `decimals` after the point
@@ -85,6 +86,9 @@ struct ObjectiveSpec {
   bool scalings_compared = false;
   // per_token_targets: how a sample becomes tokens and targets (data.sequence_layout).
   std::optional<SequenceLayout> layout = std::nullopt;
+  // The metrics a study report's results and per-seed tables give per split,
+  // in column order; empty: the study metrics.
+  std::vector<std::string> table_metrics{};
   std::optional<PapersScoreRule> papers_score = std::nullopt;
 
   std::string name() const { return option_name(kind); }

@@ -19,14 +19,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/model_options.h"
 #include "trainers/run/metrics_events.h"
 
 namespace rotor {
 
+// The scaling of a cell evaluated as its model was trained: RopeScaling::none's
+// name. Cells, study specs and reports keep a scaling by its name (as
+// length_sweep.json and report.json write it); this is where "unscaled" is said.
+inline const std::string& unscaled() {
+  static const std::string name = option_name(RopeScaling::none);
+  return name;
+}
+
 struct SweepCell {
   std::string split;
   int64_t length = 0;
-  std::string scaling = "none";
+  std::string scaling = unscaled();
   bool available = false;  // false: n/a, see reason
   std::string reason;
   SplitScores scores;  // as the run's objective declares them; empty when not available

@@ -20,7 +20,7 @@ std::string number_text(double v) { return fmt::format("{:.17g}", v); }
 // The config overrides that evaluate a rope model trained on `trained`
 // tokens at `length` with `scaling`.
 std::vector<std::string> scaling_overrides(const std::string& scaling, int64_t length, int64_t trained) {
-  if (scaling == "none") return {};
+  if (scaling == unscaled()) return {};
   return {"model.position.scaling=" + scaling,
           "model.position.scaling_factor=" + number_text(static_cast<double>(length) / static_cast<double>(trained)),
           "model.position.original_max_len=" + std::to_string(trained)};

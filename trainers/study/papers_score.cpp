@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "trainers/study/report_statistics.h"
+
 namespace rotor {
 namespace {
 
 bool beyond_training(const SweepCell& c) {
-  return c.available && c.scaling == "none" && c.split.rfind("test_", 0) == 0;
+  return c.available && c.scaling == unscaled() && c.split.rfind("test_", 0) == 0;
 }
 
 // The run's `metric` averaged over its test_<L> cells; NaN when one is missing or unscored.
@@ -61,6 +63,12 @@ std::string papers_score_markdown(const StudyReport& report) {
     o += fmt::format("| {} | {:.2f} | {:.2f} | {} | {} |\n", p.variant, 100.0 * p.best, 100.0 * p.mean, p.seeds,
                      p.lengths);
   return o;
+}
+
+// report.md's section alone: report.json and report.csv hold every per-length score it is made of.
+ReportStatistic papers_score_statistic() {
+  return {"papers_score", ReportPlace::after_results, nullptr, nullptr,
+          [](const StudyReport& r, const PlotOutcome&) { return papers_score_markdown(r); }};
 }
 
 }  // namespace rotor

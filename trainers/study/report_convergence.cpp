@@ -1,12 +1,15 @@
-// report.md's "Steps to threshold" section (convergence.h): per threshold, a
-// table of each variant's steps with its interval, and one of every pair.
+// Steps to each of the spec's evaluation.thresholds (convergence.h): report.json's
+// "convergence", report.csv's steps_to_threshold rows and report.md's "Steps to
+// threshold" section (per threshold, a table of each variant's steps with its
+// interval, and one of every pair).
 #include <cmath>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "trainers/study/convergence.h"
+#include "trainers/study/report_statistics.h"
 #include "trainers/study/student_t.h"
-#include "trainers/study/study_report.h"
 
 namespace rotor {
 namespace {
@@ -54,10 +57,46 @@ std::string pairs_table(const ThresholdConvergence& c) {
   return o.str();
 }
 
-}  // namespace
+// Per evaluation.thresholds, in spec order.
+std::vector<ThresholdConvergence> study_convergence(const StudyReport& r) {
+  std::vector<std::string> names;
+  for (const StudyVariant& v : r.manifest.spec.variants) names.push_back(v.name);
+  const bool falling = r.objective->find_metric(r.objective->default_best_metric)->lower_is_better;
+  std::vector<ThresholdConvergence> out;
+  for (double threshold : r.manifest.spec.evaluation.thresholds)
+    out.push_back(threshold_convergence(names, r.runs, threshold, falling, r.evidence.options.alpha));
+  return out;
+}
 
-std::string convergence_markdown(const StudyReport& r) {
-  if (r.convergence.empty()) return "";
+nlohmann::json convergence_json(const StudyReport& r) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ThresholdConvergence& c : study_convergence(r)) list.push_back(to_json(c));
+  return {{"convergence", list}};
+}
+
+// A row per run that reached a threshold and one per variant (n: the seeds that
+// reached it); the threshold is in the note.
+std::vector<CsvRow> convergence_rows(const StudyReport& r) {
+  std::vector<CsvRow> rows;
+  for (const ThresholdConvergence& c : study_convergence(r)) {
+    const std::string note = fmt::format("threshold {:g}", c.threshold);
+    for (const VariantConvergence& v : c.variants) {
+      std::vector<double> steps;
+      for (const auto& seed_step : v.steps) steps.push_back(seed_step.second);
+      rows.push_back(aggregate_row(v.name, "steps_to_threshold", seed_stats(steps)));
+      rows.back().note = note;
+      for (const auto& [seed, step] : v.steps) {
+        rows.push_back(run_row(v.name, std::to_string(seed), "steps_to_threshold", step));
+        rows.back().note = note;
+      }
+    }
+  }
+  return rows;
+}
+
+std::string convergence_markdown(const StudyReport& r, const PlotOutcome&) {
+  const std::vector<ThresholdConvergence> convergence = study_convergence(r);
+  if (convergence.empty()) return "";
   const bool falling = r.objective->find_metric(r.objective->default_best_metric)->lower_is_better;
   std::ostringstream o;
   o << "\n## Steps to threshold\n\nThe first step at which a run's validation "
@@ -74,13 +113,19 @@ std::string convergence_markdown(const StudyReport& r) {
                      seeds, 100 * (1 - alpha), student_t_critical(alpha, seeds - 1), seeds - 1)
       << (seeds <= 5 ? ": wide, so a resolved difference is a large one." : ".");
   o << "\n";
-  for (const ThresholdConvergence& c : r.convergence) {
+  for (const ThresholdConvergence& c : convergence) {
     o << "\n**Validation " << (falling ? "loss ≤ " : "accuracy ≥ ")
       << (falling ? fmt::format("{:g}", c.threshold) : fmt::format("{:g}%", 100 * c.threshold)) << "**\n\n"
       << variants_table(c) << "\n"
       << pairs_table(c);
   }
   return o.str();
+}
+
+}  // namespace
+
+ReportStatistic convergence_statistic() {
+  return {"convergence", ReportPlace::after_results, convergence_json, convergence_rows, convergence_markdown};
 }
 
 }  // namespace rotor

@@ -1,14 +1,56 @@
-// report.md's evidence: the verdict in words, each cell's intervals and
-// resolved pairs, the order control and whether variants use positions.
+// The study's evidence (study_evidence.h) in the report: report.json's
+// verdicts, statistics, order_dependence and position_usage, and report.md's
+// verdict in words, each cell's intervals and resolved pairs, the order
+// control and whether variants use positions.
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "trainers/study/study_report.h"
+#include "trainers/study/report_statistics.h"
 
 namespace rotor {
 namespace {
+
+nlohmann::json order_json(const StudyEvidence& e) {
+  nlohmann::json j{{"verdict", e.order_verdict}, {"gaps", nlohmann::json::array()}};
+  for (const OrderDependence& o : e.order)
+    j["gaps"].push_back({{"variant", o.variant},
+                         {"shuffled", o.shuffled},
+                         {"split", o.split},
+                         {"length", o.length},
+                         {"gap", to_json(o.gap)}});
+  return j;
+}
+
+nlohmann::json usage_json(const StudyEvidence& e) {
+  nlohmann::json j{{"reference", e.reference},
+                   {"near_uniform_entropy", kUniformEntropy},
+                   {"verdicts", e.usage_verdicts},
+                   {"variants", nlohmann::json::array()}};
+  for (const PositionUsage& u : e.usage)
+    j["variants"].push_back({{"variant", u.variant},
+                             {"differs_from_none", u.differs_from_none},
+                             {"differing_per_seed", u.differing_per_seed},
+                             {"documents", u.documents},
+                             {"indistinguishable_from_none", u.indistinguishable_from_none},
+                             {"measured_runs", u.measured_runs},
+                             {"near_uniform_runs", u.near_uniform_runs},
+                             {"layer_entropy", u.layer_entropy},
+                             {"order_blind", u.order_blind}});
+  return j;
+}
+
+nlohmann::json evidence_json(const StudyReport& r) {
+  const StudyEvidence& e = r.evidence;
+  nlohmann::json statistics = statistics_json(e.cells, e.options);
+  statistics["method"]["comparisons"] = e.against.empty() ? "all pairs" : "planned: each variant against " + e.against;
+  return {{"verdicts", e.verdicts},
+          {"statistics", statistics},
+          {"order_dependence", order_json(e)},
+          {"position_usage", usage_json(e)}};
+}
 
 std::string points(double v) { return fmt::format("{:.2f}", 100 * v); }
 std::string signed_points(double v) { return fmt::format("{:+.2f}", 100 * v); }
@@ -61,52 +103,76 @@ std::string verdict_section(const StudyEvidence& e) {
   return o.str();
 }
 
-std::string cell_table(const CellStatistics& c, const std::string& reference) {
+// A column of a cell's table: its header, its alignment row ("--:|") and its text for a variant with runs.
+struct CellColumn {
+  std::string header, alignment;
+  std::function<std::string(const VariantStatistics&)> shown;
+};
+
+std::string seeds_text(const VariantStatistics& v) { return std::to_string(v.n_seeds); }
+std::string tier_text(const VariantStatistics& v) { return std::to_string(v.tier); }
+
+// A classifier's or a sequence task's cell: the score in points with its interval, and, with a no-position
+// reference, whether each variant differs from it.
+std::vector<CellColumn> points_columns(const std::string& reference) {
+  std::vector<CellColumn> columns{
+      {"Accuracy", "--:", [](const VariantStatistics& v) { return points(v.mean); }},
+      {"95% interval", "--:", [](const VariantStatistics& v) { return interval(v.ci_low, v.ci_high); }},
+      {"Seeds", "--:", seeds_text},
+      {"Tier", "--:", tier_text}};
+  if (!reference.empty())
+    columns.push_back({"vs `" + reference + "`", "---", [reference](const VariantStatistics& v) -> std::string {
+                         return v.name == reference ? "–" : v.indistinguishable_from_reference ? "tied" : "differs";
+                       }});
+  return columns;
+}
+
+// A language model's cell: perplexity with the interval of exp(loss), and the loss.
+std::vector<CellColumn> perplexity_columns() {
+  return {{"Perplexity", "--:", [](const VariantStatistics& v) { return fmt::format("{:.3f}", std::exp(v.mean)); }},
+          {"95% interval", "--:",
+           [](const VariantStatistics& v) {
+             return fmt::format("[{:.3f}, {:.3f}]", std::exp(v.ci_low), std::exp(v.ci_high));
+           }},
+          {"Loss (nats/token)", "--:", [](const VariantStatistics& v) { return fmt::format("{:.4f}", v.mean); }},
+          {"Seeds", "--:", seeds_text},
+          {"Windows", "--:", [](const VariantStatistics& v) { return std::to_string(v.n_documents); }},
+          {"Tier", "--:", tier_text}};
+}
+
+// A resolved pair in points, or for a language model in nats per token with its perplexity ratio.
+std::string pair_line(const PairStatistics& p, bool nats) {
+  if (nats)
+    return fmt::format("- {} − {}: {:+.4f} nats/token [{:+.4f}, {:+.4f}] (perplexity × {:.3f}), p = {} (Holm {})\n",
+                       p.a, p.b, p.difference, p.ci_low, p.ci_high, std::exp(p.difference), p_text(p.p),
+                       p_text(p.p_holm));
+  return "- " + p.a + " − " + p.b + ": " + signed_points(p.difference) + " points " +
+         signed_interval(p.ci_low, p.ci_high) + ", p = " + p_text(p.p) + " (Holm " + p_text(p.p_holm) + ")\n";
+}
+
+// One cell: a row per variant with runs, its columns as the study's unit says, then its resolved pairs.
+std::string cell_table(const CellStatistics& c, const StudyEvidence& e) {
+  const bool nats = e.nats_per_token();
+  const std::vector<CellColumn> columns = nats ? perplexity_columns() : points_columns(e.reference);
   std::ostringstream o;
-  o << "\n**" << c.split << "**, " << c.length << " tokens:\n\n| Variant | Accuracy | 95% interval | Seeds | Tier |"
-    << (reference.empty() ? "" : " vs `" + reference + "` |") << "\n|---|--:|--:|--:|--:|"
-    << (reference.empty() ? "" : "---|") << "\n";
+  o << "\n**" << c.split << "**, " << c.length << " tokens:\n\n| Variant |";
+  for (const CellColumn& column : columns) o << " " << column.header << " |";
+  o << "\n|---|";
+  for (const CellColumn& column : columns) o << column.alignment << "|";
+  o << "\n";
   for (const VariantStatistics& v : c.variants) {
     if (v.n_seeds == 0) continue;
-    o << "| " << v.name << " | " << points(v.mean) << " | " << interval(v.ci_low, v.ci_high) << " | " << v.n_seeds
-      << " | " << v.tier << " |";
-    if (!reference.empty())
-      o << (v.name == reference ? " – |" : v.indistinguishable_from_reference ? " tied |" : " differs |");
+    o << "| " << v.name << " |";
+    for (const CellColumn& column : columns) o << " " << column.shown(v) << " |";
     o << "\n";
   }
   std::string resolved;
   for (const PairStatistics& p : c.pairs)
-    if (p.different)
-      resolved += "- " + p.a + " − " + p.b + ": " + signed_points(p.difference) + " points " +
-                  signed_interval(p.ci_low, p.ci_high) + ", p = " + p_text(p.p) + " (Holm " + p_text(p.p_holm) + ")\n";
+    if (p.different) resolved += pair_line(p, nats);
   o << "\n"
-    << (resolved.empty() ? "No pair is resolved here.\n"
-                         : "Resolved pairs (paired over seeds and documents):\n\n" + resolved);
-  return o.str();
-}
-
-// A language model's cell: perplexity with the interval of exp(loss), the
-// loss, and resolved pairs in nats per token with their perplexity ratio.
-std::string language_model_cell_table(const CellStatistics& c) {
-  std::ostringstream o;
-  o << "\n**" << c.split << "**, " << c.length
-    << " tokens:\n\n| Variant | Perplexity | 95% interval | Loss (nats/token) | Seeds | Windows | Tier |\n"
-    << "|---|--:|--:|--:|--:|--:|--:|\n";
-  for (const VariantStatistics& v : c.variants) {
-    if (v.n_seeds == 0) continue;
-    o << "| " << v.name << " | " << fmt::format("{:.3f}", std::exp(v.mean)) << " | "
-      << fmt::format("[{:.3f}, {:.3f}]", std::exp(v.ci_low), std::exp(v.ci_high)) << " | "
-      << fmt::format("{:.4f}", v.mean) << " | " << v.n_seeds << " | " << v.n_documents << " | " << v.tier << " |\n";
-  }
-  std::string resolved;
-  for (const PairStatistics& p : c.pairs)
-    if (p.different)
-      resolved +=
-          fmt::format("- {} − {}: {:+.4f} nats/token [{:+.4f}, {:+.4f}] (perplexity × {:.3f}), p = {} (Holm {})\n", p.a,
-                      p.b, p.difference, p.ci_low, p.ci_high, std::exp(p.difference), p_text(p.p), p_text(p.p_holm));
-  o << "\n"
-    << (resolved.empty() ? "No pair is resolved here.\n"
-                         : "Resolved pairs (paired over seeds and windows):\n\n" + resolved);
+    << (resolved.empty()
+            ? "No pair is resolved here.\n"
+            : fmt::format("Resolved pairs (paired over seeds and {}):\n\n", nats ? "windows" : "documents") + resolved);
   return o.str();
 }
 
@@ -172,7 +238,7 @@ std::string evidence_markdown(const StudyReport& r) {
         "lowest loss and every variant not resolved from it, and so on.\n{}",
         budget > 0 ? fmt::format("; the split's first {} targets only, evaluation.max_tokens", budget) : "",
         e.options.replicates, holm_family(e), few_seeds_note(e));
-    for (const CellStatistics& c : e.cells) o << language_model_cell_table(c);
+    for (const CellStatistics& c : e.cells) o << cell_table(c, e);
   } else if (!e.cells.empty()) {
     o << fmt::format(
         "\n## Statistics\n\nAccuracy in percent over every seed and test document; 95% intervals from a two-level "
@@ -180,10 +246,15 @@ std::string evidence_markdown(const StudyReport& r) {
         "documents, Holm-corrected over {}; tier 1 is the best variant and every one not resolved from it, and so "
         "on.\n{}",
         e.options.replicates, holm_family(e), few_seeds_note(e));
-    for (const CellStatistics& c : e.cells) o << cell_table(c, e.reference);
+    for (const CellStatistics& c : e.cells) o << cell_table(c, e);
   }
   o << order_section(e) << usage_section(e);
   return o.str();
+}
+
+ReportStatistic evidence_statistic() {
+  return {"evidence", ReportPlace::after_results, evidence_json, nullptr,
+          [](const StudyReport& r, const PlotOutcome&) { return evidence_markdown(r); }};
 }
 
 }  // namespace rotor

@@ -10,9 +10,8 @@
 
 #include "trainers/config/config_loader.h"
 #include "trainers/run/run_directory.h"
-#include "trainers/study/papers_score.h"
 #include "trainers/study/report_metrics.h"
-#include "trainers/study/study_report.h"
+#include "trainers/study/report_statistics.h"
 #include "trainers/training/progress.h"
 
 namespace rotor {
@@ -125,7 +124,7 @@ std::string sweep_tables(const StudyReport& r) {
             if (s.point.split == split && s.point.length == l && s.point.scaling == scaling) cell = &s;
           row << " ";
           if (!cell) {
-            row << (scaling == "none" ? "–" : "") << " |";
+            row << (scaling == unscaled() ? "–" : "") << " |";
             continue;
           }
           any = true;
@@ -197,11 +196,11 @@ std::string report_markdown(const StudyReport& r, const PlotOutcome& plots) {
        "other work (other runs of the study with --jobs): they say as much about its load as about the "
        "encoding.\n\n## Results\n\n"
     << results_table(r) << "\n"
-    << evidence_markdown(r) << papers_score_markdown(r) << convergence_markdown(r) << "\n## Per seed\n\n"
+    << statistics_markdown(r, plots, ReportPlace::after_results) << "\n## Per seed\n\n"
     << seed_table(r)
     << "\n## Length extrapolation\n\nThe best checkpoint of every run evaluated with windows of each length; "
        "RoPE scalings (scaling factor = length / training length) only beyond the training length.\n"
-    << sweep_tables(r) << offsets_markdown(r, plots) << "\n## Plots\n\n"
+    << sweep_tables(r) << statistics_markdown(r, plots, ReportPlace::after_sweeps) << "\n## Plots\n\n"
     << plots_section(r, plots) << "\n## Configs\n\n"
     << configs_section(r);
   return o.str();

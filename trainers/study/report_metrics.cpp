@@ -8,6 +8,10 @@ namespace {
 
 bool language_model(const ObjectiveSpec& objective) { return objective.evidence == EvidenceUnit::window; }
 
+const std::vector<std::string>& table_metrics(const ObjectiveSpec& objective) {
+  return objective.table_metrics.empty() ? objective.study_metrics : objective.table_metrics;
+}
+
 std::string capitalized(std::string s) {
   if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
   return s;
@@ -16,17 +20,13 @@ std::string capitalized(std::string s) {
 }  // namespace
 
 std::vector<ReportColumn> split_columns(const ObjectiveSpec& objective) {
-  if (language_model(objective))
-    return {{"val_perplexity", "Val perplexity"},
-            {"val_loss", "Val loss (nats/token)"},
-            {"test_perplexity", "Test perplexity"},
-            {"test_loss", "Test loss (nats/token)"}};
   std::vector<ReportColumn> columns;
   for (const std::string split : {"val", "test"})
-    for (const std::string& metric : objective.study_metrics) {
+    for (const std::string& metric : table_metrics(objective)) {
       const MetricDeclaration* declared = objective.find_metric(metric);
-      columns.push_back(
-          {split + "_" + metric, capitalized(split) + " " + (declared ? declared->shown_name() : metric)});
+      std::string header = capitalized(split) + " " + (declared ? declared->shown_name() : metric);
+      if (declared && !declared->unit.empty()) header += " (" + declared->unit + ")";
+      columns.push_back({split + "_" + metric, header});
     }
   return columns;
 }
@@ -41,9 +41,7 @@ std::string percent_metrics_sentence(const ObjectiveSpec& objective) {
   return capitalized(out) + " in percent";
 }
 
-std::string sweep_metric(const ObjectiveSpec& objective) {
-  return language_model(objective) ? "perplexity" : objective.evidence_metric;
-}
+std::string sweep_metric(const ObjectiveSpec& objective) { return table_metrics(objective).front(); }
 
 std::vector<std::string> csv_sweep_metrics(const ObjectiveSpec& objective, bool per_run) {
   if (language_model(objective)) return {"accuracy", per_run ? "loss" : "perplexity"};

@@ -2,9 +2,9 @@
 // Which of its objective's metrics each part of a study report shows, read from
 // the objective's row (config/objective_table.h) so that a new objective's
 // report names its own scores (a sequence task's token and sequence accuracy)
-// instead of a classifier's. A language model's report keeps the perplexity
-// and loss columns it has always shown; its row's study_metrics lead with an
-// accuracy its tables never gave.
+// instead of a classifier's. A language model's report.csv keeps the rows it
+// has always had; its row's study_metrics lead with an accuracy whose rows
+// never carried a split.
 #include <string>
 #include <vector>
 
@@ -13,7 +13,8 @@
 namespace rotor {
 
 // A per-split column of the results and per-seed tables: a RunResult metrics
-// key ("test_token_accuracy") and its header ("Test token accuracy").
+// key ("test_token_accuracy") and its header ("Test token accuracy", "Test
+// loss (nats/token)"), for each of the row's table metrics per split.
 struct ReportColumn {
   std::string key;
   std::string header;
@@ -24,8 +25,9 @@ std::vector<ReportColumn> split_columns(const ObjectiveSpec& objective);
 // macro-F1 in percent", "Token accuracy and sequence accuracy in percent".
 std::string percent_metrics_sentence(const ObjectiveSpec& objective);
 
-// The metric report.md's length-extrapolation tables and plots show per cell:
-// a language model's perplexity, else the row's evidence_metric.
+// The metric report.md's length-extrapolation tables show per cell: the first
+// of the row's table metrics (a language model's perplexity, a classifier's
+// accuracy).
 std::string sweep_metric(const ObjectiveSpec& objective);
 
 // The sweep metrics report.csv gives per cell, in order: the row's study

@@ -9,7 +9,7 @@
 #include "datasets/tasks/separation_tasks.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/offset_check.h"
-#include "trainers/study/study_report.h"
+#include "trainers/study/report_statistics.h"
 
 namespace rotor {
 namespace {
@@ -48,8 +48,6 @@ std::string plot_links(const std::string& variant, size_t layers, const PlotOutc
   }
   return out;
 }
-
-}  // namespace
 
 nlohmann::json offsets_json(const StudyReport& r) {
   nlohmann::json out = nlohmann::json::array();
@@ -97,6 +95,16 @@ std::string offsets_markdown(const StudyReport& r, const PlotOutcome& plots) {
     o << "\n" << plot_links(v.name, run.offsets.layers.size(), plots);
   }
   return o.str();
+}
+
+}  // namespace
+
+ReportStatistic offset_profiles_statistic() {
+  return {"offset_profiles", ReportPlace::after_sweeps,
+          [](const StudyReport& r) {
+            return nlohmann::json{{"offset_profiles", offsets_json(r)}};
+          },
+          nullptr, offsets_markdown};
 }
 
 }  // namespace rotor

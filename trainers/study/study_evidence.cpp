@@ -35,7 +35,7 @@ std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs, Evi
   std::vector<SweepCell> points;
   for (const RunResult& r : runs)
     for (const SweepCell& c : r.sweep)
-      if (c.scaling == "none" && find_cell(r, c, unit) != nullptr &&
+      if (c.scaling == unscaled() && find_cell(r, c, unit) != nullptr &&
           std::none_of(points.begin(), points.end(), [&](const SweepCell& p) { return p.same_point(c); }))
         points.push_back(c);
   return points;
@@ -44,7 +44,7 @@ std::vector<SweepCell> statistics_points(const std::vector<RunResult>& runs, Evi
 // The scalings whose cells at a point are variants of their own: each one the
 // study evaluated where the row compares scalings, else the unscaled cells only.
 std::vector<std::string> compared_scalings(const ObjectiveSpec& objective) {
-  return objective.scalings_compared ? option_names<RopeScaling>() : std::vector<std::string>{"none"};
+  return objective.scalings_compared ? option_names<RopeScaling>() : std::vector<std::string>{unscaled()};
 }
 
 // Every variant's units at `point` (and each compared RoPE scaling as a variant
@@ -58,7 +58,7 @@ CellOutcomes cell_outcomes(const SweepCell& point, const std::vector<StudyVarian
     for (const std::string& scaling : compared_scalings(objective)) {
       SweepCell at = point;
       at.scaling = scaling;
-      VariantOutcomes out{scaling == "none" ? v.name : v.name + "+" + scaling, {}};
+      VariantOutcomes out{scaling == unscaled() ? v.name : v.name + "+" + scaling, {}};
       for_each_cell(runs, v.name, at, objective.evidence, [&](const RunResult& r, const SweepCell& c) {
         UnitScores units = unit_scores(c, objective.evidence);
         if (!first) first = units;
@@ -67,7 +67,7 @@ CellOutcomes cell_outcomes(const SweepCell& point, const std::vector<StudyVarian
                             ": the runs of a study must share data.data_seed and sources");
         out.scores_by_seed[static_cast<int64_t>(r.run.seed)] = std::move(units.numerators);
       });
-      if (scaling == "none" || !out.scores_by_seed.empty()) cell.variants.push_back(std::move(out));
+      if (scaling == unscaled() || !out.scores_by_seed.empty()) cell.variants.push_back(std::move(out));
     }
   if (first && std::any_of(first->denominators.begin(), first->denominators.end(), [](double d) { return d != 1.0; }))
     cell.weights = first->denominators;

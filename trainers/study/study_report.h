@@ -1,7 +1,7 @@
 #pragma once
 // The report of a study, built from its manifest and run directories:
 //   report.json  every number, per run and per variant (report_data.cpp)
-//   report.csv   the same as a tidy table, one number per row
+//   report.csv   the same as a tidy table, one number per row (report_csv.cpp)
 //   report.md    tables for people, plots or how to get them (report_markdown.cpp)
 //   plots/       PNG and SVG drawn by tools/plot_study.py (plots.cpp)
 #include <string>
@@ -10,8 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "trainers/study/aggregation.h"
-#include "trainers/study/convergence.h"
-#include "trainers/study/rope_decay.h"
 #include "trainers/study/study_evidence.h"
 #include "trainers/study/study_manifest.h"
 
@@ -20,17 +18,15 @@ namespace rotor {
 struct StudyReport {
   std::string dir;
   StudyManifest manifest;
-  std::vector<RunResult> runs;                    // in spec order
-  std::vector<VariantSummary> variants;           // in spec order
-  const ObjectiveSpec* objective = nullptr;       // the studied objective's row
-  StudyEvidence evidence;                         // intervals, paired tests, verdicts, controls
-  std::vector<ThresholdConvergence> convergence;  // per evaluation.thresholds, in spec order
-  // The decay curve for the first rope variant's head dimension and base,
-  // out to the longest evaluation length; empty without a rope variant.
-  int64_t decay_head_dim = 0;
-  double decay_base = 0.0;
-  std::vector<RopeDecayPoint> decay;
+  std::vector<RunResult> runs;               // in spec order
+  std::vector<VariantSummary> variants;      // in spec order
+  const ObjectiveSpec* objective = nullptr;  // the studied objective's row
+  StudyEvidence evidence;                    // intervals, paired tests, verdicts, controls
 };
+
+// The statistics beyond the fixed tables (steps to threshold, offset
+// profiles, RoPE's decay, ...) are rows of report_statistics.h, which every
+// rendering walks; each computes what it shows from the report.
 
 // Reads every run directory of the study (DIR/runs/<run id>) and aggregates.
 StudyReport build_study_report(const std::string& study_dir, const StudyManifest& manifest);
@@ -45,11 +41,6 @@ struct PlotOutcome {
 std::string report_markdown(const StudyReport& report, const PlotOutcome& plots);
 // report.md's verdict, statistics, order-control and position-usage sections (report_evidence.cpp).
 std::string evidence_markdown(const StudyReport& report);
-// report.md's attention-against-distance section and report.json's offset_profiles (report_offsets.cpp).
-std::string offsets_markdown(const StudyReport& report, const PlotOutcome& plots);
-nlohmann::json offsets_json(const StudyReport& report);
-// report.md's steps-to-threshold section; empty without evaluation.thresholds (report_convergence.cpp).
-std::string convergence_markdown(const StudyReport& report);
 
 // Writes report.json, report.csv, the plots and report.md into the study
 // directory; returns what happened to the plots.

@@ -203,9 +203,9 @@ StudyEvaluation read_evaluation(const SpecReader& r, const YAML::Node& node, con
       if (std::find(known.begin(), known.end(), name) == known.end())
         r.fail(s, "evaluation.scalings: unknown scaling '" + name + "' (expected one of: " + joined(known) + ")" +
                       did_you_mean(name, known));
-      if (name != "none" && std::find(ev.scalings.begin(), ev.scalings.end(), name) != ev.scalings.end())
+      if (name != unscaled() && std::find(ev.scalings.begin(), ev.scalings.end(), name) != ev.scalings.end())
         r.fail(s, "evaluation.scalings: '" + name + "' is listed twice");
-      if (name != "none") ev.scalings.push_back(name);
+      if (name != unscaled()) ev.scalings.push_back(name);
     }
   }
   if (const YAML::Node stride = node["stride"])

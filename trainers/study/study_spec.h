@@ -45,11 +45,11 @@ struct StudyVariant {
 
 struct StudyEvaluation {
   std::vector<std::string> splits{"test"};
-  std::vector<int64_t> lengths;               // ascending; empty: see sweep_plan
-  std::vector<std::string> scalings{"none"};  // always starts with "none"
-  int64_t stride = 0;                         // language models: new tokens per window; 0: the window length
-  int64_t max_tokens = 0;                     // language models: targets scored per split; 0: all
-  std::vector<double> thresholds;             // of the validation curve, for steps to threshold
+  std::vector<int64_t> lengths;                   // ascending; empty: see sweep_plan
+  std::vector<std::string> scalings{unscaled()};  // always starts with unscaled() ("none")
+  int64_t stride = 0;                             // language models: new tokens per window; 0: the window length
+  int64_t max_tokens = 0;                         // language models: targets scored per split; 0: all
+  std::vector<double> thresholds;                 // of the validation curve, for steps to threshold
 };
 
 struct StudyRun {

@@ -37,6 +37,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trainers/run/length_sweep_record.h"
+
 namespace rotor {
 
 struct StatisticsOptions {
@@ -70,7 +72,7 @@ struct VariantOutcomes {
 struct CellOutcomes {
   std::string split;
   int64_t length = 0;
-  std::string scaling = "none";
+  std::string scaling = unscaled();
   std::vector<VariantOutcomes> variants;  // in spec order; a variant with no finished run has no seeds
   std::vector<double> weights{};          // per document; empty: each weighs 1
   // The scores are losses (a language model's nats), so the lowest mean ranks first; else proportions in [0, 1].

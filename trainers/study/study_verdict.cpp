@@ -10,7 +10,7 @@ namespace rotor {
 namespace {
 
 std::string cell_label(const CellStatistics& c) {
-  return c.scaling == "none" ? std::to_string(c.length) : fmt::format("{} ({})", c.length, c.scaling);
+  return c.scaling == unscaled() ? std::to_string(c.length) : fmt::format("{} ({})", c.length, c.scaling);
 }
 
 // join({"a", "b", "c"}, ", ", " and ") = "a, b and c".

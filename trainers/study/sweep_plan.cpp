@@ -20,7 +20,7 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
                                                                           : std::vector<int64_t>{config.data.max_len};
     for (int64_t length : lengths)
       for (const std::string& scaling : spec.evaluation.scalings) {
-        if (scaling != "none" && !(scales && length > config.data.max_len)) continue;
+        if (scaling != unscaled() && !(scales && length > config.data.max_len)) continue;
         SweepCell point;
         point.split = split;
         point.length = length;

@@ -6,8 +6,7 @@
 
 #include "datasets/lm_windows.h"
 #include "trainers/distributed/communicator.h"
-#include "trainers/distributed/scored_batches.h"
-#include "trainers/training/language_model_batch.h"
+#include "trainers/training/score_batches.h"
 
 namespace rotor {
 
@@ -49,32 +48,19 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   one_window.max_len = windows.length + 1;
   one_window.random_train_windows = false;
   Sampler sampler(blocks, one_window, eval_batch_config(data, windows.length), data.seed, SamplerMode::eval);
-  Communicator& comm = world();
-  Progress progress("eval " + split.name, sampler.batches_in_epoch(),
-                    comm.is_root() ? options.progress : Progress::Style::none);
-  EvalRate rate;
-  NoGradGuard no_grad;
-  ForwardContext ctx;  // training = false: no dropout
-  std::vector<ScoredBatch> mine;
-  Batch batch;
-  for (int64_t index = 0; sampler.next(batch); ++index) {
-    if (!scores_batch(comm, index)) continue;
-    ctx.step = static_cast<uint64_t>(index);  // randomized_evaluation draws a batch's positions from it
-    const LanguageModelBatch lm =
-        windows.masking
-            ? masked_language_model_batch(batch, {evaluation_mask_key(data.data_seed), *windows.masking, &cut.starts})
-            : language_model_batch(batch);
-    const TargetScores s = score_targets(model.logits(lm.input(), ctx).value(), lm.targets);
-    mine.push_back(packed(index, batch, s));
-    rate.add(batch);
-    progress.update(index + 1, "", rate.tokens_per_s(), "tokens/s");
-  }
-  progress.finish(rate.summary());
+  const BatchScoring scoring{[&](const Batch& batch) {
+                               return windows.masking
+                                          ? masked_language_model_batch(batch, {evaluation_mask_key(data.data_seed),
+                                                                                *windows.masking, &cut.starts})
+                                          : language_model_batch(batch);
+                             },
+                             packed};
+  const std::vector<ScoredBatch> scored = score_batches(model, sampler, split.name, scoring, options);
   double nats = 0.0, count = 0.0, correct = 0.0;
   LanguageModelEvaluation out;
   out.window_nats.assign(static_cast<size_t>(blocks.num_docs()), 0.0);
   out.window_tokens.assign(static_cast<size_t>(blocks.num_docs()), 0);
-  for (const ScoredBatch& b : gather_in_order(comm, std::move(mine))) {
+  for (const ScoredBatch& b : scored) {
     nats += b.logits[0];
     count += b.logits[1];
     correct += b.logits[2];
@@ -85,7 +71,7 @@ LanguageModelEvaluation evaluate_language_model(LanguageModel& model, const Toke
   }
   const double none = std::numeric_limits<double>::quiet_NaN();
   out.scores = {{"loss", count > 0 ? nats / count : none}, {"accuracy", count > 0 ? correct / count : none}};
-  if (count == 0 && comm.is_root()) warn_nothing_scored(split, windows);
+  if (count == 0 && world().is_root()) warn_nothing_scored(split, windows);
   return out;
 }
 

@@ -4,8 +4,7 @@
 #include <limits>
 #include <utility>
 
-#include "trainers/distributed/communicator.h"
-#include "trainers/distributed/scored_batches.h"
+#include "trainers/training/score_batches.h"
 
 namespace rotor {
 namespace {
@@ -129,25 +128,9 @@ TargetedEvaluation evaluate_targeted(LanguageModel& model, const TokenizedSplit&
     throw DataError("split '" + split.name + "' has no per-token targets, which train.objective " + spec.name() +
                     " scores; evaluate a split of the run's sequence task (--split) instead");
   Sampler sampler = make_eval_sampler(split, data);
-  Communicator& comm = world();
-  Progress progress("eval " + split.name, sampler.batches_in_epoch(),
-                    comm.is_root() ? options.progress : Progress::Style::none);
-  EvalRate rate;
-  NoGradGuard no_grad;
-  ForwardContext ctx;  // training = false: no dropout
-  std::vector<ScoredBatch> mine;
-  Batch batch;
-  for (int64_t index = 0; sampler.next(batch); ++index) {
-    if (!scores_batch(comm, index)) continue;
-    ctx.step = static_cast<uint64_t>(index);  // randomized_evaluation draws a batch's positions from it
-    const LanguageModelBatch lm = targeted_batch(batch);
-    mine.push_back(packed(index, batch, score_targets(model.logits(lm.input(), ctx).value(), lm.targets)));
-    rate.add(batch);
-    progress.update(index + 1, "", rate.tokens_per_s(), "tokens/s");
-  }
-  progress.finish(rate.summary());
+  const std::vector<ScoredBatch> scored = score_batches(model, sampler, split.name, {targeted_batch, packed}, options);
   TargetedEvaluation out;
-  out.samples = unpacked(gather_in_order(comm, std::move(mine)), split.num_docs());
+  out.samples = unpacked(scored, split.num_docs());
   out.scores = targeted_scores(out.samples, spec);
   return out;
 }
