@@ -305,6 +305,7 @@ json report_json(const StudyReport& report) {
          {"order_dependence", order_json(report.evidence)},
          {"position_usage", usage_json(report.evidence)},
          {"offset_profiles", offsets_json(report)},
+         {"frequency_use", frequencies_json(report)},
          {"convergence", json::array()},
          {"variants", json::array()},
          {"runs", json::array()}};

@@ -45,9 +45,11 @@ struct PlotOutcome {
 std::string report_markdown(const StudyReport& report, const PlotOutcome& plots);
 // report.md's verdict, statistics, order-control and position-usage sections (report_evidence.cpp).
 std::string evidence_markdown(const StudyReport& report);
-// report.md's attention-against-distance section and report.json's offset_profiles (report_offsets.cpp).
+// report.md's attention-against-distance section (with a rotary variant's frequency use) and report.json's
+// offset_profiles and frequency_use (report_offsets.cpp).
 std::string offsets_markdown(const StudyReport& report, const PlotOutcome& plots);
 nlohmann::json offsets_json(const StudyReport& report);
+nlohmann::json frequencies_json(const StudyReport& report);
 // report.md's steps-to-threshold section; empty without evaluation.thresholds (report_convergence.cpp).
 std::string convergence_markdown(const StudyReport& report);
 
