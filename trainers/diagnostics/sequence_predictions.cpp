@@ -41,14 +41,16 @@ int32_t symbol_token(const Tokenizer& tokenizer, const std::string& symbol) {
   return ids.size() == 1 && ids[0] != tokenizer.unk_id() ? ids[0] : -1;
 }
 
+// The token of a layout's mark ("answer mark", "="); DataError when the run's tokenizer has none.
+int32_t mark_token(const Tokenizer& tokenizer, const std::string& name, const char* symbol) {
+  const int32_t id = symbol_token(tokenizer, symbol);
+  if (id < 0) throw DataError("the run's tokenizer has no single token for the " + name + " '" + symbol + "'");
+  return id;
+}
+
 }  // namespace
 
-int32_t end_mark_token(const Tokenizer& tokenizer) {
-  const int32_t end = symbol_token(tokenizer, kEndSymbol);
-  if (end < 0)
-    throw DataError(std::string("the run's tokenizer has no single token for the end mark '") + kEndSymbol + "'");
-  return end;
-}
+int32_t end_mark_token(const Tokenizer& tokenizer) { return mark_token(tokenizer, "end mark", kEndSymbol); }
 
 std::vector<int32_t> completion_prompt(const Tokenizer& tokenizer, const std::string& text) {
   std::istringstream words(text);
@@ -61,7 +63,7 @@ std::vector<int32_t> completion_prompt(const Tokenizer& tokenizer, const std::st
                         "symbols separated by spaces, as rotor predict prints it");
   }
   if (prompt.empty()) throw ConfigError("--prompt: the prompt has no symbols; give the task's input to answer");
-  const int32_t answer_mark = symbol_token(tokenizer, kAnswerSymbol);
+  const int32_t answer_mark = mark_token(tokenizer, "answer mark", kAnswerSymbol);
   if (prompt.back() != answer_mark) prompt.push_back(answer_mark);
   return prompt;
 }
