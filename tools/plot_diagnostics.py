@@ -31,6 +31,11 @@ def attention(data, stem, save):
         save(fig, f"{stem}_L{m['layer']}_H{m['head']}")
 
 
+def shown_name(data):
+    """A study's variant ("rope-randomized"), else the analysed checkpoint's encoding."""
+    return data.get("variant", data.get("position", ""))
+
+
 def offsets(data, stem, save):
     xs = data["offsets"]
     for layer in data["layers"]:
@@ -39,7 +44,7 @@ def offsets(data, stem, save):
             ax.plot(xs, head["profile"], label=f"head {head['head']} (mean |j−i| {head['mean_distance']:.2f})")
         ax.set_xlabel("relative distance j − i (key − query)")
         ax.set_ylabel("mean attention mass")
-        ax.set_title(f"{data.get('position', '')} layer {layer['layer']}: attention against distance "
+        ax.set_title(f"{shown_name(data)} layer {layer['layer']}: attention against distance "
                      f"({data['windows']} windows of {data.get('split', '')}"
                      + (f", queries '{data['query']}')" if "query" in data else ")"))
         ax.grid(alpha=0.3)
@@ -118,6 +123,6 @@ def frequencies(data, stem, save):
         right.set_ylabel("mean pair norm")
         right.grid(alpha=0.3)
         right.legend(fontsize=6, ncol=2)
-        fig.suptitle(f"{data.get('position', '')} layer {layer['layer']}: frequency use "
+        fig.suptitle(f"{shown_name(data)} layer {layer['layer']}: frequency use "
                      f"({data['windows']} windows of {data.get('split', '')})")
         save(fig, f"{stem}_L{layer['layer']}")

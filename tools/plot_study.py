@@ -10,6 +10,8 @@
                                             pairwise_<split>_<length>, and for
                                             each variant's measured profile under
                                             "offset_profiles", offsets_<variant>_L<layer>,
+                                            and for each rotary variant's under
+                                            "frequency_use", frequencies_<variant>_L<layer>,
                                             as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
   plot_study.py attention|offsets|bias|passkey|frequencies JSON STEM
@@ -361,6 +363,9 @@ def main(argv):
     for profile in data.get("offset_profiles", []):  # one seed per variant; absent in an older report
         if profile["available"]:
             plot_diagnostics.offsets(profile, os.path.join(out, f"offsets_{profile['variant']}"), save)
+    for use in data.get("frequency_use", []):  # a rotary variant's first seed; absent in an older report
+        if use["available"]:
+            plot_diagnostics.frequencies(use, os.path.join(out, f"frequencies_{use['variant']}"), save)
 
 
 if __name__ == "__main__":

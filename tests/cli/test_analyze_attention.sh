@@ -88,4 +88,32 @@ check "--query e: recorded in the JSON" python3 -c 'import json,sys; sys.exit(js
 "$rotor" analyze offsets runs/cls --query ab > q2.log 2>&1
 check "--query of two tokens: exit 1" test $? -eq 1
 check "--query of two tokens: says so" grep -qF "tokenizer makes 2 tokens of it" q2.log
+
+# A transduction run's encoder always read its input with the queries: --input must be such a sample, in the
+# task's symbols; its offsets are over input and queries together.
+cat > transduction.yaml <<'YAML'
+run: {progress: none, threads: 1}
+data: {task: reverse-string, train_size: 32, eval_size: 8, max_len: 16, batch_size: 4, generated: {min_len: 4, max_len: 8, test_lengths: [8]}}
+model: {d_model: 16, layers: 1, heads: 2, d_ff: 32, position: {type: rope}}
+train: {objective: transduction, max_steps: 2, eval_every: 0}
+YAML
+"$rotor" train transduction.yaml --out runs/transduction > transduction.log 2>&1
+check "train the transduction model" test $? -eq 0
+"$rotor" analyze attention runs/transduction --input "1 0 1" --out td > td.log 2>&1
+check "transduction --input without queries: exit 1" test $? -eq 1
+check "... names the queries it needs" grep -qF "a transduction run's encoder reads the input followed by one query '?' per output symbol, as it was trained; write them (e.g. '1 0 1 ? ? ?')" td.log
+"$rotor" analyze attention runs/transduction --input "1 2 ? ?" --out td > td.log 2>&1
+check "transduction --input with a symbol the task lacks: exit 1" test $? -eq 1
+check "... says which" grep -qF "a symbol is not one of the run's task ([UNK] in '1 [UNK] ? ?')" td.log
+"$rotor" analyze attention runs/transduction --input "1 0 1 ? ? ?" --out td > td.log 2>&1
+check "transduction --input with its queries: maps 6 slots" grep -q "^attention of 6 slots" td.log
+"$rotor" analyze offsets runs/transduction --windows 4 --query "?" --out td > td.log 2>&1
+check "transduction offsets from the queries: exit 0" test $? -eq 0
+check "... reaching back from the queries over the input (4 to 8 symbols) and the queries before them" python3 -c '
+import json
+d = json.load(open("td/offsets.json"))
+assert d["query"] == "?", d["query"]
+for head in d["layers"][0]["heads"]:
+    seen = [o for o, m in zip(d["offsets"], head["profile"]) if m > 0]
+    assert abs(sum(head["profile"]) - 1) < 1e-6 and -15 <= min(seen) <= -4 and max(seen) <= 7, (min(seen), max(seen))'
 checks_passed

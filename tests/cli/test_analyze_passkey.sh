@@ -4,7 +4,7 @@
 # grid printed and written as passkey.json (with its heatmap when matplotlib
 # is there), lengths beyond a rotary model's training length evaluated, those
 # beyond a learned table n/a with the reason, and the refusals of a
-# classifier, of a window too short for a trial and of a depth outside [0, 1].
+# classifier, of a completion model (causal, but it reads no text), of a window too short for a trial and of a depth outside [0, 1].
 set -uo pipefail
 rotor=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
@@ -24,6 +24,14 @@ check "train the rotary causal model" test $? -eq 0
 check "train the learned-position causal model" test $? -eq 0
 "$rotor" train clm.yaml --out runs/mlm --set train.objective=mlm > mlm.log 2>&1
 check "train the masked language model" test $? -eq 0
+cat > completion.yaml <<'YAML'
+run: {progress: none, threads: 1}
+data: {task: reverse, train_size: 32, eval_size: 8, max_len: 12, batch_size: 4, generated: {min_len: 2, max_len: 5, test_lengths: [5]}}
+model: {d_model: 16, layers: 1, heads: 2, d_ff: 32, position: {type: rope}}
+train: {objective: completion, max_steps: 2, eval_every: 0}
+YAML
+"$rotor" train completion.yaml --out runs/completion > completion.log 2>&1
+check "train the completion model (a causal decoder of a task's symbols)" test $? -eq 0
 
 "$rotor" analyze passkey runs/rope --lengths 128,256 --depths 0,0.5,1 --trials 3 --seed 4 > rope-pk.log 2>&1
 check "analyze passkey exits 0" test $? -eq 0
@@ -70,7 +78,8 @@ refused() {  # refused NAME CODE MESSAGE ARGS...
   check "$name: says '$message'" grep -qF -- "$message" refused.log
   check "$name: writes nothing" test ! -e refused
 }
-refused "a masked language model" 1 "rotor analyze passkey needs a causal language model (train.objective clm); this checkpoint's objective is mlm" runs/mlm
+refused "a masked language model" 1 "rotor analyze passkey needs a causal language model (train.objective clm or completion); this checkpoint's objective is mlm" runs/mlm
+refused "a completion model, which reads no text" 1 "rotor analyze passkey hides the key in English filler text, so it needs a causal language model trained on text (train.objective clm); this checkpoint's objective is completion, trained on data.task 'reverse' alone" runs/completion
 refused "a window too short for a trial" 1 "--lengths 64: a passkey trial needs a window of at least 101 tokens" \
   runs/rope --lengths 128,64
 refused "the default lengths of a short run" 1 "--lengths 32: a passkey trial needs a window of at least" runs/rope

@@ -4,7 +4,8 @@
 # bias of every offset encoding printed and written as bias.json (with the
 # plot when matplotlib is there), a refusal naming an encoding without a bias,
 # generated text that a seed fixes at any thread count, greedy text, and a
-# refusal of a classifier checkpoint.
+# refusal of a classifier checkpoint; the causal bias of a completion run and
+# the bidirectional one of a transduction run.
 set -uo pipefail
 rotor=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
@@ -48,6 +49,16 @@ check "rope: names the encoding and rope-decay" grep -q "^error: model.position.
 "$rotor" train "$dir/run.yaml" --out "$dir/clm" --set train.objective=clm --set model.position.type=alibi > /dev/null 2>&1
 "$rotor" analyze bias "$dir/clm" > "$dir/clm-bias.log" 2>&1
 check "clm: analyze bias reads the causal bias" grep -q "^alibi bias, causal model" "$dir/clm-bias.log"
+# Causality is the objective row's: a completion run (a causal decoder) reads the causal bias, a transduction
+# run (an encoder reading input and queries together) the bidirectional one.
+for objective in completion transduction; do
+  "$rotor" train "$dir/run.yaml" --out "$dir/$objective" --set train.objective=$objective --set data.task=reverse \
+    --set data.generated.min_len=2 --set data.generated.max_len=5 --set data.generated.test_lengths=[5] \
+    --set model.position.type=alibi > /dev/null 2>&1
+  "$rotor" analyze bias "$dir/$objective" > "$dir/$objective-bias.log" 2>&1
+done
+check "completion: analyze bias reads the causal bias" grep -q "^alibi bias, causal model" "$dir/completion-bias.log"
+check "transduction: analyze bias reads the bidirectional bias" grep -q "^alibi bias, bidirectional model" "$dir/transduction-bias.log"
 prompt="[MAX 2 3 ] [MIN"
 OMP_NUM_THREADS=1 "$rotor" generate "$dir/clm" --prompt "$prompt" --max-new 40 --seed 3 > "$dir/one.txt" 2> "$dir/one.err"
 check "generate exits 0" test $? -eq 0
@@ -59,5 +70,5 @@ check "generate: greedy text, one line" test "$(wc -l < "$dir/greedy.txt")" -ge 
 "$rotor" generate "$dir/alibi" --prompt "$prompt" > "$dir/classifier.log" 2>&1
 code=$?
 check "generate: a classifier refused with exit 1 (got $code)" test "$code" -eq 1
-check "generate: says what it needs" grep -q "rotor generate needs a causal language model (train.objective clm); this checkpoint's objective is classify" "$dir/classifier.log"
+check "generate: says what it needs" grep -q "rotor generate needs a causal language model (train.objective clm or completion); this checkpoint's objective is classify" "$dir/classifier.log"
 checks_passed

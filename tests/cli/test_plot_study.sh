@@ -6,7 +6,8 @@
 # length says so with the reason; an older report
 # without "statistics" draws no heatmap; splits swept at one length each (a
 # generated task's test, test_128, ...) share one panel; a study swept at one
-# split and length gets no length plot. Skipped (77) without matplotlib.
+# split and length gets no length plot; a rotary variant's frequency use gets
+# a plot per layer. Skipped (77) without matplotlib.
 set -uo pipefail
 script=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
@@ -114,6 +115,24 @@ check "n/a variant: exit 0" test $? -eq 0
 check "n/a variant: labelled n/a with the reason" grep -q "alibi: n/a at 128 tokens: input of 128" "$dir/na/pairwise_test_128.svg"
 check "n/a variant: not called unfinished" test -z "$(grep 'no finished run' "$dir/na/pairwise_test_128.svg")"
 check "variant without a finished run: still said" grep -q "no finished run: alibi" "$dir/na/pairwise_test_64.svg"
+# A rotary variant's frequency use: one plot per layer, titled by the variant; one not measured draws none.
+"$python" - "$dir/single.json" "$dir/freq.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+head = {"head": 0, "q_norm": [1.0, 2.0], "k_norm": [1.5, 0.5], "mean_contribution": [0.1, -0.2],
+        "mean_abs_share": [0.4, 0.6], "mean_logit": -0.1}
+pairs = [{"pair": 0, "dims": [0, 1], "frequency": 1.0}, {"pair": 1, "dims": [2, 3], "frequency": 0.01}]
+report["frequency_use"] = [
+    {"variant": "rope-randomized", "position": "rope", "seed": 1, "available": True, "split": "val", "windows": 2,
+     "pairs": pairs, "layers": [{"layer": 0, "heads": [head]}, {"layer": 1, "heads": [head]}]},
+    {"variant": "rope", "position": "rope", "seed": 1, "available": False, "reason": "not measured"}]
+json.dump(report, open(sys.argv[2], "w"))
+PY
+"$python" "$script" study "$dir/freq.json" "$dir/freq" > "$dir/freq.log" 2>&1
+check "frequency use: exit 0" test $? -eq 0
+for l in 0 1; do check "frequency use: layer $l drawn" test -s "$dir/freq/frequencies_rope-randomized_L$l.png"; done
+check "frequency use: titled by the variant" grep -q "rope-randomized layer 0: frequency use" "$dir/freq/frequencies_rope-randomized_L0.svg"
+check "frequency use: none for the variant not measured" test ! -e "$dir/freq/frequencies_rope_L0.png"
 [ -n "${KEEP_PLOTS:-}" ] && cp -r "$dir/new" "$KEEP_PLOTS"
 cat "$dir/new.log" "$dir/old.log"
 checks_passed

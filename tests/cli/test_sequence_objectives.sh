@@ -52,6 +52,32 @@ assert abs(sum(l['right'] for l in lines) / len(lines) - value) < 1e-9, value
 "
 done
 
+# rotor generate on a completion run answers a prompt of its task ("=" appended, greedy, up to the end mark):
+# given predict's budget (the answer's length and the end mark) it prints what predict printed, for right and
+# wrong samples alike. reverse (90 symbols) on inputs of 2 to 4, 800 steps (2 s): some samples right.
+"$rotor" train run.yaml --out answerer --set train.objective=completion --set data.task=reverse \
+  --set data.generated.min_len=2 --set data.generated.max_len=4 --set data.generated.test_lengths=[4] \
+  --set data.max_len=10 --set data.eval_max_len=10 --set train.max_steps=800 --set train.eval_every=0 > answerer.log 2>&1
+check "completion on reverse: trains" test $? -eq 0
+"$rotor" predict answerer --split test > answerer-predict.jsonl 2> /dev/null
+"$python" -c "
+import json
+for l in open('answerer-predict.jsonl'):
+    l = json.loads(l)
+    print(len(l['expected'].split()) + 1, l['input'], sep='\t', end='\t')
+    print(l['predicted'], 'right' if l['right'] else 'wrong', sep='\t')" > answerer-cases.tsv
+check "some of its test samples are right and some wrong" test "$(cut -f4 answerer-cases.tsv | sort -u | wc -l)" -eq 2
+while IFS=$'\t' read -r budget input predicted right; do
+  answer=$("$rotor" generate answerer --prompt "$input" --max-new "$budget" 2> generate.log)
+  check "generate answers '$input' as predict does ($right: '$answer' vs '$predicted')" test "$answer" = "$predicted"
+done < answerer-cases.tsv
+check "generate shows the prompt with its answer mark" grep -q "^prompt: .* =$" generate.log
+"$rotor" generate answerer --prompt "$input x" > /dev/null 2> unknown.log
+check "generate: a symbol the task lacks is refused by name" grep -q "^error: --prompt: 'x' is not a symbol of the run's task" unknown.log
+"$rotor" generate transduction --prompt "1 0" > /dev/null 2> transduction-generate.log
+check "generate: a transduction run is refused, naming the causal objectives" \
+  grep -q "needs a causal language model (train.objective clm or completion); this checkpoint's objective is transduction" transduction-generate.log
+
 # A study over the task: its sweep scores every sample, and the statistics take each sample's right target
 # tokens out of its target tokens (token accuracy, the papers' measure) per evaluation split.
 sed 's/^train: {/train: {objective: transduction, /' run.yaml > base.yaml

@@ -1,11 +1,14 @@
 // `rotor analyze attention CKPT (--input TEXT | --doc N)`: the attention maps
 // of chosen layers and heads for one input (trainers/diagnostics/attention_map.h).
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "engine/precision.h"
 #include "trainers/cli/analysis_target.h"
 #include "trainers/cli/analyze_commands.h"
 #include "trainers/config/config.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/diagnostics/attention_map.h"
 #include "trainers/diagnostics/model_forward.h"
 #include "trainers/training/run_compute_scope.h"
@@ -20,6 +23,30 @@ struct AttentionRequest {
   std::vector<int64_t> layers, heads;
 };
 
+// A sequence-task run reads its task's symbols as its layout renders a sample (sequence_layout.h): --input must
+// be one, or the map shows what the model never read (a transduction encoder always read its queries).
+void check_rendered_sample(const std::string& text, const std::vector<int32_t>& tokens, const AnalysisTarget& t) {
+  const Config& config = t.restored.header.config;
+  const std::optional<SequenceLayout> layout = objective_spec(config.train.objective).layout;
+  if (!layout) return;
+  const Tokenizer& tokenizer = *t.restored.tokenizer;
+  const std::string example = "as analyze attention --doc N shows a sample of data.task '" + config.data.task + "'";
+  if (std::find(tokens.begin(), tokens.end(), tokenizer.unk_id()) != tokens.end())
+    throw ConfigError(
+        fmt::format("--input '{}': a symbol is not one of the run's task ([UNK] in '{}'); write its "
+                    "symbols separated by spaces, {}",
+                    text, tokenizer.decode(tokens), example));
+  const std::vector<int32_t> query = tokenizer.encode(kQuerySymbol);
+  if (*layout != SequenceLayout::queries || std::find(tokens.begin(), tokens.end(), query.at(0)) != tokens.end())
+    return;
+  std::string queried = text;  // a query per input symbol, as the tasks whose output is as long as their input take
+  for (size_t i = 0; i < tokens.size(); ++i) queried += std::string(" ") + kQuerySymbol;
+  throw ConfigError(
+      fmt::format("--input '{}': a transduction run's encoder reads the input followed by one query "
+                  "'{}' per output symbol, as it was trained; write them (e.g. '{}'), {}",
+                  text, kQuerySymbol, queried, example));
+}
+
 // The window's tokens: the text's, or the document's, cut to the window length.
 std::vector<int32_t> input_tokens(const AttentionRequest& req, AnalysisTarget& t) {
   std::vector<int32_t> tokens;
@@ -31,6 +58,7 @@ std::vector<int32_t> input_tokens(const AttentionRequest& req, AnalysisTarget& t
     tokens.assign(split.doc_tokens(req.doc), split.doc_tokens(req.doc) + split.doc_length(req.doc));
   } else {
     tokens = t.restored.tokenizer->encode(req.input);
+    check_rendered_sample(req.input, tokens, t);
   }
   if (tokens.empty()) throw ConfigError(req.doc >= 0 ? "--doc: the document has no tokens" : "--input: no tokens");
   if (static_cast<int64_t>(tokens.size()) > t.max_len) {

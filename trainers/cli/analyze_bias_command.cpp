@@ -9,6 +9,7 @@
 
 #include "trainers/cli/analyze_commands.h"
 #include "trainers/cli/checkpoint_argument.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/diagnostics/bias_profile.h"
 #include "trainers/run/output_file.h"
 #include "trainers/study/plot_script.h"
@@ -81,8 +82,7 @@ int analyze_bias_command(const AnalyzeBiasRequest& req) {
   const Config& config = r.header.config;
   fmt::print("checkpoint {}\n", describe(resolved));
   const int64_t length = config.data.max_len, distance = req.max_distance > 0 ? req.max_distance : 4 * length;
-  const auto* lm = dynamic_cast<const LanguageModel*>(r.model.get());
-  const bool causal = lm != nullptr && lm->kind() == LanguageModelKind::causal;  // attends to earlier tokens only
+  const bool causal = objective_spec(config.train.objective).causal;  // attends to earlier tokens only
   const BiasProfile profile = bias_profile(r.model->position_encoding(), r.model->parameters(),
                                            config.model.position.type, config.model.layers, length, distance, causal);
   fmt::print("{} bias, {} model, training length {}, distances up to {}\n", config.model.position.type,

@@ -6,6 +6,7 @@
 #include "trainers/cli/analysis_target.h"
 #include "trainers/cli/analyze_commands.h"
 #include "trainers/cli/checkpoint_argument.h"
+#include "trainers/config/objective_table.h"
 #include "trainers/diagnostics/passkey.h"
 #include "trainers/training/run_compute_scope.h"
 
@@ -60,10 +61,26 @@ void print_grid(const nlohmann::json& data) {
     fmt::print("n/a at {} tokens: {}\n", na["length"].get<int64_t>(), na["reason"].get<std::string>());
 }
 
+// The key hides in English filler text, which a causal model trained on its task's symbols alone
+// (train.objective completion) has never read: only a model of a text stream can answer.
+void require_text_model(const Config& config, const std::string& checkpoint) {
+  const ObjectiveSpec& objective = objective_spec(config.train.objective);
+  if (objective.data == ObjectiveData::token_stream) return;
+  std::string text_models;
+  for (const ObjectiveSpec& s : objectives())
+    if (s.causal && s.data == ObjectiveData::token_stream)
+      text_models += (text_models.empty() ? "" : " or ") + s.name();
+  throw ConfigError(fmt::format(
+      "{}: rotor analyze passkey hides the key in English filler text, so it needs a causal language model "
+      "trained on text (train.objective {}); this checkpoint's objective is {}, trained on data.task '{}' alone",
+      checkpoint, text_models, objective.name(), config.data.task));
+}
+
 int analyze_passkey(const PasskeyRequest& req) {
   AnalysisTarget t = open_analysis_target(req.target);
   const Config& config = t.restored.header.config;
   LanguageModel& model = t.restored.causal_language_model("rotor analyze passkey", t.checkpoint);
+  require_text_model(config, t.checkpoint);
   const int64_t trained = config.data.max_len;
   const std::vector<int64_t> lengths =
       req.lengths.empty() ? std::vector<int64_t>{trained, 2 * trained, 4 * trained} : req.lengths;

@@ -60,13 +60,11 @@ int predict_split(const RestoredModel& r, const PredictRequest& req) {
   load.warn = print_warning;
   const Dataset data = load_dataset(config.data, load);
   const TokenizedSplit& split = data.split(req.split);
-  const std::vector<int32_t> end = r.tokenizer->encode(kEndSymbol);
-  if (end.size() != 1)
-    throw DataError(std::string("rotor predict: the run's tokenizer has no single token for the end mark '") +
-                    kEndSymbol + "'");
+  const SequenceLayout layout = *objective_spec(config.train.objective).layout;
+  const int32_t end = layout == SequenceLayout::prompt_answer ? end_mark_token(*r.tokenizer) : -1;  // ends answers
   const RunComputeScope compute(config.run);
-  const std::vector<SequencePrediction> predictions = predict_sequences(
-      r.language_model(), split, *objective_spec(config.train.objective).layout, end[0], eval_max_len(config.data));
+  const std::vector<SequencePrediction> predictions =
+      predict_sequences(r.language_model(), split, layout, end, eval_max_len(config.data));
   if (!world().is_root()) return 0;
   std::string out;
   int64_t right = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/encoder_classifier.h"
 #include "models/language_model.h"
@@ -51,10 +52,10 @@ std::vector<ObjectiveSpec> rows() {
        "accuracy",
        false},
       {ObjectiveKind::clm, language_model(LanguageModelKind::causal), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true,
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true, true,
        std::nullopt, language_model_table_metrics()},
       {ObjectiveKind::mlm, language_model(LanguageModelKind::masked), ObjectiveData::token_stream,
-       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true,
+       language_model_metrics(), "loss", EvidenceUnit::window, language_model_study_metrics(), "loss", true, false,
        std::nullopt, language_model_table_metrics()},
       // Study evidence: per sample (its correct target tokens, its target tokens), the papers' per-token
       // accuracy; the whole-sample score is a study metric beside it.
@@ -66,6 +67,7 @@ std::vector<ObjectiveSpec> rows() {
        EvidenceUnit::sample,
        {"token_accuracy", "sequence_accuracy"},
        "token_accuracy",
+       false,
        false,
        SequenceLayout::queries,
        {},
@@ -82,6 +84,7 @@ std::vector<ObjectiveSpec> rows() {
        {"token_accuracy", "exact_match"},
        "token_accuracy",
        false,
+       true,
        SequenceLayout::prompt_answer,
        {},
        PapersScoreRule{"exact_match", false,
@@ -158,6 +161,13 @@ std::string data_mismatch(const Config& config, bool data_has_targets) {
                              "data.task: {} is a sequence task, whose per-token targets train.objective {} "
                              "does not read; expected train.objective transduction or completion",
                              task, spec.name());
+}
+
+std::string causal_objective_names() {
+  std::vector<std::string> names;
+  for (const ObjectiveSpec& s : objectives())
+    if (s.causal) names.push_back(s.name());
+  return fmt::format("{}", fmt::join(names, " or "));
 }
 
 std::string best_metric_help() {

@@ -84,6 +84,9 @@ struct ObjectiveSpec {
   // A study compares each RoPE scaling evaluated at a length as a variant of
   // its own ("rope+ntk"); else its statistics take the unscaled cells only.
   bool scalings_compared = false;
+  // The model attends from each position to itself and earlier ones only (a
+  // causal decoder, which generates text); else every position reads every other.
+  bool causal = false;
   // per_token_targets: how a sample becomes tokens and targets (data.sequence_layout).
   std::optional<SequenceLayout> layout = std::nullopt;
   // The metrics a study report's results and per-seed tables give per split,
@@ -113,6 +116,8 @@ const MetricDeclaration& best_metric_declaration(const TrainConfig& train);
 // for a per_token_targets objective and for it alone. "" when it does, else
 // the ConfigError message naming data.task and train.objective.
 std::string data_mismatch(const Config& config, bool data_has_targets);
+// The objectives whose row is causal, for messages: "clm or completion".
+std::string causal_objective_names();
 // What train.best_metric may be, for its help text: each objective's metrics and default.
 std::string best_metric_help();
 

@@ -1,9 +1,11 @@
 #include "trainers/diagnostics/sequence_predictions.h"
 
 #include <algorithm>
+#include <sstream>
 
+#include "datasets/data_error.h"
 #include "engine/argmax.h"
-#include "trainers/diagnostics/text_generation.h"
+#include "trainers/config/config.h"
 
 namespace rotor {
 namespace {
@@ -30,12 +32,49 @@ std::vector<int32_t> decoded_answer(const LanguageModel& model, const std::vecto
   greedy.temperature = 0.0;
   greedy.max_new = answer + 1;  // the answer and its end mark
   greedy.window = window;
-  std::vector<int32_t> out = generate(model, prompt, greedy);
-  out.erase(std::find(out.begin(), out.end(), end_mark), out.end());
-  return out;
+  return answer_prompt(model, prompt, end_mark, greedy);
+}
+
+// The token of one task symbol, or -1 when the tokenizer has no single known token for it.
+int32_t symbol_token(const Tokenizer& tokenizer, const std::string& symbol) {
+  const std::vector<int32_t> ids = tokenizer.encode(symbol);
+  return ids.size() == 1 && ids[0] != tokenizer.unk_id() ? ids[0] : -1;
+}
+
+// The token of a layout's mark ("answer mark", "="); DataError when the run's tokenizer has none.
+int32_t mark_token(const Tokenizer& tokenizer, const std::string& name, const char* symbol) {
+  const int32_t id = symbol_token(tokenizer, symbol);
+  if (id < 0) throw DataError("the run's tokenizer has no single token for the " + name + " '" + symbol + "'");
+  return id;
 }
 
 }  // namespace
+
+int32_t end_mark_token(const Tokenizer& tokenizer) { return mark_token(tokenizer, "end mark", kEndSymbol); }
+
+std::vector<int32_t> completion_prompt(const Tokenizer& tokenizer, const std::string& text) {
+  std::istringstream words(text);
+  std::vector<int32_t> prompt;
+  for (std::string symbol; words >> symbol;) {
+    prompt.push_back(symbol_token(tokenizer, symbol));
+    if (prompt.back() < 0)
+      throw ConfigError("--prompt: '" + symbol +
+                        "' is not a symbol of the run's task; a completion run's prompt is its task's input, "
+                        "symbols separated by spaces, as rotor predict prints it");
+  }
+  if (prompt.empty()) throw ConfigError("--prompt: the prompt has no symbols; give the task's input to answer");
+  const int32_t answer_mark = mark_token(tokenizer, "answer mark", kAnswerSymbol);
+  if (prompt.back() != answer_mark) prompt.push_back(answer_mark);
+  return prompt;
+}
+
+std::vector<int32_t> answer_prompt(const LanguageModel& model, const std::vector<int32_t>& prompt, int32_t end_mark,
+                                   GenerationOptions options) {
+  options.stop = end_mark;
+  std::vector<int32_t> out = generate(model, prompt, options);
+  out.erase(std::find(out.begin(), out.end(), end_mark), out.end());
+  return out;
+}
 
 std::vector<SequencePrediction> predict_sequences(const LanguageModel& model, const TokenizedSplit& split,
                                                   SequenceLayout layout, int32_t end_mark, int64_t window) {

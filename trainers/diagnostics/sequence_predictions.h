@@ -15,7 +15,9 @@
 
 #include "datasets/tasks/sequence_layout.h"
 #include "datasets/tokenized_split.h"
+#include "datasets/tokenizer.h"
 #include "models/language_model.h"
+#include "trainers/diagnostics/text_generation.h"
 
 namespace rotor {
 
@@ -25,6 +27,19 @@ struct SequencePrediction {
   std::vector<int32_t> predicted;  // the model's output, the same way
   bool right() const { return predicted == expected; }
 };
+
+// The token of the end mark "."; DataError when the run's tokenizer has no single token for it.
+int32_t end_mark_token(const Tokenizer& tokenizer);
+
+// A completion run's prompt from its task's input written as rotor predict prints it (symbols separated by
+// spaces), "=" appended unless it ends with one; ConfigError naming --prompt and a symbol the run's tokenizer
+// does not know.
+std::vector<int32_t> completion_prompt(const Tokenizer& tokenizer, const std::string& text);
+
+// The answer to `prompt` (a completion prompt, ending with "="): generated with `options` until the end mark,
+// which is not returned, or for options.max_new tokens.
+std::vector<int32_t> answer_prompt(const LanguageModel& model, const std::vector<int32_t>& prompt, int32_t end_mark,
+                                   GenerationOptions options);
 
 // `end_mark`: the token id of kEndSymbol (prompt_answer); `window`: the most tokens a
 // forward reads (data.eval_max_len). The split must have targets.

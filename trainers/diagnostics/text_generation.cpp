@@ -58,6 +58,7 @@ std::vector<int32_t> generate(const LanguageModel& model, const std::vector<int3
     const uint64_t position = tokens.size();
     tokens.push_back(choose_token(next_token_logits(model, context), options.temperature, options.top_k,
                                   key.uniform_double(position)));
+    if (tokens.back() == options.stop) break;
   }
   return std::vector<int32_t>(tokens.begin() + static_cast<std::ptrdiff_t>(prompt.size()), tokens.end());
 }

@@ -24,13 +24,15 @@ struct GenerationOptions {
   int64_t top_k = 0;         // 0: every token may be drawn
   uint64_t seed = 0;
   int64_t window = 0;  // context tokens per forward (> 0)
+  int32_t stop = -1;   // generation ends once this token is added (a completion run's end mark); -1: none
 };
 
 // The next token for `logits` (one slot's scores): the argmax at temperature 0, else a draw
 // with the uniform number `u` in [0, 1) from softmax(logits / temperature) over the top k.
 int32_t choose_token(const std::vector<double>& logits, double temperature, int64_t top_k, double u);
 
-// The continuation of `prompt` (its tokens only, not the prompt's). `model` must be causal.
+// The continuation of `prompt` (its tokens only, not the prompt's): max_new tokens, or fewer
+// ending with options.stop. `model` must be causal.
 std::vector<int32_t> generate(const LanguageModel& model, const std::vector<int32_t>& prompt,
                               const GenerationOptions& options);
 

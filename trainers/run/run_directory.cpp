@@ -22,6 +22,7 @@ std::string RunDirectory::summary_path() const { return file("summary.json"); }
 std::string RunDirectory::length_sweep_path() const { return file("length_sweep.json"); }
 std::string RunDirectory::attention_path() const { return file("attention.json"); }
 std::string RunDirectory::offsets_path() const { return file("offsets.json"); }
+std::string RunDirectory::frequencies_path() const { return file("frequencies.json"); }
 
 bool RunDirectory::finished() const { return fs::exists(summary_path()); }
 RunSummary RunDirectory::read_summary() const { return read_run_summary(summary_path()); }
@@ -53,6 +54,12 @@ bool RunDirectory::has_offset_profiles() const { return fs::exists(offsets_path(
 OffsetProfileRecord RunDirectory::read_offset_profiles() const { return read_offset_profile_file(offsets_path()); }
 void RunDirectory::write_offset_profiles(const OffsetProfileRecord& record) const {
   write_offset_profile_file(offsets_path(), record);
+}
+
+bool RunDirectory::has_frequency_use() const { return fs::exists(frequencies_path()); }
+FrequencyUseRecord RunDirectory::read_frequency_use() const { return read_frequency_use_file(frequencies_path()); }
+void RunDirectory::write_frequency_use(const FrequencyUseRecord& record) const {
+  write_frequency_use_file(frequencies_path(), record);
 }
 
 void RunDirectory::write_config(const std::string& yaml) const {

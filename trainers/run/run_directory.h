@@ -9,6 +9,7 @@
 //   RUN/length_sweep.json    a study's length sweep (length_sweep_record.h)
 //   RUN/attention.json       a study's attention usage (attention_record.h)
 //   RUN/offsets.json         a study's attention against distance, first seed (offset_profile_record.h)
+//   RUN/frequencies.json     a study's frequency use of a rotary run, first seed (frequency_use_record.h)
 //   RUN/.lock                held by the one process writing the run (run_lock.h)
 #include <cstdint>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "storage/checkpoint_directory.h"
 #include "trainers/run/attention_record.h"
 #include "trainers/run/eval_record.h"
+#include "trainers/run/frequency_use_record.h"
 #include "trainers/run/length_sweep_record.h"
 #include "trainers/run/offset_profile_record.h"
 #include "trainers/run/run_summary.h"
@@ -41,6 +43,7 @@ class RunDirectory {
   std::string length_sweep_path() const;
   std::string attention_path() const;
   std::string offsets_path() const;
+  std::string frequencies_path() const;
   CheckpointDirectory checkpoints() const { return CheckpointDirectory(root_); }
 
   // The trainer writes summary.json last: its presence marks a finished run.
@@ -66,6 +69,9 @@ class RunDirectory {
   bool has_offset_profiles() const;
   OffsetProfileRecord read_offset_profiles() const;
   void write_offset_profiles(const OffsetProfileRecord& record) const;
+  bool has_frequency_use() const;
+  FrequencyUseRecord read_frequency_use() const;
+  void write_frequency_use(const FrequencyUseRecord& record) const;
 
   // Writes config.yaml atomically.
   void write_config(const std::string& yaml) const;

@@ -217,8 +217,8 @@ std::string usage_section(const StudyEvidence& e) {
   for (const PositionUsage& u : e.usage)
     if (!u.order_blind.empty()) blind += "- **" + u.variant + "**: " + u.order_blind + ".\n";
   if (!blind.empty()) o << "\nVariants that cannot see word order here, whatever their training:\n\n" << blind;
-  o << "\nWhere each layer's attention goes, head by head: [Attention against distance](#attention-against-distance) "
-       "below.\n";
+  o << "\nWhere each layer's attention goes, head by head, and which frequency pairs a rotary variant's logits use: "
+       "[Attention against distance](#attention-against-distance) below.\n";
   return o.str();
 }
 

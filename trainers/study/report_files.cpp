@@ -20,13 +20,14 @@ PlotOutcome write_study_report(const StudyReport& report) {
   fs::create_directories(dir / "plots");
   plots.problem = run_plot_script("study", {(dir / "report.json").string(), (dir / "plots").string()});
   if (plots.problem.empty()) {
-    // The fixed plots, then one pairwise-difference heatmap per statistics cell and one offset profile per
-    // variant and layer.
+    // The fixed plots, then one pairwise-difference heatmap per statistics cell and one offset profile (and a
+    // rotary variant's frequency use) per variant and layer.
     std::vector<std::string> names{"val_accuracy", "val_loss", "length_extrapolation", "rope_decay"};
     std::vector<std::string> per_cell_or_layer;
     for (const fs::directory_entry& f : fs::directory_iterator(dir / "plots")) {
       const std::string stem = f.path().stem().string();
-      if ((stem.rfind("pairwise_", 0) == 0 || stem.rfind("offsets_", 0) == 0) && f.path().extension() == ".png")
+      if ((stem.rfind("pairwise_", 0) == 0 || stem.rfind("offsets_", 0) == 0 || stem.rfind("frequencies_", 0) == 0) &&
+          f.path().extension() == ".png")
         per_cell_or_layer.push_back(stem);
     }
     std::sort(per_cell_or_layer.begin(), per_cell_or_layer.end());

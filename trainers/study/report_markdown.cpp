@@ -151,8 +151,8 @@ std::string plots_section(const StudyReport& r, const PlotOutcome& plots) {
            "and rebuild the report: `rotor compare --report " +
            r.dir + "`.\n";
   std::string out;
-  for (const std::string& f : plots.files)  // the offset profiles are shown in their own section
-    if (fs::path(f).extension() == ".png" && f.rfind("plots/offsets_", 0) != 0)
+  for (const std::string& f : plots.files)  // the offset profiles and frequency use are shown in their own section
+    if (fs::path(f).extension() == ".png" && f.rfind("plots/offsets_", 0) != 0 && f.rfind("plots/frequencies_", 0) != 0)
       out += "![" + fs::path(f).stem().string() + "](" + f + ")\n\n";
   return out + "Every plot is also in SVG next to its PNG in plots/.\n";
 }

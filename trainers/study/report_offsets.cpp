@@ -1,6 +1,7 @@
 // report.md's attention-against-distance section and report.json's
 // offset_profiles: each variant's first-seed profiles, plots and, on the
-// offset task, whether they show the offset (study/offset_check.h).
+// offset task, whether they show the offset (study/offset_check.h); beside a
+// rotary variant's profiles its frequency use (report.json's frequency_use).
 #include <algorithm>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 
 #include "datasets/tasks/separation_tasks.h"
 #include "trainers/study/attention_usage.h"
+#include "trainers/study/frequency_measurement.h"
 #include "trainers/study/offset_check.h"
 #include "trainers/study/report_statistics.h"
 
@@ -38,13 +40,41 @@ std::string mean_distances(const OffsetProfileRecord& record) {
   return out;
 }
 
-std::string plot_links(const std::string& variant, size_t layers, const PlotOutcome& plots) {
+// `kind`: "offsets" or "frequencies", the plots' stem and alt text.
+std::string plot_links(const std::string& kind, const std::string& variant, size_t layers, const PlotOutcome& plots) {
   if (!plots.problem.empty()) return "Plots not drawn (see Plots below).\n";
   std::string out;
   for (size_t l = 0; l < layers; ++l) {
-    const std::string png = fmt::format("plots/offsets_{}_L{}.png", variant, l);
+    const std::string png = fmt::format("plots/{}_{}_L{}.png", kind, variant, l);
     if (std::find(plots.files.begin(), plots.files.end(), png) != plots.files.end())
-      out += fmt::format("![{} layer {}]({})\n", variant, l, png);
+      out += fmt::format("![{} {} layer {}]({})\n", variant, kind, l, png);
+  }
+  return out;
+}
+
+// A rotary variant's frequency use, measured on the same checkpoint and windows as its profiles.
+std::string frequency_text(const StudyReport& r, const RunResult& run, const PlotOutcome& plots) {
+  std::string o =
+      "\nFrequency use (Barbero et al. 2024; `rotor analyze frequencies`): per head (rows) and frequency "
+      "pair (columns, fastest first), the pair's mean share of |q·k|; and the q and k pair norms "
+      "against frequency.";
+  if (!run.frequencies.available)
+    return o + " " +
+           (run.frequencies.reason == "not measured" && run.finished
+                ? "Not measured (the study ran before frequency use was part of it); rerun `" + r.manifest.command +
+                      "` to measure it for the finished runs.\n"
+                : "n/a: " + (run.finished ? run.frequencies.reason : "the run has not finished") + ".\n");
+  return o + "\n\n" + plot_links("frequencies", run.run.variant, run.frequencies.measured["layers"].size(), plots);
+}
+
+nlohmann::json frequencies_json(const StudyReport& r) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StudyVariant& v : r.manifest.spec.variants) {
+    if (!measures_frequency_use(v.config)) continue;
+    const RunResult& run = profiled_run(r, v.name);
+    nlohmann::json j = run.frequencies;
+    j.update({{"variant", v.name}, {"seed", run.run.seed}, {"position", v.config.model.position.type}});
+    out.push_back(j);
   }
   return out;
 }
@@ -88,11 +118,13 @@ std::string offsets_markdown(const StudyReport& r, const PlotOutcome& plots) {
     o << "\n### " << v.name << " (seed " << run.run.seed << ")\n\n";
     if (!run.offsets.available) {
       o << unavailable_text(r, run) << ".\n";
-      continue;
+    } else {
+      o << "Mean attention distance |j − i| per head, " << mean_distances(run.offsets) << ".\n";
+      if (const int64_t k = task_offset(v.config))
+        o << "\nOffset check: " << offset_check_text(run.offsets, k) << ".\n";
+      o << "\n" << plot_links("offsets", v.name, run.offsets.layers.size(), plots);
     }
-    o << "Mean attention distance |j − i| per head, " << mean_distances(run.offsets) << ".\n";
-    if (const int64_t k = task_offset(v.config)) o << "\nOffset check: " << offset_check_text(run.offsets, k) << ".\n";
-    o << "\n" << plot_links(v.name, run.offsets.layers.size(), plots);
+    if (measures_frequency_use(v.config)) o << frequency_text(r, run, plots);
   }
   return o.str();
 }
@@ -102,7 +134,7 @@ std::string offsets_markdown(const StudyReport& r, const PlotOutcome& plots) {
 ReportStatistic offset_profiles_statistic() {
   return {"offset_profiles", ReportPlace::after_sweeps,
           [](const StudyReport& r) {
-            return nlohmann::json{{"offset_profiles", offsets_json(r)}};
+            return nlohmann::json{{"offset_profiles", offsets_json(r)}, {"frequency_use", frequencies_json(r)}};
           },
           nullptr, offsets_markdown};
 }

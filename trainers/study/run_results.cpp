@@ -33,6 +33,7 @@ RunResult read_run_result(const StudyRun& run, const std::string& run_dir, const
   r.sweep = files.read_length_sweep().cells;
   r.attention = files.read_attention_usage();
   r.offsets = files.read_offset_profiles();
+  r.frequencies = files.read_frequency_use();
   return r;
 }
 

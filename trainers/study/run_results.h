@@ -2,7 +2,8 @@
 // What one finished run of a study produced, read back from its run
 // directory (run/run_directory.h): the summary (parameters, final metrics of
 // the best checkpoint, speed), the validation curve from the metrics log, the
-// length sweep, the attention usage and (first seed) the offset profiles.
+// length sweep, the attention usage and (first seed) the offset profiles and
+// a rotary variant's frequency use.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "trainers/config/objective_table.h"
+#include "trainers/run/frequency_use_record.h"
 #include "trainers/run/offset_profile_record.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/length_sweep.h"
@@ -30,7 +32,8 @@ struct RunResult {
   std::vector<std::pair<int64_t, double>> val_curve;
   std::vector<SweepCell> sweep;
   AttentionUsage attention;
-  OffsetProfileRecord offsets;  // measured for a variant's first seed only
+  OffsetProfileRecord offsets;     // measured for a variant's first seed only
+  FrequencyUseRecord frequencies;  // measured for a rotary variant's first seed only
 };
 
 // STUDY/runs/<run id>: where the trainer writes the run.

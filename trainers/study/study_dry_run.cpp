@@ -148,7 +148,7 @@ std::string dry_run_study(const StudySpec& spec, const DryRunOptions& options) {
     << differences(spec);
   o << fmt::format(
       "\ntime estimate, training only ({} steps of each distinct config timed here after one to warm up; each "
-      "run's length sweep and attention pass (and the first seed's offset profiles) come on top):\n",
+      "run's length sweep and attention pass (and the first seed's offset profiles and frequency use) come on top):\n",
       options.probe_steps);
   o << estimate(spec, options);
   o << "\nnothing was trained or written (a dry run; the token cache aside); run without --dry-run to start\n";

@@ -16,6 +16,7 @@
 #include "trainers/run/run_lock.h"
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/child_runs.h"
+#include "trainers/study/frequency_measurement.h"
 #include "trainers/study/offset_measurement.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"
@@ -44,8 +45,14 @@ void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::st
                       " differ): delete that run directory to train it again, or use another --out");
 }
 
-// The report shows one seed's attention-distance profiles per variant: the first's.
+// The report shows one seed's attention-distance profiles (and a rotary variant's frequency use) per variant:
+// the first's.
 bool profiled_seed(const StudySpec& spec, const StudyRun& run) { return run.seed == spec.seeds.front(); }
+
+bool needs_frequency_use(const StudySpec& spec, const StudyRun& run, const RunDirectory& files) {
+  return profiled_seed(spec, run) && measures_frequency_use(spec.variant(run.variant).config) &&
+         !files.has_frequency_use();
+}
 
 // Trains (or resumes) one run, then sweeps its best checkpoint. Returns the
 // trainer's exit code when it stopped early.
@@ -68,6 +75,7 @@ int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRu
   });
   if (!RunDirectory(run_dir).has_attention_usage()) measure_attention_usage(run_dir);
   if (profiled_seed(spec, run) && !RunDirectory(run_dir).has_offset_profiles()) measure_run_offsets(run_dir);
+  if (needs_frequency_use(spec, run, RunDirectory(run_dir))) measure_run_frequencies(run_dir);
   return 0;
 }
 
@@ -159,6 +167,7 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
     const RunDirectory files(run_dir);
     if (files.finished()) require_unchanged(spec, r, run_dir);
     if (!files.finished() || !files.has_attention_usage() || (profiled_seed(spec, r) && !files.has_offset_profiles()) ||
+        needs_frequency_use(spec, r, files) ||
         !missing_points(run_dir, sweep_plan(spec, spec.variant(r.variant).config)).empty())
       pending.push_back(r);
   }

@@ -56,13 +56,12 @@ EncoderClassifier& RestoredModel::classifier(const std::string& command) const {
 LanguageModel& RestoredModel::language_model() const { return dynamic_cast<LanguageModel&>(*model); }
 
 LanguageModel& RestoredModel::causal_language_model(const std::string& command, const std::string& checkpoint) const {
-  auto* lm = dynamic_cast<LanguageModel*>(model.get());
-  if (lm == nullptr || lm->kind() != LanguageModelKind::causal)
+  if (!objective_spec(header.config.train.objective).causal)
     throw ConfigError(
-        fmt::format("{}: {} needs a causal language model (train.objective clm); this checkpoint's "
+        fmt::format("{}: {} needs a causal language model (train.objective {}); this checkpoint's "
                     "objective is {}",
-                    checkpoint, command, option_name(header.config.train.objective)));
-  return *lm;
+                    checkpoint, command, causal_objective_names(), option_name(header.config.train.objective)));
+  return language_model();
 }
 
 void check_trained_length(const ModelConfig& model, int64_t tokens, const std::string& length_key) {

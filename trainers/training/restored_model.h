@@ -24,8 +24,9 @@ struct RestoredModel {
   EncoderClassifier& classifier(const std::string& command) const;
   // The language model (train.objective clm, mlm, transduction or completion).
   LanguageModel& language_model() const;
-  // The causal language model, for `command` ("rotor generate"), which needs one; throws
-  // ConfigError naming `checkpoint` and the checkpoint's objective when the model is another.
+  // The causal language model, for `command` ("rotor generate"), which needs one; throws ConfigError
+  // naming `checkpoint`, the causal objectives (their rows' `causal`) and the checkpoint's objective when
+  // its objective is another.
   LanguageModel& causal_language_model(const std::string& command, const std::string& checkpoint) const;
 };
 

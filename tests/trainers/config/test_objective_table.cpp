@@ -78,3 +78,16 @@ TEST_CASE("the sequence objectives' rows: their heads, per-token targets, their 
   for (const ObjectiveKind other : {ObjectiveKind::classify, ObjectiveKind::clm, ObjectiveKind::mlm})
     CHECK_FALSE(objective_spec(other).layout.has_value());
 }
+
+TEST_CASE("a row is causal exactly when the model it builds is a causal language model") {
+  ModelConfig m;
+  m.vocab_size = 16;
+  m.num_classes = 3;
+  for (const ObjectiveSpec& spec : objectives()) {
+    INFO(spec.name());
+    const std::unique_ptr<Model> model = spec.make_model(m);
+    const auto* lm = dynamic_cast<LanguageModel*>(model.get());
+    CHECK(spec.causal == (lm != nullptr && lm->kind() == LanguageModelKind::causal));
+  }
+  CHECK(causal_objective_names() == "clm or completion");
+}

@@ -1,6 +1,7 @@
 // rotor generate's sampler: greedy continuation is the argmax of the model's
 // own teacher-forced logits, a seed gives the same text at 1 and 2 threads,
 // and the top-k and temperature rules are sample.py's.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "engine/argmax.h"
@@ -65,4 +66,18 @@ TEST_CASE("generate: top-k and temperature choose as sample.py", "[diagnostics][
   // a high temperature flattens: u = 0 draws the first token, which top-k 2 excludes
   CHECK(choose_token(logits, 100.0, 0, 0.0) == 0);
   CHECK(choose_token(logits, 100.0, 2, 0.0) == 1);
+}
+
+TEST_CASE("generate: a stop token ends the text once added, the same text up to it", "[diagnostics][generate]") {
+  const auto owned = causal_model("rope");
+  const std::vector<int32_t> full = generate(*owned, kPrompt, {12, 0.0, 0, 1, 64});
+  REQUIRE(full.size() == 12);
+  GenerationOptions stopping{12, 0.0, 0, 1, 64};
+  stopping.stop = full[5];
+  const std::vector<int32_t> stopped = generate(*owned, kPrompt, stopping);
+  const size_t first = size_t(std::find(full.begin(), full.end(), full[5]) - full.begin());  // its first occurrence
+  CHECK(stopped == std::vector<int32_t>(full.begin(), full.begin() + first + 1));
+  stopping.stop = 259;  // a token greedy decoding does not reach here: max_new tokens
+  REQUIRE(std::find(full.begin(), full.end(), 259) == full.end());
+  CHECK(generate(*owned, kPrompt, stopping) == full);
 }

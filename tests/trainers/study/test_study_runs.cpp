@@ -3,6 +3,7 @@
 // and the report's aggregates equal to mean and std over the seeds' own
 // summaries.
 #include <catch2/catch.hpp>
+#include <numeric>
 
 #include <cmath>
 #include <filesystem>
@@ -108,13 +109,41 @@ void check_offset_profiles(const fs::path& dir) {
   CHECK_FALSE(profiles[0].contains("offset_check"));  // listops is no offset task
 }
 
+// A rotary variant's first seed's frequency use: measured for rope alone, its shares summing to 1 per head,
+// shown beside its offset profiles.
+void check_frequency_use(const fs::path& dir) {
+  CHECK(fs::exists(dir / "out/runs/rope-seed1/frequencies.json"));
+  CHECK_FALSE(fs::exists(dir / "out/runs/rope-seed2/frequencies.json"));
+  CHECK_FALSE(fs::exists(dir / "out/runs/learned-seed1/frequencies.json"));  // learned positions rotate nothing
+  const json uses = read_json(dir / "out/report.json")["frequency_use"];
+  REQUIRE(uses.size() == 1);
+  CHECK(uses[0]["variant"] == "rope");
+  REQUIRE(uses[0]["available"] == true);
+  CHECK(uses[0]["split"] == "val");
+  REQUIRE(uses[0]["layers"].size() == 1);  // the tiny model's one layer
+  for (const json& head : uses[0]["layers"][0]["heads"]) {
+    const std::vector<double> shares = head["mean_abs_share"];
+    CHECK(shares.size() == uses[0]["pairs"].size());
+    CHECK(std::accumulate(shares.begin(), shares.end(), 0.0) == Approx(1.0).epsilon(1e-9));
+  }
+  const std::string md = read_text(dir / "out/report.md");
+  const size_t rope = md.find("### rope (seed 1)"), learned = md.find("### learned (seed 1)");
+  const size_t frequency = md.find("\nFrequency use (Barbero et al. 2024; `rotor analyze frequencies`)");
+  CHECK((rope < frequency && frequency < learned));  // under rope's heading, and under it alone
+  CHECK(md.find("Frequency use (Barbero", learned) == std::string::npos);
+  CHECK_THAT(md, Catch::Contains("and which frequency pairs a rotary variant's logits use"));
+}
+
 // A study folder from before offsets.json still reports, saying how to measure them.
 void check_report_without_offsets(const fs::path& dir, const std::string& study_dir) {
   fs::remove(dir / "out/runs/rope-seed1/offsets.json");
+  fs::remove(dir / "out/runs/rope-seed1/frequencies.json");
   rebuild_study_report(study_dir);
-  CHECK_THAT(read_text(dir / "out/report.md"),
-             Catch::Contains("### rope (seed 1)\n\nnot measured (the study ran before offset profiles were part of "
-                             "it); rerun `rotor compare study.yaml` to measure them for the finished runs."));
+  const std::string md = read_text(dir / "out/report.md");
+  CHECK_THAT(md, Catch::Contains("### rope (seed 1)\n\nnot measured (the study ran before offset profiles were part of "
+                                 "it); rerun `rotor compare study.yaml` to measure them for the finished runs."));
+  CHECK_THAT(md, Catch::Contains("Not measured (the study ran before frequency use was part of it); rerun `rotor "
+                                 "compare study.yaml` to measure it for the finished runs."));
 }
 
 }  // namespace
@@ -267,6 +296,7 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
   check_report_json(dir);
   check_report_md_and_csv(dir);
   check_offset_profiles(dir);
+  check_frequency_use(dir);
 
   check_report_without_offsets(dir, options.dir);
 
@@ -280,6 +310,7 @@ TEST_CASE("a tiny study: runs, sweep, report, and a rerun skips finished runs", 
   CHECK(mtime(dir / "out/runs/rope-seed1/length_sweep.json") == sweep_time);
   CHECK(fs::exists(dir / "out/runs/learned-seed2/length_sweep.json"));
   CHECK(fs::exists(dir / "out/runs/rope-seed1/offsets.json"));  // measured for the finished run
+  CHECK(fs::exists(dir / "out/runs/rope-seed1/frequencies.json"));
 
   // --report rebuilds the same numbers from the run directories.
   const json before = read_json(dir / "out/report.json");
