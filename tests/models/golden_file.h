@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/shape.h"
+#include "models/model_config.h"
 
 namespace rotor::test {
 
@@ -19,6 +20,7 @@ class GoldenFile {
   std::string attr_string(const char* name) const;
   double attr_double(const char* name) const;
   int64_t attr_int(const char* name) const;
+  std::vector<std::string> attr_names() const;
 
   std::vector<std::string> names(const std::string& group) const;
   Shape shape(const std::string& dataset) const;
@@ -29,5 +31,9 @@ class GoldenFile {
   int64_t file_;
   std::string path_;
 };
+
+// Sets every root attribute `model.position.<key>` as p.set(key, value), the value read as the key's
+// declared type (a boolean is stored as int64 0 or 1; tools/golden/README.md).
+void set_position_keys(const GoldenFile& f, PositionConfig& p);
 
 }  // namespace rotor::test

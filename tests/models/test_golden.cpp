@@ -22,17 +22,6 @@ std::string golden_path(const std::string& variant) {
   return std::string(ROTOR_TEST_DATA_DIR) + "/golden/" + variant + ".h5";
 }
 
-// The frequency schedule and query scaling keys, in the files that use them.
-void set_schedule(PositionConfig& p, const test::GoldenFile& f) {
-  if (f.has_attr("rope_scaling")) p.set("scaling", option<RopeScaling>(f.attr_string("rope_scaling")));
-  for (const char* key : {"scaling_factor", "low_freq_factor", "high_freq_factor"})
-    if (f.has_attr(key)) p.set(key, f.attr_double(key));
-  if (f.has_attr("original_max_len")) p.set("original_max_len", f.attr_int("original_max_len"));
-  if (f.has_attr("resonance")) p.set("resonance", f.attr_int("resonance") != 0);
-  if (f.has_attr("logn_scaling")) p.set("logn_scaling", f.attr_int("logn_scaling") != 0);
-  if (f.has_attr("sandwich_dims")) p.set("sandwich_dims", f.attr_int("sandwich_dims"));
-}
-
 ModelConfig config_from(const test::GoldenFile& f) {
   ModelConfig c;
   c.vocab_size = f.attr_int("vocab_size");
@@ -45,30 +34,11 @@ ModelConfig config_from(const test::GoldenFile& f) {
   c.pooling = option<Pooling>(f.attr_string("pooling"));
   c.attention = option<AttentionKind>(f.attr_string("attention"));
   if (f.has_attr("linear_rotation")) c.linear_rotation = option<LinearRotation>(f.attr_string("linear_rotation"));
+  if (f.has_attr("embedding_scale")) c.embedding_scale = option<EmbeddingScale>(f.attr_string("embedding_scale"));
   c.norm_eps = f.attr_double("ln_eps");
   c.dropout = c.attention_dropout = 0.0;
   c.position.type = f.attr_string("position_type");
-  if (!f.attr_string("rope_layout").empty())
-    c.position.set("layout", option<RotaryLayout>(f.attr_string("rope_layout")));
-  c.position.set("base", f.attr_double("rope_base"));
-  c.position.set("fraction", f.attr_double("rope_fraction"));
-  if (c.position.type == "learned") c.position.set("max_len", f.attr_int("max_len"));
-  if (c.position.type == "xpos")
-    for (const char* key : {"xpos_scale_base", "xpos_gamma"}) c.position.set(key, f.attr_double(key));
-  if (c.position.type == "p_rope") c.position.set("kept_frequency_fraction", f.attr_double("kept_frequency_fraction"));
-  set_schedule(c.position, f);
-  if (c.position.type == "sinusoidal") {  // the files hold Vaswani's scales: tokens x sqrt(d) plus the bare table
-    c.embedding_scale = EmbeddingScale::sqrt_d;
-    c.position.set("scale", std::sqrt(0.5));
-  }
-  if (c.position.type == "fire") {  // fire.h5 alone holds these
-    c.position.set("mlp_width", f.attr_int("fire_width"));
-    c.position.set("initial_threshold", f.attr_double("fire_init_L"));
-  }
-  // The file holds the slopes as parameters (the fixed split, their starting values).
-  if (c.position.type == "alibi_directional") c.position.set("learned_slopes", true);
-  c.position.set("num_buckets", f.attr_int("t5_num_buckets"));
-  c.position.set("max_distance", f.attr_int("t5_max_distance"));
+  test::set_position_keys(f, c.position);
   return c;
 }
 

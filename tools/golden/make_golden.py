@@ -753,43 +753,88 @@ def forward_backward(params, cfg):
 # --------------------------------------------------------------------------
 # HDF5 output
 # --------------------------------------------------------------------------
-STR_ATTRS = ("variant", "position_type", "rope_layout", "attention", "norm", "pooling")
-OPTIONAL_STR_ATTRS = ("linear_rotation", "lm", "rope_scaling")  # lm: causal | masked (the lm_* variants)
-INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes", "max_len",
-             "t5_num_buckets", "t5_max_distance")
-FLOAT_ATTRS = ("rope_fraction", "rope_base", "ln_eps")
-FIRE_INT_ATTRS, FIRE_FLOAT_ATTRS = ("fire_width",), ("fire_init_L",)  # fire.h5 only
-# written only by the variants that have them
-OPTIONAL_FLOAT_ATTRS = ("xpos_scale_base", "xpos_gamma", "kept_frequency_fraction", "scaling_factor",
-                        "low_freq_factor", "high_freq_factor")
-OPTIONAL_INT_ATTRS = ("causal", "original_max_len", "resonance", "logn_scaling", "sandwich_dims")  # causal 1: query i attends keys j <= i
+STR_ATTRS = ("variant", "position_type", "attention", "norm", "pooling")
+OPTIONAL_STR_ATTRS = ("linear_rotation", "lm")  # lm: causal | masked (the lm_* variants)
+INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes")
+FLOAT_ATTRS = ("ln_eps",)
+OPTIONAL_INT_ATTRS = ("causal",)  # causal 1: query i attends keys j <= i
+
+# The position keys: each cfg entry this reference reads, written as the attribute model.position.<key>
+# under rotor's name and in its declared type (bool as int64 0 or 1).
+POSITION_KEYS = {
+    "rope_layout": ("layout", str), "rope_base": ("base", float), "rope_fraction": ("fraction", float),
+    "rope_scaling": ("scaling", str), "scaling_factor": ("scaling_factor", float),
+    "original_max_len": ("original_max_len", int), "low_freq_factor": ("low_freq_factor", float),
+    "high_freq_factor": ("high_freq_factor", float), "resonance": ("resonance", bool),
+    "logn_scaling": ("logn_scaling", bool), "max_len": ("max_len", int),
+    "t5_num_buckets": ("num_buckets", int), "t5_max_distance": ("max_distance", int),
+    "fire_width": ("mlp_width", int), "fire_init_L": ("initial_threshold", float),
+    "xpos_scale_base": ("xpos_scale_base", float), "xpos_gamma": ("xpos_gamma", float),
+    "kept_frequency_fraction": ("kept_frequency_fraction", float), "sandwich_dims": ("sandwich_dims", int),
+}
+# The BASE entries each position type reads; the others (POSITION_KEYS outside BASE) where a variant sets them.
+READS = {
+    "rope": ("rope_layout", "rope_base", "rope_fraction"),
+    "xpos": ("rope_layout", "rope_base", "xpos_scale_base", "xpos_gamma"),
+    "p_rope": ("rope_layout", "rope_base", "kept_frequency_fraction"),
+    "learned": ("max_len",),
+    "t5_bias": ("t5_num_buckets", "t5_max_distance"),
+    "fire": ("fire_width", "fire_init_L"),
+    "sandwich": ("sandwich_dims",),
+}
+# What this reference hard-codes, in rotor's terms: sinusoidal's Vaswani scales (embeddings x sqrt(d) plus
+# the bare table) are embedding_scale sqrt_d with position.scale sqrt(1/2); directional ALiBi's slopes are
+# parameters (learned, starting from the fixed split).
+FIXED_ATTRS = {
+    "sinusoidal": {"embedding_scale": "sqrt_d", "model.position.scale": math.sqrt(0.5)},
+    "alibi_directional": {"model.position.learned_slopes": np.int64(1)},
+}
+
+
+def str_attr(s):  # fixed-length ASCII, null-padded (at least 1 byte)
+    b = s.encode("ascii")
+    return np.array(b, dtype="S%d" % max(1, len(b)))
+
+
+def position_attrs(cfg):
+    """{model.position.<key>: value} for the position keys cfg's encoding reads."""
+    pt = cfg["position_type"]
+    names = list(READS.get(pt, ())) + [k for k in POSITION_KEYS if k in cfg and k not in BASE]
+    convert = {str: str_attr, int: np.int64, float: np.float64, bool: lambda v: np.int64(1 if v else 0)}
+    out = {}
+    for name in names:
+        key, kind = POSITION_KEYS[name]
+        out["model.position." + key] = convert[kind](cfg[name])
+    for k, v in FIXED_ATTRS.get(pt, {}).items():
+        out[k] = str_attr(v) if isinstance(v, str) else v
+    return out
+
+
+def write_attrs(f, cfg):
+    """cfg's root attributes (README: HDF5 layout) into the open file f, replacing any there."""
+    for k in list(f.attrs):
+        del f.attrs[k]
+    for k in STR_ATTRS:
+        f.attrs.create(k, str_attr(cfg[k]))
+    for k in OPTIONAL_STR_ATTRS:  # only where a variant sets them
+        if k in cfg:
+            f.attrs.create(k, str_attr(cfg[k]))
+    for k in INT_ATTRS:
+        f.attrs.create(k, np.int64(cfg[k]))
+    for k in FLOAT_ATTRS:
+        f.attrs.create(k, np.float64(cfg[k]))
+    for k in OPTIONAL_INT_ATTRS:
+        if k in cfg:
+            f.attrs.create(k, np.int64(cfg[k]))
+    for k, v in position_attrs(cfg).items():
+        f.attrs.create(k, v)
 
 
 def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
     import h5py
     tokens, lengths, labels = make_batch()
     with h5py.File(path, "w", track_order=False) as f:
-        for k in STR_ATTRS:  # fixed-length ASCII, null-padded (at least 1 byte)
-            s = cfg[k].encode("ascii")
-            f.attrs.create(k, np.array(s, dtype="S%d" % max(1, len(s))))
-        for k in OPTIONAL_STR_ATTRS:  # only where a variant sets them
-            if k in cfg:
-                f.attrs.create(k, np.array(cfg[k].encode("ascii")))
-        for k in INT_ATTRS:
-            f.attrs.create(k, np.int64(cfg[k]))
-        for k in FLOAT_ATTRS:
-            f.attrs.create(k, np.float64(cfg[k]))
-        if cfg["position_type"] == "fire":
-            for k in FIRE_INT_ATTRS:
-                f.attrs.create(k, np.int64(cfg[k]))
-            for k in FIRE_FLOAT_ATTRS:
-                f.attrs.create(k, np.float64(cfg[k]))
-        for k in OPTIONAL_FLOAT_ATTRS:
-            if k in cfg:
-                f.attrs.create(k, np.float64(cfg[k]))
-        for k in OPTIONAL_INT_ATTRS:
-            if k in cfg:
-                f.attrs.create(k, np.int64(cfg[k]))
+        write_attrs(f, cfg)
         kw = dict(track_times=False)
         f.create_dataset("input/tokens", data=tokens.numpy(), **kw)
         f.create_dataset("input/lengths", data=lengths.numpy(), **kw)
@@ -843,12 +888,16 @@ def read_h5(path):
     import h5py
     with h5py.File(path, "r") as f:
         cfg = {}
+        cfg_name = {"model.position." + key: (name, kind) for name, (key, kind) in POSITION_KEYS.items()}
         for k, v in f.attrs.items():
-            if isinstance(v, (bytes, np.bytes_)):
+            if k in cfg_name:
+                name, kind = cfg_name[k]
+                cfg[name] = v.decode("ascii").rstrip("\0") if kind is str else kind(v)
+            elif isinstance(v, (bytes, np.bytes_)):
                 cfg[k] = v.decode("ascii").rstrip("\0")
-            elif k in INT_ATTRS + FIRE_INT_ATTRS + OPTIONAL_INT_ATTRS:
+            elif k in INT_ATTRS + OPTIONAL_INT_ATTRS:
                 cfg[k] = int(v)
-            else:
+            else:  # ln_eps, and the FIXED_ATTRS the reference hard-codes
                 cfg[k] = float(v)
         params = {k: torch.from_numpy(f["params"][k][()]) for k in f["params"]}
         grads = {k: torch.from_numpy(f["grads"][k][()]) for k in f["grads"]}
@@ -1314,6 +1363,8 @@ def main():
     ap.add_argument("--skip-self-test", action="store_true")
     ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS),
                     help="write only these variants' files (default: all)")
+    ap.add_argument("--attributes-only", action="store_true",
+                    help="rewrite the root attributes of the existing files, leaving their datasets as they are")
     args = ap.parse_args()
 
     if not args.skip_self_test:
@@ -1324,6 +1375,12 @@ def main():
     if args.self_test:
         return
     os.makedirs(args.out, exist_ok=True)
+    if args.attributes_only:
+        import h5py
+        for variant in args.variants:
+            with h5py.File(os.path.join(args.out, variant + ".h5"), "r+") as f:
+                write_attrs(f, make_config(variant))
+        return
     for variant in args.variants:
         cfg = make_config(variant)
         params = init_params(cfg, variant_seed(variant))

@@ -32,7 +32,7 @@ Config config_from(const test::GoldenFile& f) {
   m.norm_eps = f.attr_double("ln_eps");
   m.dropout = m.attention_dropout = 0.0;
   m.position.type = f.attr_string("position_type");
-  if (m.position.type == "rope") m.position.set("layout", *parse_option<RotaryLayout>(f.attr_string("rope_layout")));
+  test::set_position_keys(f, m.position);
   return c;
 }
 
