@@ -50,12 +50,8 @@ inline double relative_error(const std::vector<double>& a, const std::vector<dou
 // "alibi_directional-learned": alibi_directional with learned slopes.
 inline ModelConfig kernel_config(const std::string& variant, AttentionKernel kernel) {
   const bool learned_slopes = variant == "alibi_directional-learned";
-  ModelConfig c = tiny_config(learned_slopes ? "alibi_directional" : variant);
+  ModelConfig c = with_dropout_on(tiny_config(learned_slopes ? "alibi_directional" : variant), kernel);
   if (learned_slopes) c.position.set("learned_slopes", true);
-  c.layers = 2;
-  c.dropout = 0.1;
-  c.attention_dropout = 0.2;
-  c.attention_kernel = kernel;
   if (variant == "learned") c.position.set("max_len", 128);
   if (variant == "xpos") c.position.set("xpos_scale_base", 16.0);  // scales up to 0.29^(-35/16) ~ 15 at N = 70
   return c;

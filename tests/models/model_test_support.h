@@ -93,6 +93,17 @@ inline ModelConfig tiny_config(const std::string& variant, int64_t vocab_size = 
   return c;
 }
 
+// `c` with 2 layers, dropout on both paths (0.1 residual, 0.2 attention) and
+// `kernel`: the set-up of the gradient checks and kernel comparisons, where
+// dropout masks must match between the fused and composed paths.
+inline ModelConfig with_dropout_on(ModelConfig c, AttentionKernel kernel) {
+  c.layers = 2;
+  c.dropout = 0.1;
+  c.attention_dropout = 0.2;
+  c.attention_kernel = kernel;
+  return c;
+}
+
 // Randomized positions drawn from [0, range) in training; learned's table grows to hold them.
 inline void randomize_positions(ModelConfig& c, int64_t range) {
   c.position.set("randomized", true);

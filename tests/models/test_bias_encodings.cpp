@@ -66,11 +66,7 @@ TEST_CASE("bias encodings: finite-difference gradients of their parameters throu
   const std::string type = GENERATE("kerple", "alibi_directional");
   const AttentionKernel kernel = GENERATE(AttentionKernel::fused, AttentionKernel::composed);
   CAPTURE(type, kernel == AttentionKernel::fused ? "fused" : "composed");
-  ModelConfig c = bias_config(type, type == "alibi_directional");
-  c.layers = 2;
-  c.dropout = 0.1;
-  c.attention_dropout = 0.2;
-  c.attention_kernel = kernel;
+  const ModelConfig c = with_dropout_on(bias_config(type, type == "alibi_directional"), kernel);
   EncoderClassifier model(c, DType::F64);
   model.initialize(8);
   const ToyBatch b = make_toy_batch(ToyTask::order, 4, 37, 12, 9, 1, /*min_len=*/2);

@@ -96,13 +96,9 @@ TEST_CASE("causal bias encodings: finite-difference gradients of their parameter
   const std::string variant = GENERATE("t5_bias", "t5_bias-randomized", "kerple", "fire", "alibi_directional");
   const AttentionKernel kernel = GENERATE(AttentionKernel::fused, AttentionKernel::composed);
   CAPTURE(variant, option_name(kernel));
-  ModelConfig c = tiny_config(variant == "t5_bias-randomized" ? "t5_bias" : variant);
+  ModelConfig c = with_dropout_on(tiny_config(variant == "t5_bias-randomized" ? "t5_bias" : variant), kernel);
   if (variant == "t5_bias-randomized") c.position.set("randomized", true);  // the table at drawn positions
   if (variant == "alibi_directional") c.position.set("learned_slopes", true);
-  c.layers = 2;
-  c.dropout = 0.1;
-  c.attention_dropout = 0.2;
-  c.attention_kernel = kernel;
   EncoderClassifier model(c, DType::F64);
   model.initialize(8);
   const int64_t n = 37;

@@ -99,11 +99,7 @@ TEST_CASE("sandwich: finite-difference gradients through both attention kernels"
   const AttentionKernel kernel = GENERATE(AttentionKernel::fused, AttentionKernel::composed);
   const bool causal = GENERATE(false, true);
   CAPTURE(kernel == AttentionKernel::fused ? "fused" : "composed", causal);
-  ModelConfig c = sandwich_config(2);
-  c.layers = 2;
-  c.dropout = 0.1;
-  c.attention_dropout = 0.2;
-  c.attention_kernel = kernel;
+  const ModelConfig c = with_dropout_on(sandwich_config(2), kernel);
   EncoderClassifier model(c, DType::F64);
   model.initialize(8);
   const ToyBatch b = make_toy_batch(ToyTask::order, 3, 17, 12, 9, 1, 2);
