@@ -71,6 +71,27 @@ struct TilePosition {
   int64_t head, i0, m, j0, n;
 };
 
+// One row's dS = P (dP f - D_i) in place of P, and pt = P f (f: the dropout
+// factors, none without dropout). The bias partials and the pair bias take dS
+// in loops of their own, so this one has no aliasing store and vectorizes.
+template <class T>
+void gradient_row(T* __restrict s, const T* __restrict dp, const T* __restrict f, T Di, T* __restrict pt,
+                  int64_t cols) {
+  if (f) {
+    for (int64_t col = 0; col < cols; ++col) {
+      const T p = s[col];
+      s[col] = p * (dp[col] * f[col] - Di);
+      pt[col] = p * f[col];
+    }
+  } else {
+    for (int64_t col = 0; col < cols; ++col) {
+      const T p = s[col];
+      s[col] = p * (dp[col] * T(1) - Di);
+      pt[col] = p;
+    }
+  }
+}
+
 // Turns the score tile into scaled dS (kept in s, for dQ and dK) and fills pt
 // with the dropped-out P (for dV), both row-major; adds dS to the bias partials
 // and, with a pair bias (its tile in w.pair), copies dS to w.dpair.
@@ -103,15 +124,12 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     std::fill(s + cols, s + at.n, T(0));  // keys after a causal row's diagonal: P = 0, dS = 0
     std::fill(pt + cols, pt + at.n, T(0));
     if (dpair) std::fill(dpair + cols, dpair + at.n, 0.0);
-    for (int64_t col = 0; col < cols; ++col) {
-      const T p = s[col];
-      const T f = dropout ? w.f[col] : T(1);
-      const T ds = p * (dp[col] * f - Di);
-      pt[col] = p * f;
-      s[col] = ds * scale;
-      if (part) part[-col] += ds;
-      if (dpair) dpair[col] = static_cast<double>(ds);
-    }
+    gradient_row(s, dp, dropout ? w.f.data() : nullptr, Di, pt, cols);  // s = dS, pt = dropped-out P
+    if (part)
+      for (int64_t col = 0; col < cols; ++col) part[-col] += s[col];
+    if (dpair)
+      for (int64_t col = 0; col < cols; ++col) dpair[col] = static_cast<double>(s[col]);
+    for (int64_t col = 0; col < cols; ++col) s[col] *= scale;
   }
 }
 

@@ -37,7 +37,9 @@ struct AdamCoefficients {
 // gradient (Adam); `keep` the decoupled shrink factor (AdamW). One of them is
 // neutral (0 or 1).
 template <class T>
-void adam_update(T* p, const T* g, T* m, T* v, int64_t b, int64_t e, const AdamCoefficients<T>& c, T l2, T keep) {
+void adam_update(T* __restrict p, const T* __restrict g, T* __restrict m, T* __restrict v, int64_t b, int64_t e,
+                 const AdamCoefficients<T>& coefficients, T l2, T keep) {
+  const AdamCoefficients<T> c = coefficients;  // a copy the buffers cannot alias: the loop vectorizes
   for (int64_t i = b; i < e; ++i) {
     const T grad = g[i] + l2 * p[i];
     p[i] *= keep;
