@@ -5,12 +5,11 @@
 #include <memory>
 #include <vector>
 
+#include "engine/pair_bias.h"
 #include "engine/random.h"
 #include "engine/var.h"
 
 namespace rotor {
-
-class PairBias;  // engine/pair_bias.h
 
 // --- elementwise arithmetic with numpy broadcasting (ops/arithmetic.cpp)
 Var add(const Var& a, const Var& b);
@@ -91,13 +90,14 @@ ResidualNorm residual_norm(const Var& x, const Var& y, double p, const RandomKey
 
 // --- fused softmax attention (ops/attention.cpp)
 struct AttentionOptions {
-  double scale = 1.0;                         // logits = scale * q k^T (+ bias)
-  std::vector<int32_t> key_lengths;           // [B]: keys j < key_lengths[b] are attended; empty: all
-  Var bias;                                   // [H, 2N - 1] or undefined: bias[h][i - j + N - 1] joins logit (i, j)
-  std::shared_ptr<const PairBias> pair_bias;  // or null: b_h(i, j) joins logit (i, j), evaluated tile by tile
-  double dropout = 0.0;                       // on the attention weights, in [0, 1); 0 in evaluation
-  RandomKey dropout_key;                      // element ((b*H + h)*N + i)*N + j uses dropout()'s mask for this key
-  bool causal = false;                        // query i attends keys j <= i only (with the key lengths)
+  double scale = 1.0;                          // logits = scale * q k^T (+ bias)
+  std::vector<int32_t> key_lengths;            // [B]: keys j < key_lengths[b] are attended; empty: all
+  Var bias;                                    // [H, 2N - 1] or undefined: bias[h][i - j + N - 1] joins logit (i, j)
+  std::shared_ptr<const PairBias> pair_bias;   // or null: b_h(i, j) joins logit (i, j), evaluated tile by tile
+  double dropout = 0.0;                        // on the attention weights, in [0, 1); 0 in evaluation
+  RandomKey dropout_key;                       // element ((b*H + h)*N + i)*N + j uses dropout()'s mask for this key
+  bool causal = false;                         // query i attends keys j <= i only (with the key lengths)
+  int64_t pair_table_bytes = kPairTableBytes;  // the pair bias evaluated once for the batch while [H, N, N] fits
 };
 // q, k, v: [B, H, N, dh] -> softmax(logits) v, [B, H, N, dh], in O(N) memory:
 // equal to matmul(dropout(softmax(scale q k^T + bias + pair_bias, key mask)), v)

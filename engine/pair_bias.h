@@ -18,6 +18,11 @@
 
 namespace rotor {
 
+// The most memory the fused attention spends on a call's whole [H, N, N] pair
+// bias, evaluated once for the batch (kernels/pair_bias_table.h): 8 heads up to
+// about 1,000 tokens. Longer calls evaluate it tile by tile, in O(N) memory.
+constexpr int64_t kPairTableBytes = int64_t{32} << 20;
+
 // Queries i0 .. i0 + rows - 1 and keys j0 .. j0 + cols - 1 of one head.
 struct PairTile {
   int64_t head = 0, i0 = 0, rows = 0, j0 = 0, cols = 0;
@@ -32,7 +37,8 @@ class PairBias {
   // this order, each Var's elements row-major.
   virtual std::vector<Var> parameters() const = 0;
 
-  // out[r * ld + c] = b_head(i0 + r, j0 + c) for r < rows, c < cols.
+  // out[r * ld + c] = b_head(i0 + r, j0 + c) for r < rows, c < cols; an element's value
+  // does not depend on the tile it is asked in (the attention may ask any tiling).
   virtual void fill(const PairTile& tile, double* out, int64_t ld) const = 0;
   // grads[...] += sum over r, c of dbias[r * ld + c] * d b_head(i0 + r, j0 + c) / d parameter,
   // in a fixed order (the caller relies on it for bit-identical results).

@@ -63,7 +63,7 @@ class PositionEncoding {
   }
   // Additive logit bias b_h(p_i, p_j) that depends on the query and key positions
   // themselves, for `layer`, as a description the fused attention evaluates
-  // tile by tile (engine/pair_bias.h). Null: none.
+  // tile by tile, or once per call for the batch while it fits (engine/pair_bias.h). Null: none.
   virtual std::shared_ptr<const PairBias> pair_bias(const ParameterStore& /*store*/, int64_t /*layer*/,
                                                     const Positions& /*positions*/) const {
     return nullptr;

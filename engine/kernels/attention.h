@@ -6,8 +6,10 @@
 //   p_ij = softmax_j(s_ij),  out_i = sum_j drop_ij(p_ij) v_j
 // The forward streams key tiles with an online softmax and keeps only the
 // row's log-sum-exp; the backward recomputes the score tiles. Nothing of size
-// N x N is ever allocated: the pair bias b_h(i, j) (engine/pair_bias.h) is
-// evaluated one tile at a time, and its parameter gradients come from dS tiles.
+// N x N is allocated but the pair bias b_h(i, j) (engine/pair_bias.h) of a
+// short call: it is evaluated once for the batch while its [H, N, N] fits in
+// pair_table_bytes (pair_bias_table.h), else one tile at a time; its parameter
+// gradients come from dS tiles (summed over the batch first, in the first case).
 //
 // Dropout: drop_ij(p) = keep ? p / (1 - p_drop) : 0 with the keep test of
 // kernels::dropout_apply at element ((b*H + h)*N + i)*N + j, so the fused path
@@ -21,7 +23,8 @@
 //
 // Work is partitioned statically by shape only (forward: batch x head x query
 // block; backward: batch x head, bias and pair-bias gradients reduced over
-// (batch, head) in order), so every bit is independent of the thread count.
+// (batch, head) in order, or, with a pair-bias table, by head with the batch
+// rows in order), so every bit is independent of the thread count.
 //
 // Precision::bf16 (float only; double ignores it): the inputs of every tile
 // product (Q, K, V, P; in the backward also dO, dS) are rounded to bfloat16
@@ -29,12 +32,9 @@
 // softmax, log-sum-exp, biases and dropout stay fp32. fp32 is today's bits.
 #include <cstdint>
 
+#include "engine/pair_bias.h"
 #include "engine/precision.h"
 #include "engine/random.h"
-
-namespace rotor {
-class PairBias;
-}
 
 namespace rotor::kernels {
 
@@ -44,8 +44,9 @@ struct AttentionConfig {
   const int32_t* key_lengths = nullptr;  // [B], keys j < key_lengths[b] are valid; nullptr: all N
   double dropout = 0.0;                  // probability of dropping an attention weight, in [0, 1)
   RandomKey dropout_key;
-  const PairBias* pair_bias = nullptr;  // b_h(i, j) added to the scores, or none
-  bool causal = false;                  // query i attends keys j <= i only
+  const PairBias* pair_bias = nullptr;         // b_h(i, j) added to the scores, or none
+  bool causal = false;                         // query i attends keys j <= i only
+  int64_t pair_table_bytes = kPairTableBytes;  // the pair bias's [H, N, N] table, when it fits
 };
 
 // q, k, v, out: [B, H, N, dh]; bias: [H, 2N - 1] or nullptr; lse: [B, H, N]

@@ -5,9 +5,11 @@
 // The bias gradient of each (batch, head) goes to its own row of partials,
 // then rows are summed over the batch in order: deterministic. The pair
 // bias's parameter gradient likewise: one flat partial per (batch, head),
-// filled from its dS tiles in tile order, summed in (batch, head) order.
+// filled from its dS tiles in tile order, summed in (batch, head) order; or,
+// with a pair-bias table, dS summed over the batch first (pair_bias_table.h).
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "engine/kernels/attention_tile.h"
 #include "engine/kernels/attention_tile_bf16.h"
 #include "engine/kernels/attention_tiling.h"
+#include "engine/kernels/pair_bias_table.h"
 #include "engine/pair_bias.h"
 #include "engine/parallel.h"
 
@@ -94,10 +97,10 @@ void gradient_row(T* __restrict s, const T* __restrict dp, const T* __restrict f
 
 // Turns the score tile into scaled dS (kept in s, for dQ and dK) and fills pt
 // with the dropped-out P (for dV), both row-major; adds dS to the bias partials
-// and, with a pair bias (its tile in w.pair), copies dS to w.dpair.
+// and, with a pair bias (its tile's rows `pair_ld` apart), copies dS to w.dpair.
 template <class T>
-void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bias_h, const T* lse,
-                   BackwardScratch<T>& w, T* dbias_part) {
+void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bias_h, const T* lse, const double* pair,
+                   int64_t pair_ld, BackwardScratch<T>& w, T* dbias_part) {
   const int64_t N = c.N;
   const T scale = static_cast<T>(c.scale);
   const bool dropout = c.dropout > 0.0;
@@ -109,7 +112,7 @@ void gradient_tile(const AttentionConfig& c, const TilePosition& at, const T* bi
     const int64_t cols = attended_keys(c, i, at.j0, at.n);
     score_row(s, cols, scale, bias_h, i, at.j0, N);
     double* dpair = c.pair_bias ? w.dpair.data() + r * kBlock : nullptr;
-    if (dpair) add_pair_bias_row(s, cols, w.pair.data() + r * kBlock);
+    if (dpair) add_pair_bias_row(s, cols, pair + r * pair_ld);
     if (dropout) drop.row(static_cast<uint64_t>((at.head * N + i) * N + at.j0), cols, w.f.data());
     const T row_lse = lse[at.head * N + i], Di = w.D[i];
     T* pt = w.pt.data() + r * kBlock;
@@ -203,10 +206,17 @@ void gradient_products(const T* Q, const T* dO, const T* K, int64_t i0, int64_t 
   if (dq) tile_matmul<T>(m, dh, n, w.s.data(), kBlock, K, dh, dq, dh, true);
 }
 
+// Where a tile's pair-bias dS goes: into the bias's gradient for this
+// (batch, head) alone, or into the batch's sum (with a pair-bias table).
+struct PairGradientSink {
+  double* partial = nullptr;
+  PairGradientSum* sum = nullptr;
+};
+
 template <class T>
 void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* k, const T* v, const T* bias,
-                   const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias_part, double* dpair_part,
-                   BackwardScratch<T>& w) {
+                   const T* out, const T* lse, const T* dout, T* dq, T* dk, T* dv, T* dbias_part,
+                   const PairBiasTable& pairs, const PairGradientSink& sink, BackwardScratch<T>& w) {
   const int64_t N = c.N, dh = c.dh, len = valid_keys(c, head / c.H);
   if (len == 0) return;  // no valid key: the outputs were constant zeros
   const int64_t base = head * N * dh;
@@ -227,9 +237,11 @@ void backward_head(const AttentionConfig& c, int64_t head, const T* q, const T* 
       const int64_t m = std::min(kBlock, N - i0);
       score_tiles(Q, dO, i0, m, n, dh, w);
       const PairTile pair_tile{head % c.H, i0, m, j0, n};
-      if (c.pair_bias) fill_pair_bias(c, pair_tile, w.pair.data(), kBlock);
-      gradient_tile(c, TilePosition{head, i0, m, j0, n}, bias_h, lse, w, dbias_part);
-      if (dpair_part) accumulate_pair_gradients(c, pair_tile, w.dpair.data(), kBlock, dpair_part);
+      int64_t pair_ld = 0;
+      const double* pair = c.pair_bias ? pairs.tile(c, pair_tile, w.pair.data(), pair_ld) : nullptr;
+      gradient_tile(c, TilePosition{head, i0, m, j0, n}, bias_h, lse, pair, pair_ld, w, dbias_part);
+      if (sink.sum) sink.sum->add(pair_tile, w.dpair.data(), kBlock);
+      if (sink.partial) accumulate_pair_gradients(c, pair_tile, w.dpair.data(), kBlock, sink.partial);
       gradient_products(Q, dO, K + j0 * dh, i0, m, n, dh, dq ? dq + base + i0 * dh : nullptr, w);
     }
     for (int64_t e = 0; e < n * dh; ++e) {
@@ -251,14 +263,27 @@ void attention_backward(const AttentionConfig& c, Precision precision, const T* 
   const bool bf16 = std::is_same_v<T, float> && precision == Precision::bf16;
   const int64_t pair_size = dpair ? c.pair_bias->gradient_size() : 0;
   std::vector<T> dbias_part(dbias ? static_cast<size_t>(heads * width) : 0, T(0));
-  std::vector<double> dpair_part(static_cast<size_t>(heads * pair_size), 0.0);
-  parallel_for(heads, 1, [&](int64_t hb, int64_t he) {
+  const PairBiasTable pairs(c);
+  // With a table the pair bias's dS is summed over the batch (by head, batch rows in order), else each
+  // (batch, head) has its own gradient, summed in (batch, head) order: fixed for any thread count.
+  std::optional<PairGradientSum> sum;
+  if (dpair && !pairs.empty()) sum.emplace(c);
+  std::vector<double> dpair_part(sum ? 0 : static_cast<size_t>(heads * pair_size), 0.0);
+  auto run = [&](int64_t head, BackwardScratch<T>& scratch) {
+    const PairGradientSink sink{dpair && !sum ? dpair_part.data() + head * pair_size : nullptr, sum ? &*sum : nullptr};
+    backward_head(c, head, q, k, v, bias, out, lse, dout, dq, dk, dv,
+                  dbias ? dbias_part.data() + head * width : nullptr, pairs, sink, scratch);
+  };
+  const int64_t tasks = sum ? c.H : heads;  // heads, each over the batch; or (batch, head) pairs
+  parallel_for(tasks, 1, [&](int64_t tb, int64_t te) {
     BackwardScratch<T> scratch(N, c.dh, c.pair_bias != nullptr, bf16);
-    for (int64_t h = hb; h < he; ++h)
-      backward_head(c, h, q, k, v, bias, out, lse, dout, dq, dk, dv, dbias ? dbias_part.data() + h * width : nullptr,
-                    dpair ? dpair_part.data() + h * pair_size : nullptr, scratch);
+    for (int64_t t = tb; t < te; ++t) {
+      if (!sum) run(t, scratch);
+      for (int64_t b = 0; sum && b < c.B; ++b) run(b * c.H + t, scratch);
+    }
   });
-  for (int64_t h = 0; h < heads; ++h)  // (batch, head) order: fixed for any thread count
+  if (sum) sum->gradients(dpair);
+  for (int64_t h = 0; !sum && h < heads; ++h)
     for (int64_t e = 0; e < pair_size; ++e) dpair[e] += dpair_part[h * pair_size + e];
   if (!dbias) return;
   for (int64_t h = 0; h < c.H; ++h)

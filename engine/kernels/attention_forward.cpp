@@ -9,6 +9,7 @@
 #include "engine/kernels/attention_tile.h"
 #include "engine/kernels/attention_tile_bf16.h"
 #include "engine/kernels/attention_tiling.h"
+#include "engine/kernels/pair_bias_table.h"
 #include "engine/pair_bias.h"
 #include "engine/parallel.h"
 
@@ -122,7 +123,7 @@ void online_softmax_row(T* s, int64_t n, T& running_max, T& running_sum, T* o, i
 
 template <class T>
 void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* q, const ForwardOperands<T>& operands,
-                   const T* bias, T* out, T* lse, ForwardScratch<T>& w) {
+                   const T* bias, const PairBiasTable& pairs, T* out, T* lse, ForwardScratch<T>& w) {
   const int64_t N = c.N, dh = c.dh, b = head / c.H, h = head % c.H;
   const int64_t m = std::min(kBlock, N - i0), keys = key_end(c, b, i0, m);
   const T* Q = q + (head * N + i0) * dh;
@@ -138,12 +139,13 @@ void forward_block(const AttentionConfig& c, int64_t head, int64_t i0, const T* 
   for (int64_t j0 = 0; j0 < keys; j0 += kBlock) {
     const int64_t n = std::min(kBlock, keys - j0);
     operands.scores(head, Q, m, j0, n, w);
-    if (c.pair_bias) fill_pair_bias(c, PairTile{h, i0, m, j0, n}, w.pair.data(), kBlock);
+    int64_t pair_ld = 0;
+    const double* pair = c.pair_bias ? pairs.tile(c, PairTile{h, i0, m, j0, n}, w.pair.data(), pair_ld) : nullptr;
     for (int64_t r = 0; r < m; ++r) {
       T* s = w.s.data() + r * kBlock;
       const int64_t cols = attended_keys(c, i0 + r, j0, n);
       score_row(s, cols, scale, bias_h, i0 + r, j0, N);
-      if (c.pair_bias) add_pair_bias_row(s, cols, w.pair.data() + r * kBlock);
+      if (pair) add_pair_bias_row(s, cols, pair + r * pair_ld);
       online_softmax_row(s, cols, w.row_max[r], w.row_sum[r], w.o.data() + r * dh, dh);
       std::fill(s + cols, s + n, T(0));  // keys after a causal row's diagonal: no weight
       if (!dropout) continue;
@@ -169,10 +171,11 @@ void attention_forward(const AttentionConfig& c, Precision precision, const T* q
   if (heads == 0 || N == 0) return;
   const int64_t blocks = (N + kBlock - 1) / kBlock;
   const ForwardOperands<T> operands(c, precision, k, v);
+  const PairBiasTable pairs(c);
   parallel_for(heads * blocks, 1, [&](int64_t tb, int64_t te) {
     ForwardScratch<T> scratch(dh, c.pair_bias != nullptr, operands.bf16());
     for (int64_t t = tb; t < te; ++t)
-      forward_block(c, t / blocks, (t % blocks) * kBlock, q, operands, bias, out, lse, scratch);
+      forward_block(c, t / blocks, (t % blocks) * kBlock, q, operands, bias, pairs, out, lse, scratch);
   });
 }
 

@@ -79,6 +79,7 @@ Var attention(const Var& q, const Var& k, const Var& v, const AttentionOptions& 
   config.key_lengths = lengths.empty() ? nullptr : lengths.data();
   const std::shared_ptr<const PairBias> pair = opt.pair_bias;  // the backward's closure keeps it alive
   config.pair_bias = pair.get();
+  config.pair_table_bytes = opt.pair_table_bytes;
   Tensor out = Tensor::empty(q.shape(), q.dtype());
   Tensor lse = Tensor::empty({B, H, N}, q.dtype());
   const Tensor bias = opt.bias.defined() ? opt.bias.value() : Tensor();

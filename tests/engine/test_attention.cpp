@@ -52,21 +52,46 @@ TEST_CASE("fused attention equals the composed ops in float32 (forward and every
   for (const Case& c : comparison_cases()) test::require_fused_matches_composed(c, DType::F32, 1e-5);
 }
 
+TEST_CASE("fused attention with the pair bias tile by tile equals the composed ops") {
+  for (const Case& c : comparison_cases())
+    if (c.pair) {
+      test::require_fused_matches_composed(c, DType::F64, 1e-10, test::attention_without_pair_table);
+      test::require_fused_matches_composed(c, DType::F32, 1e-5, test::attention_without_pair_table);
+    }
+}
+
+// The table changes where the pair bias is evaluated, not its values: the output and the
+// gradients of q, k, v and the offset bias keep their bits; the pair bias's own gradient
+// sums dS over the batch before the bias's chain rule, so it moves by rounding only.
+TEST_CASE("the pair bias's batch table gives the tile path's bits, but its own gradient's rounding") {
+  for (const bool causal : {false, true}) {
+    const Case c{3, 2, 130, 20, {130, 66, 1}, true, 0.2, true, causal};
+    INFO(test::describe(c));
+    const auto table = value_and_grads(attention, c, DType::F64);
+    const auto tiles = value_and_grads(test::attention_without_pair_table, c, DType::F64);
+    REQUIRE(table.size() == 8);
+    for (size_t i = 0; i < 5; ++i) CHECK(test::same_bits(table[i], tiles[i]));
+    for (size_t i = 5; i < 8; ++i) CHECK(test::max_relative_error(table[i], tiles[i]) < 1e-13);
+  }
+}
+
 TEST_CASE("fused attention gives the same bits on one and two threads") {
   const Case c{2, 3, 150, 24, {150, 77}, true, 0.1, true};
-  std::vector<Tensor> one, two;
-  {
-    test::ThreadCountGuard threads(1);
-    one = value_and_grads(attention, c, DType::F32);
-  }
-  {
-    test::ThreadCountGuard threads(2);
-    two = value_and_grads(attention, c, DType::F32);
-  }
-  REQUIRE(one.size() == 8);
-  for (size_t i = 0; i < one.size(); ++i) {
-    INFO("output " << i);
-    CHECK(test::same_bits(one[i], two[i]));
+  for (const AttentionFn& f : {AttentionFn(attention), AttentionFn(test::attention_without_pair_table)}) {
+    std::vector<Tensor> one, two;
+    {
+      test::ThreadCountGuard threads(1);
+      one = value_and_grads(f, c, DType::F32);
+    }
+    {
+      test::ThreadCountGuard threads(2);
+      two = value_and_grads(f, c, DType::F32);
+    }
+    REQUIRE(one.size() == 8);
+    for (size_t i = 0; i < one.size(); ++i) {
+      INFO("output " << i);
+      CHECK(test::same_bits(one[i], two[i]));
+    }
   }
 }
 

@@ -128,6 +128,14 @@ TEST_CASE("causal fused attention equals the composed ops with a causal mask in 
   for (const Case& c : causal_cases()) test::require_fused_matches_composed(c, DType::F32, 1e-5);
 }
 
+TEST_CASE("causal fused attention with the pair bias tile by tile equals the composed ops") {
+  for (const Case& c : causal_cases())
+    if (c.pair) {
+      test::require_fused_matches_composed(c, DType::F64, 1e-10, test::attention_without_pair_table);
+      test::require_fused_matches_composed(c, DType::F32, 1e-5, test::attention_without_pair_table);
+    }
+}
+
 TEST_CASE("causal attention: changing position t never changes an output before t, fused and composed") {
   const Case c{2, 2, 150, 8, {150, 120}, true, 0.2, true, true};
   for (const test::AttentionFn& f : std::vector<test::AttentionFn>{attention, test::composed_attention})
