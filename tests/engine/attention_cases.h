@@ -100,4 +100,13 @@ inline void require_fused_matches_composed(const Case& c, DType dtype, double to
   }
 }
 
+// The pair-bias cases of `cases` on the tile-by-tile path against the composed ops, float64 and float32.
+inline void require_pair_tiles_match_composed(const std::vector<Case>& cases) {
+  for (const Case& c : cases)
+    if (c.pair) {
+      require_fused_matches_composed(c, DType::F64, 1e-10, attention_without_pair_table);
+      require_fused_matches_composed(c, DType::F32, 1e-5, attention_without_pair_table);
+    }
+}
+
 }  // namespace rotor::test
