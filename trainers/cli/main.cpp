@@ -20,6 +20,7 @@
 
 #include "engine/error.h"
 #include "trainers/cli/command.h"
+#include "trainers/run/build_id.h"
 #include "trainers/training/thread_count.h"
 
 namespace {
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
       "rotor: compare position encodings (RoPE, sinusoidal, T5 bias, ALiBi, ...) in Transformer "
       "classifiers and causal and masked language models.\n\nExit codes: 0 ok, 1 error, 2 usage, "
       "130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP after saving a checkpoint."};
+  app.set_version_flag("--version", std::string("rotor ") + rotor::build_id());
   app.require_subcommand(1);
   const std::vector<rotor::Command> commands{
       rotor::add_train_command(app),   rotor::add_eval_command(app),

@@ -32,7 +32,8 @@ void to_json(JsonFields& j, const RunSummary& s) {
        {"parameters", s.parameters},
        {"position", s.position},
        {"elapsed_s", s.elapsed_s},
-       {"tokens_per_s", s.tokens_per_s}};
+       {"tokens_per_s", s.tokens_per_s},
+       {"build", s.build}};
   if (!s.init_from.checkpoint.empty()) {
     j["init_from"] = s.init_from.checkpoint;
     j["init_from_checksum"] = s.init_from.checksum;
@@ -53,6 +54,7 @@ void from_json(const JsonFields& j, RunSummary& s) {
   s.elapsed_s = j.at("elapsed_s").get<double>();
   s.tokens_per_s = j.at("tokens_per_s").get<double>();
   s.init_from = {j.value("init_from", ""), j.value("init_from_checksum", "")};
+  s.build = j.value("build", "");
   s.splits.clear();
   if (j.contains("scores")) {
     for (const auto& item : j.at("scores").items()) s.splits.emplace_back(item.key(), scores_from_json(item.value()));

@@ -3,6 +3,7 @@
 // a finished run), one compact line:
 //   {"run","steps","epochs","best_step","best_metric","best_value",
 //    "parameters","position","elapsed_s","tokens_per_s",
+//    "build" (the build that finished the run: run/build_id.h),
 //    "init_from","init_from_checksum" (a fine-tune's source, model.init_from),
 //    "scores": {"<split>": {NAME: value, ...}} for each held-out split}
 // (a summary written before "scores" has "<split>_accuracy", "<split>_loss", ...
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "trainers/config/config.h"
+#include "trainers/run/build_id.h"
 #include "trainers/run/metrics_events.h"
 
 namespace rotor {
@@ -29,7 +31,8 @@ struct RunSummary {
   double elapsed_s = 0.0, tokens_per_s = 0.0;
   // The best checkpoint's scores on each held-out split, in the data's order.
   std::vector<std::pair<std::string, SplitScores>> splits;
-  InitFromConfig init_from;  // a fine-tune's source checkpoint and its checksum; empty: trained from scratch
+  InitFromConfig init_from;        // a fine-tune's source checkpoint and its checksum; empty: trained from scratch
+  std::string build = build_id();  // the binary that wrote the summary; read back: "" in older summaries
 };
 
 // Reading requires steps, best_step, parameters, elapsed_s and tokens_per_s;

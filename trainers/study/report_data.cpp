@@ -30,6 +30,7 @@ json run_json(const RunResult& r, const ObjectiveSpec& objective) {
             {"best_step", r.best_step},
             {"elapsed_s", r.elapsed_s},
             {"tokens_per_s", r.tokens_per_s},
+            {"build", r.build},
             {"metrics", r.metrics},
             {"val_curve", json::array()},
             {"sweep", json::array()}});

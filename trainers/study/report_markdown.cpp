@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -157,10 +158,23 @@ std::string plots_section(const StudyReport& r, const PlotOutcome& plots) {
   return out + "Every plot is also in SVG next to its PNG in plots/.\n";
 }
 
+// "Trained by: `2e8571b` (40 runs), `97f8102` (5 runs)." from the runs' summaries
+// ("" for a summary written before they named their build).
+std::string builds_sentence(const StudyReport& r) {
+  std::map<std::string, int> runs;
+  for (const RunResult& run : r.runs)
+    if (run.finished) ++runs[run.build];
+  std::string s;
+  for (const auto& [build, n] : runs)
+    s += (s.empty() ? "" : ", ") + (build.empty() ? std::string("an unnamed older build") : "`" + build + "`") +
+         fmt::format(" ({} run{})", n, n == 1 ? "" : "s");
+  return s.empty() ? "" : "Trained by: " + s + ". `rotor --version` names a build.\n\n";
+}
+
 std::string configs_section(const StudyReport& r) {
   const StudySpec& spec = r.manifest.spec;
   std::ostringstream o;
-  o << "Command:\n\n```\n"
+  o << builds_sentence(r) << "Command:\n\n```\n"
     << r.manifest.command << "\n```\n\nStudy spec (" << spec.path << "):\n\n```yaml\n"
     << spec.text << (spec.text.empty() || spec.text.back() == '\n' ? "" : "\n") << "```\n\n"
     << "Each run trains `" << spec.base << "` with the spec's `set`, its variant's overrides, then "

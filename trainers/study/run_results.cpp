@@ -25,6 +25,7 @@ RunResult read_run_result(const StudyRun& run, const std::string& run_dir, const
   r.best_step = s.best_step;
   r.elapsed_s = s.elapsed_s;
   r.tokens_per_s = s.tokens_per_s;
+  r.build = s.build;
   for (const auto& [split, scores] : s.splits)
     for (const std::string& metric : objective.study_metrics)
       if (scores.has(metric) && !std::isnan(scores.get(metric)))  // a null (NaN) metric is left out, as a missing one

@@ -25,6 +25,7 @@ struct RunResult {
   bool finished = false;  // the summary exists; nothing below is set otherwise
   int64_t parameters = 0, steps = 0, best_step = -1;
   double elapsed_s = 0.0, tokens_per_s = 0.0;
+  std::string build;  // the build that finished the run (its summary's); empty: not recorded
   // "<split>_<metric>" of the best checkpoint for each metric the objective's
   // row lists in study_metrics, for every held-out split (val, test, ...).
   std::map<std::string, double> metrics;

@@ -27,6 +27,7 @@ const char* const kOldSummary =
 const char* const kSummary =
     R"({"run":"quickstart","steps":60,"epochs":0,"best_step":40,"best_metric":"accuracy","best_value":0.236,)"
     R"("parameters":401546,"position":"rope","elapsed_s":4.655013048,"tokens_per_s":4842.949406370923,)"
+    R"("build":"2e8571b0c4f1",)"
     R"("scores":{"val":{"accuracy":0.236,"macro_f1":0.16447617450480145,"loss":2.1390870512705344},)"
     R"("test":{"accuracy":0.251,"macro_f1":0.17251155014387973,"loss":2.0870466038230067}}})";
 const char* const kTrain =
@@ -75,6 +76,10 @@ TEST_CASE("run records: events and summaries written before the metric map read 
   const RunSummary now = JsonFields::parse(kSummary).get<RunSummary>();
   REQUIRE(old.splits.size() == 2);
   CHECK(old.splits == now.splits);
+  CHECK(old.build.empty());  // written before summaries named their build
+  CHECK(now.build == "2e8571b0c4f1");
+  CHECK(RunSummary{}.build == build_id());  // a summary this binary writes names it
+  CHECK_FALSE(std::string(build_id()).empty());
   CHECK(old.splits[0].second.get("macro_f1") == 0.16447617450480145);
   CHECK(JsonFields::parse(kOldEval).get<EvalEvent>().scores == JsonFields::parse(kEval).get<EvalEvent>().scores);
   CHECK(JsonFields::parse(kOldFinal).get<FinalEvent>().scores == JsonFields::parse(kFinal).get<FinalEvent>().scores);

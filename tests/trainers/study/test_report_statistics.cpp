@@ -98,3 +98,10 @@ TEST_CASE("report.md places each statistic's section where its row says", "[stud
   CHECK(sweeps < offsets);
   CHECK(offsets < plots);
 }
+
+TEST_CASE("report.md names the builds that trained its runs", "[study]") {
+  StudyReport report = two_variant_report();
+  for (size_t i = 0; i < report.runs.size(); ++i) report.runs[i].build = i == 0 ? "" : "2e8571b0c4f1";
+  const std::string markdown = report_markdown(report, PlotOutcome{{}, "no plots in this test"});
+  CHECK_THAT(markdown, Catch::Contains("Trained by: an unnamed older build (1 run), `2e8571b0c4f1` (3 runs)."));
+}
