@@ -26,6 +26,23 @@ double run_score(const RunResult& run, const std::string& metric, int64_t& lengt
   return lengths > 0 ? sum / static_cast<double>(lengths) : std::nan("");
 }
 
+// The rule's metric on the test split (the training lengths), best or mean over the variant's seeds as the rule
+// reports; NaN when no finished run has it.
+double in_distribution(const StudyReport& report, const std::string& variant, const PapersScoreRule& rule) {
+  double best = -1.0, total = 0.0;
+  int64_t seeds = 0;
+  for (const RunResult& run : report.runs) {
+    if (!run.finished || run.run.variant != variant) continue;
+    const auto it = run.metrics.find("test_" + rule.metric);
+    if (it == run.metrics.end()) continue;
+    best = std::max(best, it->second);
+    total += it->second;
+    ++seeds;
+  }
+  if (seeds == 0) return std::nan("");
+  return rule.best_of_seeds ? best : total / static_cast<double>(seeds);
+}
+
 }  // namespace
 
 std::vector<PapersScore> papers_scores(const StudyReport& report) {
@@ -48,6 +65,7 @@ std::vector<PapersScore> papers_scores(const StudyReport& report) {
     if (p.seeds == 0) continue;
     p.mean = total / static_cast<double>(p.seeds);
     p.reported = rule.best_of_seeds ? p.best : p.mean;
+    p.in_distribution = in_distribution(report, v.name, rule);
     out.push_back(p);
   }
   return out;

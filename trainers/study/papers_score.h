@@ -7,6 +7,7 @@
 // average exact match over three seeds): per run, the rule's metric on each
 // test_<L> split (unscaled), averaged over those lengths; per variant, the
 // best and the mean of its seeds, and the one the papers report.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct PapersScore {
   double reported = 0.0;          // best or mean, as the papers report it
   int64_t seeds = 0;              // runs with every test_<L> split scored
   int64_t lengths = 0;            // test_<L> splits averaged
+  // The same metric on the test split (the training lengths), best or mean of the seeds as `reported`;
+  // NaN when no run scored it. It says whether the task was learnt at all.
+  double in_distribution = std::nan("");
 };
 
 // One row per variant, in spec order; empty unless the study's objective

@@ -44,21 +44,45 @@ std::vector<SuitePapersSummary::Pair> randomized_pairs(const std::vector<StudyVa
 
 std::string percent(double v) { return std::isnan(v) ? "–" : fmt::format("{:.1f}", 100.0 * v); }
 
+// Which tasks no variant learnt in distribution: their ranks beyond training are ranks of noise.
+std::string learnt_sentence(const std::vector<TaskPapersScores>& tasks, const SuitePapersSummary& s) {
+  std::string unlearnt;
+  for (const TaskPapersScores& t : tasks)
+    if (unlearnt_in_distribution(t)) unlearnt += (unlearnt.empty() ? "" : ", ") + t.task;
+  if (unlearnt.empty()) return "";
+  return fmt::format(
+      "\nNot learnt in distribution (no variant reaches {:.0f}% by this metric on the test split, at the training "
+      "lengths): {}. Their scores beyond training say nothing about length generalisation, so the last row ranks "
+      "the variants over the {} learnt task{} alone.\n",
+      100.0 * kLearntInDistribution, unlearnt, s.learnt.size(), s.learnt.size() == 1 ? "" : "s");
+}
+
 }  // namespace
+
+bool unlearnt_in_distribution(const TaskPapersScores& task) {
+  const auto known = [](const PapersScore& p) { return !std::isnan(p.in_distribution); };
+  const auto reached = [](const PapersScore& p) { return p.in_distribution >= kLearntInDistribution; };
+  return std::any_of(task.scores.begin(), task.scores.end(), known) &&
+         std::none_of(task.scores.begin(), task.scores.end(), reached);
+}
 
 SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& tasks,
                                            const std::vector<StudyVariant>& variants) {
   SuitePapersSummary s;
+  for (const TaskPapersScores& t : tasks)
+    if (!unlearnt_in_distribution(t)) s.learnt.push_back(t.task);
   for (const StudyVariant& v : variants) {
-    std::vector<double> scores, reciprocal_ranks;
+    std::vector<double> scores, reciprocal_ranks, learnt_ranks;
     for (const TaskPapersScores& t : tasks)
       if (const PapersScore* p = find_score(t, v.name)) {
         scores.push_back(p->reported);
         reciprocal_ranks.push_back(1.0 / rank_in(t, *p));
+        if (!unlearnt_in_distribution(t)) learnt_ranks.push_back(1.0 / rank_in(t, *p));
       }
     s.variants.push_back(v.name);
     s.mean_score.push_back(mean_or_nan(scores));
     s.mean_reciprocal_rank.push_back(mean_or_nan(reciprocal_ranks));
+    s.learnt_reciprocal_rank.push_back(mean_or_nan(learnt_ranks));
   }
   s.pairs = randomized_pairs(variants);
   for (const TaskPapersScores& t : tasks)
@@ -94,9 +118,16 @@ std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, co
   }
   o += "| *mean over tasks* |";
   for (double m : s.mean_score) o += " " + percent(m) + " |";
-  o += "\n| *mean reciprocal rank* |";
-  for (double m : s.mean_reciprocal_rank) o += std::isnan(m) ? " – |" : fmt::format(" {:.2f} |", m);
   o += "\n";
+  auto rank_row = [&](const std::string& label, const std::vector<double>& ranks) {
+    o += "| *" + label + "* |";
+    for (double m : ranks) o += std::isnan(m) ? " – |" : fmt::format(" {:.2f} |", m);
+    o += "\n";
+  };
+  rank_row("mean reciprocal rank", s.mean_reciprocal_rank);
+  if (std::any_of(tasks.begin(), tasks.end(), unlearnt_in_distribution))
+    rank_row("mean reciprocal rank, learnt tasks", s.learnt_reciprocal_rank);
+  o += learnt_sentence(tasks, s);
   if (!s.gains.empty())
     o += fmt::format(
         "\nRandomized positions minus the same encoding without them, averaged over the {} (task, encoding) pairs "
@@ -116,11 +147,16 @@ nlohmann::json suite_papers_json(const std::vector<TaskPapersScores>& tasks,
   nlohmann::json j{{"tasks", nlohmann::json::object()}, {"variants", nlohmann::json::object()}};
   for (const TaskPapersScores& t : tasks)
     for (const PapersScore& p : t.scores)
-      j["tasks"][t.task][p.variant] = {
-          {"reported", p.reported}, {"best", p.best}, {"mean", p.mean}, {"seeds", p.seeds}};
+      j["tasks"][t.task][p.variant] = {{"reported", p.reported},
+                                       {"best", p.best},
+                                       {"mean", p.mean},
+                                       {"seeds", p.seeds},
+                                       {"in_distribution", number(p.in_distribution)}};
   for (size_t i = 0; i < s.variants.size(); ++i)
     j["variants"][s.variants[i]] = {{"mean_score", number(s.mean_score[i])},
-                                    {"mean_reciprocal_rank", number(s.mean_reciprocal_rank[i])}};
+                                    {"mean_reciprocal_rank", number(s.mean_reciprocal_rank[i])},
+                                    {"learnt_reciprocal_rank", number(s.learnt_reciprocal_rank[i])}};
+  j["learnt_tasks"] = s.learnt;
   j["randomized_gain_mean"] = number(mean_or_nan(s.gains));
   j["randomized_gains"] = s.gains;
   return j;

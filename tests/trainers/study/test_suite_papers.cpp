@@ -65,3 +65,43 @@ TEST_CASE("a suite without papers' scores has no such section", "[sequence]") {
   CHECK(std::isnan(s.mean_reciprocal_rank[0]));
   CHECK(s.gains.empty());
 }
+
+TEST_CASE("a suite ranks its variants again over the tasks some variant learnt in distribution", "[sequence]") {
+  const std::vector<StudyVariant> variants = {variant("rope", "rope", false), variant("none", "none", false)};
+  auto learnt = [](PapersScore p, double in_distribution) {
+    p.in_distribution = in_distribution;
+    return p;
+  };
+  const std::vector<TaskPapersScores> tasks = {
+      {"copy", {learnt(score("rope", 0.3), 0.99), learnt(score("none", 0.8), 0.97)}},    // learnt: none first
+      {"parity", {learnt(score("rope", 0.6), 0.55), learnt(score("none", 0.5), 0.89)}},  // not learnt: below 90%
+      {"listops", {score("rope", 0.7), score("none", 0.2)}},  // no in-distribution score: not called unlearnt
+  };
+  CHECK_FALSE(unlearnt_in_distribution(tasks[0]));
+  CHECK(unlearnt_in_distribution(tasks[1]));
+  CHECK_FALSE(unlearnt_in_distribution(tasks[2]));
+  const SuitePapersSummary s = summarise_papers_scores(tasks, variants);
+  CHECK(s.learnt == std::vector<std::string>{"copy", "listops"});
+  CHECK(s.mean_reciprocal_rank[0] == Approx((0.5 + 1.0 + 1.0) / 3));  // rope "wins" parity by noise
+  CHECK(s.learnt_reciprocal_rank[0] == Approx((0.5 + 1.0) / 2));
+  CHECK(s.learnt_reciprocal_rank[1] == Approx((1.0 + 0.5) / 2));
+  const std::string md = suite_papers_markdown(tasks, variants, "Protocol.");
+  CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank* | 0.83 | 0.67 |"));
+  CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank, learnt tasks* | 0.75 | 0.75 |"));
+  CHECK_THAT(md, Catch::Contains("Not learnt in distribution (no variant reaches 90% by this metric on the test "
+                                 "split, at the training lengths): parity."));
+  const nlohmann::json j = suite_papers_json(tasks, variants);
+  CHECK(j["learnt_tasks"] == nlohmann::json({"copy", "listops"}));
+  CHECK(j["tasks"]["parity"]["none"]["in_distribution"].get<double>() == Approx(0.89));
+  CHECK(j["tasks"]["listops"]["rope"]["in_distribution"].is_null());
+}
+
+TEST_CASE("a suite whose every task has in-distribution scores learnt shows no second ranking", "[sequence]") {
+  const std::vector<StudyVariant> variants = {variant("rope", "rope", false)};
+  PapersScore p = score("rope", 0.4);
+  p.in_distribution = 0.95;
+  const std::string md = suite_papers_markdown({{"copy", {p}}}, variants, "Protocol.");
+  CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank* | 1.00 |"));
+  CHECK_THAT(md, !Catch::Contains("learnt tasks"));
+  CHECK_THAT(md, !Catch::Contains("Not learnt"));
+}
