@@ -93,7 +93,7 @@ struct AttentionOptions {
   double scale = 1.0;                          // logits = scale * q k^T (+ bias)
   std::vector<int32_t> key_lengths;            // [B]: keys j < key_lengths[b] are attended; empty: all
   Var bias;                                    // [H, 2N - 1] or undefined: bias[h][i - j + N - 1] joins logit (i, j)
-  std::shared_ptr<const PairBias> pair_bias;   // or null: b_h(i, j) joins logit (i, j), evaluated tile by tile
+  std::shared_ptr<const PairBias> pair_bias;   // or null: b_h(i, j) joins logit (i, j) (engine/pair_bias.h)
   double dropout = 0.0;                        // on the attention weights, in [0, 1); 0 in evaluation
   RandomKey dropout_key;                       // element ((b*H + h)*N + i)*N + j uses dropout()'s mask for this key
   bool causal = false;                         // query i attends keys j <= i only (with the key lengths)

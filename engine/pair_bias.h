@@ -18,9 +18,11 @@
 
 namespace rotor {
 
-// The most memory the fused attention spends on a call's whole [H, N, N] pair
-// bias, evaluated once for the batch (kernels/pair_bias_table.h): 8 heads up to
-// about 1,000 tokens. Longer calls evaluate it tile by tile, in O(N) memory.
+// The most memory the fused attention spends on one [H, N, N] square of a
+// call's pair bias, evaluated once for the batch (kernels/pair_bias_table.h):
+// 8 heads up to about 1,000 tokens. The backward holds two such squares (the
+// bias and dS summed over the batch). Longer calls evaluate the bias tile by
+// tile, in O(N) memory.
 constexpr int64_t kPairTableBytes = int64_t{32} << 20;
 
 // Queries i0 .. i0 + rows - 1 and keys j0 .. j0 + cols - 1 of one head.

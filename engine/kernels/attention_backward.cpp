@@ -89,7 +89,7 @@ void gradient_row(T* __restrict s, const T* __restrict dp, const T* __restrict f
   } else {
     for (int64_t col = 0; col < cols; ++col) {
       const T p = s[col];
-      s[col] = p * (dp[col] * T(1) - Di);
+      s[col] = p * (dp[col] - Di);
       pt[col] = p;
     }
   }

@@ -33,9 +33,9 @@ class PairBiasTable {
   std::vector<double> values_;  // [H, N, N]
 };
 
-// dS of the pair bias over the batch: sink(tile, ds, ld) per visited tile adds
-// the tile into an [H, N, N] sum (batch rows in order), and gradients() runs
-// the bias's gradient once per tile of that sum, heads in order.
+// dS of the pair bias over the batch: add(tile, ds, ld), called per visited
+// tile with the batch rows in order, sums the tile into an [H, N, N] square,
+// and gradients() runs the bias's gradient once per tile of it, heads in order.
 class PairGradientSum {
  public:
   explicit PairGradientSum(const AttentionConfig& c) : c_(c), sum_(static_cast<size_t>(c.H * c.N * c.N), 0.0) {}

@@ -26,21 +26,29 @@ double run_score(const RunResult& run, const std::string& metric, int64_t& lengt
   return lengths > 0 ? sum / static_cast<double>(lengths) : std::nan("");
 }
 
-// The rule's metric on the test split (the training lengths), best or mean over the variant's seeds as the rule
-// reports; NaN when no finished run has it.
-double in_distribution(const StudyReport& report, const std::string& variant, const PapersScoreRule& rule) {
-  double best = -1.0, total = 0.0;
+// One value per seed of a variant: their best, their mean, and the one the rule reports.
+struct SeedValues {
+  double best = 0.0, total = 0.0;
   int64_t seeds = 0;
+  void add(double v) {
+    best = seeds == 0 ? v : std::max(best, v);
+    total += v;
+    ++seeds;
+  }
+  double mean() const { return seeds > 0 ? total / static_cast<double>(seeds) : std::nan(""); }
+  double reported(const PapersScoreRule& rule) const { return rule.best_of_seeds && seeds > 0 ? best : mean(); }
+};
+
+// The rule's metric on the test split (the training lengths) over the variant's seeds; NaN when no finished run
+// has it.
+double in_distribution(const StudyReport& report, const std::string& variant, const PapersScoreRule& rule) {
+  SeedValues values;
   for (const RunResult& run : report.runs) {
     if (!run.finished || run.run.variant != variant) continue;
     const auto it = run.metrics.find("test_" + rule.metric);
-    if (it == run.metrics.end()) continue;
-    best = std::max(best, it->second);
-    total += it->second;
-    ++seeds;
+    if (it != run.metrics.end()) values.add(it->second);
   }
-  if (seeds == 0) return std::nan("");
-  return rule.best_of_seeds ? best : total / static_cast<double>(seeds);
+  return values.reported(rule);
 }
 
 }  // namespace
@@ -51,20 +59,20 @@ std::vector<PapersScore> papers_scores(const StudyReport& report) {
   const PapersScoreRule& rule = *report.objective->papers_score;
   for (const VariantSummary& v : report.variants) {
     PapersScore p{v.name};
-    double total = 0.0;
+    SeedValues values;
     for (const RunResult& run : report.runs) {
       int64_t lengths = 0;
       const double score =
           run.finished && run.run.variant == v.name ? run_score(run, rule.metric, lengths) : std::nan("");
       if (std::isnan(score)) continue;
-      p.best = p.seeds == 0 ? score : std::max(p.best, score);
-      total += score;
-      ++p.seeds;
+      values.add(score);
       p.lengths = lengths;
     }
-    if (p.seeds == 0) continue;
-    p.mean = total / static_cast<double>(p.seeds);
-    p.reported = rule.best_of_seeds ? p.best : p.mean;
+    if (values.seeds == 0) continue;
+    p.best = values.best;
+    p.mean = values.mean();
+    p.reported = values.reported(rule);
+    p.seeds = values.seeds;
     p.in_distribution = in_distribution(report, v.name, rule);
     out.push_back(p);
   }

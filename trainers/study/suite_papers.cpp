@@ -48,7 +48,8 @@ std::string percent(double v) { return std::isnan(v) ? "–" : fmt::format("{:.1
 std::string learnt_sentence(const std::vector<TaskPapersScores>& tasks, const SuitePapersSummary& s) {
   std::string unlearnt;
   for (const TaskPapersScores& t : tasks)
-    if (unlearnt_in_distribution(t)) unlearnt += (unlearnt.empty() ? "" : ", ") + t.task;
+    if (std::find(s.learnt.begin(), s.learnt.end(), t.task) == s.learnt.end())
+      unlearnt += (unlearnt.empty() ? "" : ", ") + t.task;
   if (unlearnt.empty()) return "";
   return fmt::format(
       "\nNot learnt in distribution (no variant reaches {:.0f}% by this metric on the test split, at the training "
@@ -69,15 +70,19 @@ bool unlearnt_in_distribution(const TaskPapersScores& task) {
 SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& tasks,
                                            const std::vector<StudyVariant>& variants) {
   SuitePapersSummary s;
-  for (const TaskPapersScores& t : tasks)
-    if (!unlearnt_in_distribution(t)) s.learnt.push_back(t.task);
+  std::vector<bool> learnt;  // per task, decided once
+  for (const TaskPapersScores& t : tasks) {
+    learnt.push_back(!unlearnt_in_distribution(t));
+    if (learnt.back()) s.learnt.push_back(t.task);
+  }
   for (const StudyVariant& v : variants) {
     std::vector<double> scores, reciprocal_ranks, learnt_ranks;
-    for (const TaskPapersScores& t : tasks)
-      if (const PapersScore* p = find_score(t, v.name)) {
+    for (size_t i = 0; i < tasks.size(); ++i)
+      if (const PapersScore* p = find_score(tasks[i], v.name)) {
+        const double reciprocal = 1.0 / rank_in(tasks[i], *p);
         scores.push_back(p->reported);
-        reciprocal_ranks.push_back(1.0 / rank_in(t, *p));
-        if (!unlearnt_in_distribution(t)) learnt_ranks.push_back(1.0 / rank_in(t, *p));
+        reciprocal_ranks.push_back(reciprocal);
+        if (learnt[i]) learnt_ranks.push_back(reciprocal);
       }
     s.variants.push_back(v.name);
     s.mean_score.push_back(mean_or_nan(scores));
@@ -125,8 +130,7 @@ std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, co
     o += "\n";
   };
   rank_row("mean reciprocal rank", s.mean_reciprocal_rank);
-  if (std::any_of(tasks.begin(), tasks.end(), unlearnt_in_distribution))
-    rank_row("mean reciprocal rank, learnt tasks", s.learnt_reciprocal_rank);
+  if (s.learnt.size() < tasks.size()) rank_row("mean reciprocal rank, learnt tasks", s.learnt_reciprocal_rank);
   o += learnt_sentence(tasks, s);
   if (!s.gains.empty())
     o += fmt::format(
