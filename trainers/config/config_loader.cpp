@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "trainers/config/config_schema.h"
 #include "trainers/config/did_you_mean.h"
 #include "trainers/config/objective_table.h"
+#include "trainers/config/stored_config_upgrade.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -285,7 +287,7 @@ StoredConfig parse_stored_config(const std::string& yaml, const std::string& ori
   FlatConfig flat;
   StoredConfig s;
   try {
-    flat = flatten_text(yaml, origin);
+    flat = flatten_text(upgrade_stored_config(yaml), origin);
     s.trained = build(flat, origin, /*for_this_machine=*/false);
   } catch (const ConfigError& e) {
     throw StoredConfigError(e.what());
@@ -297,6 +299,14 @@ StoredConfig parse_stored_config(const std::string& yaml, const std::string& ori
   apply_overrides(flat, overrides);
   s.config = build(flat, origin, /*for_this_machine=*/false);
   return s;
+}
+
+Config load_recorded_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot read it");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_stored_config(text.str(), path, {}).trained;
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
@@ -313,7 +323,7 @@ std::string dump_config(const Config& config) {
   out << YAML::BeginMap;
   std::vector<std::string> open;
   for (const ConfigOption& o : config_options()) {
-    if (!applies_to(o, config.train.objective)) continue;
+    if (!is_read_by(o, config)) continue;
     std::vector<std::string> parts;
     std::stringstream ss(o.key);
     for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
@@ -348,6 +358,7 @@ bool same_file(const std::string& a, const std::string& b) {
 std::vector<std::string> differing_keys(const Config& a, const Config& b) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) {
+    if (!is_read_by(o, a) && !is_read_by(o, b)) continue;  // e.g. another encoding's key, recorded by older builds
     if (o.is_path) {
       if (!same_file(o.get(a).as<std::string>(), o.get(b).as<std::string>())) keys.push_back(o.key);
       continue;

@@ -18,8 +18,8 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 Config parse_config_text(const std::string& yaml, const std::string& origin,
                          const std::vector<std::string>& overrides = {});
 
-// A checkpoint's stored config (a resolved config, as text), its YAML read
-// once and built twice: as the run was trained, and with `overrides` applied
+// A checkpoint's stored config (a resolved config, as text; upgraded first,
+// trainers/config/stored_config_upgrade.h), its YAML read once and built twice: as the run was trained, and with `overrides` applied
 // (e.g. rope scaling for evaluation). Not held to this machine. Errors of the
 // stored text itself (a damaged or forged checkpoint) are thrown as
 // StoredConfigError, those of an override as ConfigError.
@@ -33,6 +33,10 @@ struct StoredConfigError : ConfigError {
 StoredConfig parse_stored_config(const std::string& yaml, const std::string& origin,
                                  const std::vector<std::string>& overrides);
 
+// A config rotor recorded (a run directory's config.yaml), read as a
+// checkpoint's stored config is.
+Config load_recorded_config(const std::string& path);
+
 // The rules that tie several keys together (single keys are checked against
 // their schema row while loading). Throws ConfigError "<key>: <what was expected>".
 void validate(const Config& config);
@@ -43,11 +47,11 @@ void validate(const Config& config);
 // it knows the steps per epoch (`steps_per_epoch`; 0: not known yet).
 void check_warmup_fits(const TrainConfig& train, int64_t run_steps, int64_t steps_per_epoch);
 
-// Every key with its value, as YAML that parse_config_text() reads back to
-// the same Config.
+// Every key the run reads (is_read_by) with its value, as YAML that
+// parse_config_text() reads back to the same Config.
 std::string dump_config(const Config& config);
 
-// Keys whose values differ between two configs.
+// Keys whose values differ between two configs, among those either reads.
 std::vector<std::string> differing_keys(const Config& a, const Config& b);
 
 // `rotor config --reference`: every key with type, default and meaning.

@@ -79,6 +79,7 @@ std::vector<ConfigOption> rows();
 ConfigOption position_option(const PositionOption& declared) {
   ConfigOption o;
   o.key = "model.position." + declared.key;
+  o.position_key = declared.key;
   o.type = declared.type_name();
   o.help = position_option_owners(declared.key) + ": " + declared.help;
   o.choices = declared.choices;
@@ -331,6 +332,11 @@ ConfigOption& ConfigOption::only_for(ObjectiveKind objective) {
 
 bool applies_to(const ConfigOption& o, ObjectiveKind objective) {
   return o.objectives.empty() || std::find(o.objectives.begin(), o.objectives.end(), objective) != o.objectives.end();
+}
+
+bool is_read_by(const ConfigOption& o, const Config& config) {
+  return applies_to(o, config.train.objective) &&
+         (o.position_key.empty() || position_encoding(config.model.position.type).declares(o.position_key));
 }
 
 std::string applicable_objectives(const ConfigOption& o) {

@@ -36,6 +36,9 @@ struct ConfigOption {
   // The objectives it means something to (empty: all). A config training
   // another may not set it, and its dumped config leaves it out.
   std::vector<ObjectiveKind> objectives;
+  // A model.position.* key ("base"): read only by the encodings declaring it, so a
+  // run of another encoding leaves it out of its dumped config. Empty for other keys.
+  std::string position_key;
   // Sets the field from a YAML value; throws YAML::Exception when the value
   // is not of the option's type.
   std::function<void(Config&, const YAML::Node&)> set;
@@ -66,6 +69,9 @@ struct ConfigOption {
 
 // Whether option `o` means something to a run training `objective`.
 bool applies_to(const ConfigOption& o, ObjectiveKind objective);
+// Whether option `o` is read by the run `config` describes: it applies to the
+// objective, and a model.position.* key is declared by the run's encoding.
+bool is_read_by(const ConfigOption& o, const Config& config);
 // The objectives `o` is limited to, for people: "classify", "clm or mlm".
 std::string applicable_objectives(const ConfigOption& o);
 

@@ -1,11 +1,41 @@
 #include "trainers/config/stored_config_upgrade.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 #include <yaml-cpp/yaml.h>
 
+#include "models/position_encoding.h"
+
 namespace rotor {
+namespace {
+
+// Returns whether it changed `position`.
+bool add_vaswani_scales(YAML::Node model, YAML::Node position) {
+  if (model["embedding_scale"] || position["type"].Scalar() != "sinusoidal") return false;
+  model["embedding_scale"] = "sqrt_d";
+  position["scale"] = fmt::format("{}", std::sqrt(0.5));  // shortest round trip: exactly sqrt(1/2)
+  return true;
+}
+
+bool drop_foreign_position_keys(YAML::Node position) {
+  const std::string type = position["type"].Scalar();
+  const auto& names = position_encoding_names();
+  if (std::find(names.begin(), names.end(), type) == names.end()) return false;  // the parser names it
+  const PositionEncodingSpec& encoding = position_encoding(type);
+  std::vector<std::string> foreign;
+  for (const auto& entry : position) {
+    const std::string key = entry.first.Scalar();
+    if (key != "type" && find_position_option(key) != nullptr && !encoding.declares(key)) foreign.push_back(key);
+  }
+  for (const std::string& key : foreign) position.remove(key);
+  return !foreign.empty();
+}
+
+}  // namespace
 
 std::string upgrade_stored_config(const std::string& stored_yaml) {
   YAML::Node root;
@@ -15,11 +45,11 @@ std::string upgrade_stored_config(const std::string& stored_yaml) {
     return stored_yaml;  // the parser names what is wrong with it
   }
   YAML::Node model = root["model"];
-  if (!model.IsMap() || model["embedding_scale"] || !model["position"].IsMap()) return stored_yaml;
+  if (!model.IsMap() || !model["position"].IsMap() || !model["position"]["type"].IsScalar()) return stored_yaml;
   YAML::Node position = model["position"];
-  if (!position["type"].IsScalar() || position["type"].Scalar() != "sinusoidal") return stored_yaml;
-  model["embedding_scale"] = "sqrt_d";
-  position["scale"] = fmt::format("{}", std::sqrt(0.5));  // shortest round trip: exactly sqrt(1/2)
+  const bool scaled = add_vaswani_scales(model, position);
+  const bool dropped = drop_foreign_position_keys(position);
+  if (!scaled && !dropped) return stored_yaml;
   YAML::Emitter out;
   out << root;
   return out.c_str();

@@ -33,7 +33,7 @@ namespace {
 // an edit of the spec or its base, stale results must not enter the report.
 void require_unchanged(const StudySpec& spec, const StudyRun& run, const std::string& run_dir) {
   Config expected = load_config(spec.base, spec.run_overrides(run));
-  const Config trained = load_config(RunDirectory(run_dir).config_path());
+  const Config trained = load_recorded_config(RunDirectory(run_dir).config_path());
   // train.gradient_groups 0 means "one per rank", resolved when the run started.
   if (expected.train.gradient_groups == 0) expected.train.gradient_groups = trained.train.gradient_groups;
   std::string changed;

@@ -8,7 +8,6 @@
 
 #include "engine/parallel.h"
 #include "trainers/config/config_loader.h"
-#include "trainers/config/stored_config_upgrade.h"
 #include "trainers/training/data_dimensions.h"
 
 namespace rotor {
@@ -106,7 +105,7 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
   CheckpointHeader h;
   try {
     StoredConfig stored =
-        parse_stored_config(upgrade_stored_config(need(c.texts, "config", path)), path + " (stored config)", overrides);
+        parse_stored_config(need(c.texts, "config", path), path + " (stored config)", overrides);
     h.config = std::move(stored.config);
     h.trained_model = std::move(stored.trained.model);
   } catch (const StoredConfigError& e) {

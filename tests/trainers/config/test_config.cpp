@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 
+#include "models/position_encoding.h"
 #include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
@@ -142,6 +143,9 @@ TEST_CASE("every schema key appears in the reference and at its nested place in 
     CHECK(reference.find(o.key) != std::string::npos);
     Config config;  // the default objective (classify), or one the key applies to (mlm's train.mask_probability)
     if (!applies_to(o, config.train.objective)) config.train.objective = o.objectives.front();
+    for (const PositionEncodingSpec& e : position_encodings())  // and an encoding that reads it
+      if (!o.position_key.empty() && e.declares(o.position_key)) config.model.position.type = e.name;
+    REQUIRE(is_read_by(o, config));
     YAML::Node node =
         YAML::Load(dump_config(config));  // walk "model.position.type" -> dump["model"]["position"]["type"]
     std::stringstream parts(o.key);
@@ -205,6 +209,33 @@ TEST_CASE("a config stored before the scale keys keeps the scales its run was tr
   rope_old.erase(rope_old.find("  embedding_scale:"),
                  rope_old.find('\n', rope_old.find("  embedding_scale:")) - rope_old.find("  embedding_scale:") + 1);
   CHECK(upgrade_stored_config(rope_old) == rope_old);
+}
+
+TEST_CASE("a run records only its encoding's position keys; those older builds recorded for every encoding are read "
+          "past") {
+  Config rope;
+  rope.train.max_steps = 10;
+  const std::string dumped = dump_config(rope);
+  CHECK_THAT(dumped, Catch::Contains("  base: ") && !Catch::Contains("num_buckets") && !Catch::Contains("max_distance"));
+  // As builds before 2026-11-28 stored it, with T5's keys, one at a value that is no longer its default.
+  std::string old = dumped;
+  const size_t at = old.find("    type: rope\n");
+  REQUIRE(at != std::string::npos);
+  old.insert(at, "    num_buckets: 64\n    max_distance: 128\n");
+  const StoredConfig stored = parse_stored_config(old, "stored", {});
+  CHECK(differing_keys(stored.trained, rope).empty());
+  CHECK(dump_config(stored.trained) == dumped);
+  const auto dir = test::fresh_dir("config-recorded");
+  CHECK(differing_keys(load_recorded_config(write(dir, "config.yaml", old)), rope).empty());
+  // A config people write is held to the rule: another encoding's key, set, is an error.
+  CHECK_THROWS_WITH(parse_config_text(old, "written"), Catch::Contains("model.position.num_buckets") &&
+                                                           Catch::Contains("position.type t5_bias, not rope"));
+  // Keys neither config reads do not count as a difference; a key one of them reads does.
+  Config t5 = rope;
+  t5.model.position.type = "t5_bias";
+  CHECK(differing_keys(rope, t5) == std::vector<std::string>{"model.position.type"});
+  t5.model.position.set("num_buckets", int64_t{64});
+  CHECK(differing_keys(rope, t5) == std::vector<std::string>{"model.position.type", "model.position.num_buckets"});
 }
 
 TEST_CASE("position keys: original_max_len (yarn's, logn_scaling's) defaults to the run's data.max_len") {
