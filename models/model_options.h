@@ -20,8 +20,8 @@ enum class RopeScaling { none, linear, ntk, yarn, llama3, dynamic_ntk };
 // Linear attention with a rotating encoding: rotate phi(q), phi(k) in the numerator only (RoFormer eq. 19, the
 // paper's text), or rotate q and k before the feature map (as RoFormer's released code).
 enum class LinearRotation { after_feature_map, before_feature_map };
-// T5 bias table's start: N(0, model.init_std) like every weight (rotor's default), or Hugging Face
-// transformers' T5 (T5PreTrainedModel._init_weights: relative_attention_bias ~ N(0, d_model^-1/2)).
+// T5 bias table's start: N(0, model.init_std) like every weight, or Hugging Face transformers' T5
+// (T5PreTrainedModel._init_weights: relative_attention_bias ~ N(0, d_model^-1/2)), the default.
 enum class T5TableInit { init_std, inverse_sqrt_d_model };
 // Token embeddings: BERT's N(0, init_std) as drawn ("1"), or Vaswani's
 // (tensor2tensor) N(0, d^-1/2) multiplied by sqrt(d_model), unit RMS ("sqrt_d").

@@ -1,5 +1,5 @@
-// T5's bias table start (model.position.table_init): N(0, model.init_std) by
-// default, unchanged, or Hugging Face's N(0, d_model^-1/2); the same draws
+// T5's bias table start (model.position.table_init): Hugging Face's
+// N(0, d_model^-1/2) by default, or N(0, model.init_std); the same draws
 // either way (a pure function of seed and name), only the std differs.
 #include <catch2/catch.hpp>
 
@@ -38,9 +38,9 @@ double rms(const std::vector<double>& v) {
 TEST_CASE("t5 bias: table_init inverse_sqrt_d_model starts the table at N(0, d_model^-1/2)", "[t5]") {
   const bool per_layer = GENERATE(false, true);
   const std::string name = per_layer ? "layers.1.attn.t5_bias.weight" : "position.t5_bias.weight";
-  ModelConfig narrow = t5_config(64, per_layer), wide = narrow;
-  wide.position.set("table_init", T5TableInit::inverse_sqrt_d_model);
-  CHECK(narrow.position.choice<T5TableInit>("table_init") == T5TableInit::init_std);  // the default is today's
+  ModelConfig wide = t5_config(64, per_layer), narrow = wide;
+  narrow.position.set("table_init", T5TableInit::init_std);
+  CHECK(wide.position.choice<T5TableInit>("table_init") == T5TableInit::inverse_sqrt_d_model);  // the default
   const std::vector<double> a = table_start(narrow, name), b = table_start(wide, name);
   REQUIRE(a.size() == 32 * 4);
   const double ratio = (1.0 / 8.0) / narrow.init_std;  // d_model^-1/2 = 1/8 against 0.02
