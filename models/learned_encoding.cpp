@@ -48,6 +48,7 @@ void validate(const ModelConfig& c) {
 PositionEncodingSpec learned_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "learned";
+  s.adds_to_embeddings = true;
   s.validate = validate;
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<LearnedEncoding>(store, c); };
   s.max_positions = [](const ModelConfig& c) { return c.position.integer("max_len"); };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/interleaved_position.h"
 #include "models/position_encoding.h"
 
 namespace rotor {
@@ -110,6 +111,19 @@ void ModelConfig::validate() const {
   if (position.flag("logn_scaling") && position.integer("original_max_len") < 2)
     fail("position.original_max_len", "logn_scaling divides by log(original_max_len), which needs at least 2, got " +
                                           std::to_string(position.integer("original_max_len")));
+  validate_interleaved_position(*this);
+}
+
+bool ModelConfig::position_free() const {
+  return position_encoding(position.type).position_free &&
+         (!interleaved_position.active() || position_encoding(interleaved_position.position.type).position_free);
+}
+
+ModelConfig ModelConfig::with_position(const PositionConfig& p) const {
+  ModelConfig c = *this;
+  c.position = p;
+  c.interleaved_position = InterleavedPosition();
+  return c;
 }
 
 void ModelConfig::validate_length(int64_t tokens, const std::string& length_key) const {

@@ -58,6 +58,20 @@ struct PositionConfig {
   bool is_set(const std::string& key) const;
 };
 
+// model.interleaved_position: a second encoding on every `every`-th layer from
+// layer `first` (0-based), model.position on the others. Llama 4's iRoPE (no
+// positions on every fourth layer: every 4, first 3), Gemma 3's and ModernBERT's
+// global layers with another RoPE base (every 6, first 5; every 3, first 0).
+// models/interleaved_position.h checks it.
+struct InterleavedPosition {
+  int64_t every = 0;  // 0: off, every layer takes model.position
+  int64_t first = 0;
+  PositionConfig position{"none", {}};
+
+  bool active() const { return every > 0; }
+  bool takes(int64_t layer) const { return active() && layer >= first && (layer - first) % every == 0; }
+};
+
 struct ModelConfig {
   int64_t vocab_size = 260;
   int64_t d_model = 256;
@@ -77,7 +91,17 @@ struct ModelConfig {
   EmbeddingScale embedding_scale = EmbeddingScale::one;
   int64_t num_classes = 2;
   PositionConfig position;
+  InterleavedPosition interleaved_position;
 
+  // The encoding of block `layer`: model.position, or interleaved_position's on the layers it takes.
+  const PositionConfig& position_of_layer(int64_t layer) const {
+    return interleaved_position.takes(layer) ? interleaved_position.position : position;
+  }
+  // No layer's encoding gives a position signal (none, also on any interleaved layers).
+  bool position_free() const;
+  // This config with `position` in place of model.position: the config the interleaved
+  // encoding is built and checked with (interleaved_position off).
+  ModelConfig with_position(const PositionConfig& p) const;
   int64_t head_dim() const { return d_model / heads; }
   // Token embeddings: the std they are drawn with, their multiplier in the
   // forward pass, and the product, their expected RMS at initialisation.

@@ -4,9 +4,21 @@
 
 namespace rotor {
 
+namespace {
+
+bool blind(const PositionEncodingSpec& encoding, Pooling pooling) {
+  return encoding.position_free || (encoding.reversal_symmetric && pooling != Pooling::cls);
+}
+
+}  // namespace
+
 std::string order_blindness(const ModelConfig& config) {
   const PositionEncodingSpec& encoding = position_encoding(config.position.type);
-  if (!encoding.position_free && (!encoding.reversal_symmetric || config.pooling == Pooling::cls)) return "";
+  if (!blind(encoding, config.pooling)) return "";
+  // Interleaved layers that see direction give the whole model order.
+  if (config.interleaved_position.active() &&
+      !blind(position_encoding(config.interleaved_position.position.type), config.pooling))
+    return "";
   std::string seeing;
   for (const PositionEncodingSpec& s : position_encodings())
     if (!s.reversal_symmetric) seeing += (seeing.empty() ? "" : ", ") + s.name;

@@ -106,6 +106,8 @@ struct PositionEncodingSpec {
   bool reversal_symmetric = false;
   // Gives no position signal at all (none): the encoder sees a bag of tokens, whatever the pooling.
   bool position_free = false;
+  // Adds its signal to the embeddings (add_to_embeddings), which every layer sees: it cannot be one layer's.
+  bool adds_to_embeddings = false;
 
   bool declares(const std::string& key) const;
 };

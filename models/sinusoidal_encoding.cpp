@@ -70,6 +70,7 @@ class SinusoidalEncoding : public PositionEncoding {
 PositionEncodingSpec sinusoidal_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "sinusoidal";
+  s.adds_to_embeddings = true;
   s.validate = [](const ModelConfig&) {};
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<SinusoidalEncoding>(c); };
   s.options = with_randomized_positions({absolute_position_scale_option()});

@@ -12,6 +12,8 @@ TransformerEncoder::TransformerEncoder(ParameterStore& params, const ModelConfig
   const ModelConfig& c = config_;
   // Initial values depend on seed and name only, so the position parameters may be declared first.
   position_ = make_position_encoding(params, c);
+  if (c.interleaved_position.active())
+    interleaved_ = make_position_encoding(params, c.with_position(c.interleaved_position.position));
   token_embedding_ =
       params.declare("embed.tokens.weight", {c.vocab_size, c.d_model}, ParameterInit::normal(c.token_init_std()));
   if (cls_slot) cls_ = params.declare("embed.cls", {c.d_model}, ParameterInit::normal(c.init_std));
@@ -25,9 +27,17 @@ TransformerEncoder::TransformerEncoder(ParameterStore& params, const ModelConfig
 
 void TransformerEncoder::initialize(ParameterStore& params, uint64_t seed) const {
   position_->initialize(params, seed);
+  if (interleaved_) interleaved_->initialize(params, seed);
 }
 
-void TransformerEncoder::constrain(ParameterStore& params) const { position_->constrain(params); }
+void TransformerEncoder::constrain(ParameterStore& params) const {
+  position_->constrain(params);
+  if (interleaved_) interleaved_->constrain(params);
+}
+
+const PositionEncoding& TransformerEncoder::layer_encoding(int64_t layer) const {
+  return config_.interleaved_position.takes(layer) ? *interleaved_ : *position_;
+}
 
 Var TransformerEncoder::embed(const ParameterStore& params, const ModelInput& in, std::vector<int32_t>& lengths,
                               const Positions& positions, ForwardContext& ctx) const {
@@ -83,8 +93,9 @@ Var TransformerEncoder::encode(const ParameterStore& params, const ModelInput& i
   AttentionInputs att = attention_inputs(lengths, n, positions);
   att.causal = ctx.causal;
   for (size_t i = 0; i < blocks_.size(); ++i) {
+    att.position = &layer_encoding(static_cast<int64_t>(i));
     if (config_.attention == AttentionKind::softmax) {
-      LayerBias bias = layer_bias(*position_, params, static_cast<int64_t>(i), n, positions, ctx.causal);
+      LayerBias bias = layer_bias(*att.position, params, static_cast<int64_t>(i), n, positions, ctx.causal);
       att.relative_bias = bias.relative;
       att.pair_bias = std::move(bias.pair);
     }

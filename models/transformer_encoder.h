@@ -54,7 +54,9 @@ class TransformerEncoder {
   int64_t slots(int64_t seq_len) const { return seq_len + (cls_ >= 0 ? 1 : 0); }
   ParameterId token_embedding() const { return token_embedding_; }
   ParameterId cls_slot() const { return cls_; }  // -1 without a [CLS] slot
+  // model.position's encoding, and that of block `layer` (model.interleaved_position's on the layers it takes).
   const PositionEncoding& position_encoding() const { return *position_; }
+  const PositionEncoding& layer_encoding(int64_t layer) const;
 
  private:
   Var embed(const ParameterStore& params, const ModelInput& input, std::vector<int32_t>& lengths,
@@ -68,6 +70,7 @@ class TransformerEncoder {
   int64_t random_position_range_ = 0;   // model.position.max_positions with randomized positions; 0: off
   bool randomized_evaluation_ = false;  // evaluation forwards draw positions too
   std::unique_ptr<PositionEncoding> position_;
+  std::unique_ptr<PositionEncoding> interleaved_;  // null unless model.interleaved_position is on
   std::vector<TransformerBlock> blocks_;
   std::optional<LayerNorm> final_norm_;
 };

@@ -123,11 +123,11 @@ std::vector<double> GoldenFile::doubles(const std::string& d) const {
 }
 std::vector<int64_t> GoldenFile::ints(const std::string& d) const { return read<int64_t>(file_, d, H5T_NATIVE_INT64); }
 
-void set_position_keys(const GoldenFile& f, PositionConfig& p) {
-  const std::string prefix = "model.position.";
+void set_position_keys(const GoldenFile& f, PositionConfig& p, const std::string& prefix) {
   for (const std::string& name : f.attr_names()) {
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string key = name.substr(prefix.size());
+    if (key == "type" || key == "every" || key == "first") continue;  // model.interleaved_position's own
     const PositionOption* option = find_position_option(key);
     check(option != nullptr, name + ": no position encoding declares " + key);
     const char* attr = name.c_str();
@@ -148,6 +148,15 @@ void set_position_keys(const GoldenFile& f, PositionConfig& p) {
                    },
                    option->default_value));
   }
+}
+
+void set_interleaved_position(const GoldenFile& f, ModelConfig& c) {
+  const std::string prefix = "model.interleaved_position.";
+  if (!f.has_attr((prefix + "every").c_str())) return;
+  c.interleaved_position.every = f.attr_int((prefix + "every").c_str());
+  c.interleaved_position.first = f.attr_int((prefix + "first").c_str());
+  c.interleaved_position.position.type = f.attr_string((prefix + "type").c_str());
+  set_position_keys(f, c.interleaved_position.position, prefix);
 }
 
 }  // namespace rotor::test

@@ -32,8 +32,10 @@ class GoldenFile {
   std::string path_;
 };
 
-// Sets every root attribute `model.position.<key>` as p.set(key, value), the value read as the key's
-// declared type (a boolean is stored as int64 0 or 1; tools/golden/README.md).
-void set_position_keys(const GoldenFile& f, PositionConfig& p);
+// Sets every root attribute `<prefix><key>` naming a position key as p.set(key, value), the value read
+// as the key's declared type (a boolean is stored as int64 0 or 1; tools/golden/README.md).
+void set_position_keys(const GoldenFile& f, PositionConfig& p, const std::string& prefix = "model.position.");
+// model.interleaved_position from the file's model.interleaved_position.* attributes, if it has them.
+void set_interleaved_position(const GoldenFile& f, ModelConfig& c);
 
 }  // namespace rotor::test

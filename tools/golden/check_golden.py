@@ -93,7 +93,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default="tests/data/golden")
     args = ap.parse_args()
-    files = sorted(glob.glob(os.path.join(args.dir, "*.h5")))
+    # make_golden's files only: the seq_* files of make_sequence_golden.py hold another layout
+    files = [f for f in sorted(glob.glob(os.path.join(args.dir, "*.h5"))) if os.path.basename(f)[:-3] in mg.VARIANTS]
     if not files:
         raise SystemExit("no .h5 files in " + args.dir)
     missing = set(mg.VARIANTS) - {os.path.basename(f)[:-3] for f in files}

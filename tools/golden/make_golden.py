@@ -80,6 +80,16 @@ VARIANTS = {
     "linear_rope_causal":  dict(position_type="rope", rope_layout="interleaved", attention="linear", causal=1),
     "linear_rope_code_causal": dict(position_type="rope", rope_layout="interleaved", attention="linear",
                                     linear_rotation="before_feature_map", causal=1),
+    # model.interleaved_position: a second encoding on layers first, first + every, ... (here of 2 layers):
+    # Llama 4's iRoPE (no positions on the last layer of each group), RoPE at two bases (Gemma 3's and
+    # ModernBERT's global layers), and two biases with parameters of their own
+    "rope_irope":          dict(position_type="rope", rope_layout="interleaved",
+                                interleave=dict(every=2, first=1, position_type="none")),
+    "rope_two_bases":      dict(position_type="rope", rope_layout="half",
+                                interleave=dict(every=2, first=0, position_type="rope", rope_layout="half",
+                                                rope_base=100.0)),
+    "t5_bias_kerple":      dict(position_type="t5_bias",
+                                interleave=dict(every=2, first=1, position_type="kerple")),
     # language models: the encoder without pooling, output tied to the token embedding (lm_model)
     "lm_causal_rope":      dict(position_type="rope", rope_layout="interleaved", causal=1, lm="causal"),
     "lm_causal_alibi":     dict(position_type="alibi", causal=1, lm="causal"),
@@ -137,6 +147,24 @@ def param_specs(cfg):
         specs += [(p + "mlp_norm.weight", (d,), "ln_w"), (p + "mlp_norm.bias", (d,), "ln_b")]
         specs += [(p + "mlp.fc1.weight", (f, d), "w"), (p + "mlp.fc1.bias", (f,), "b"),
                   (p + "mlp.fc2.weight", (d, f), "w"), (p + "mlp.fc2.bias", (d,), "b")]
+    specs += position_param_specs(cfg)
+    if "interleave" in cfg:
+        specs += position_param_specs(interleaved_cfg(cfg))
+    if cfg["norm"] == "pre":  # post-LN blocks end normalised: no final norm (BERT, RoFormer)
+        specs += [("final_norm.weight", (d,), "ln_w"), ("final_norm.bias", (d,), "ln_b")]
+    if cfg.get("lm") == "masked":  # BERT's transform before the tied output
+        specs += [("lm_head.transform.weight", (d, d), "w"), ("lm_head.transform.bias", (d,), "b"),
+                  ("lm_head.norm.weight", (d,), "ln_w"), ("lm_head.norm.bias", (d,), "ln_b")]
+    if cfg.get("lm"):
+        specs.append(("lm_head.bias", (V,), "b"))
+    else:
+        specs += [("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
+    return specs
+
+
+def position_param_specs(cfg):
+    """The parameters of cfg's position encoding that attention reads."""
+    specs = []
     if cfg["position_type"] == "t5_bias":
         specs.append(("position.t5_bias.weight", (cfg["t5_num_buckets"], cfg["heads"]), "embed"))
     if cfg["position_type"] == "fire":  # one FIRE module per layer
@@ -152,16 +180,26 @@ def param_specs(cfg):
     if cfg["position_type"] == "alibi_directional":  # learned slopes, starting from the fixed split
         specs += [("position.alibi_directional.slopes_before", (cfg["heads"],), "slopes_before"),
                   ("position.alibi_directional.slopes_after", (cfg["heads"],), "slopes_after")]
-    if cfg["norm"] == "pre":  # post-LN blocks end normalised: no final norm (BERT, RoFormer)
-        specs += [("final_norm.weight", (d,), "ln_w"), ("final_norm.bias", (d,), "ln_b")]
-    if cfg.get("lm") == "masked":  # BERT's transform before the tied output
-        specs += [("lm_head.transform.weight", (d, d), "w"), ("lm_head.transform.bias", (d,), "b"),
-                  ("lm_head.norm.weight", (d,), "ln_w"), ("lm_head.norm.bias", (d,), "ln_b")]
-    if cfg.get("lm"):
-        specs.append(("lm_head.bias", (V,), "b"))
-    else:
-        specs += [("head.weight", (cfg["classes"], d), "w"), ("head.bias", (cfg["classes"],), "b")]
     return specs
+
+
+def interleaved_cfg(cfg):
+    """cfg with the interleaved encoding in place of the variant's: its own position keys on the
+    defaults of BASE, the model's other keys as they are."""
+    inter = cfg["interleave"]
+    assert not cfg.get("logn_scaling"), "logn scaling is the model's, not one layer's: not covered here"
+    c = {k: v for k, v in cfg.items() if k != "interleave" and (k not in POSITION_KEYS or k in BASE)}
+    c.update({k: BASE[k] for k in POSITION_KEYS if k in BASE})
+    c.update({k: v for k, v in inter.items() if k not in ("every", "first")})
+    return c
+
+
+def layer_cfg(cfg, i):
+    """The config block i's attention reads: the interleaved encoding's on layers first, first + every, ..."""
+    inter = cfg.get("interleave")
+    if inter and i >= inter["first"] and (i - inter["first"]) % inter["every"] == 0:
+        return interleaved_cfg(cfg)
+    return cfg
 
 
 def init_params(cfg, seed):
@@ -660,7 +698,7 @@ def block(x, P, i, cfg, key_valid):
     eps = cfg["ln_eps"]
     ln_a = lambda t: layer_norm(t, P[p + "attn_norm.weight"], P[p + "attn_norm.bias"], eps)
     ln_m = lambda t: layer_norm(t, P[p + "mlp_norm.weight"], P[p + "mlp_norm.bias"], eps)
-    attn = lambda t: attention(t, P, p + "attn.", cfg, key_valid)
+    attn = lambda t: attention(t, P, p + "attn.", layer_cfg(cfg, i), key_valid)
     ff = lambda t: mlp(t, P, p + "mlp.")
     if cfg["norm"] == "pre":
         h = x + attn(ln_a(x))
@@ -757,6 +795,7 @@ STR_ATTRS = ("variant", "position_type", "attention", "norm", "pooling")
 OPTIONAL_STR_ATTRS = ("linear_rotation", "lm")  # lm: causal | masked (the lm_* variants)
 INT_ATTRS = ("vocab_size", "d_model", "heads", "layers", "d_ff", "classes")
 FLOAT_ATTRS = ("ln_eps",)
+INTERLEAVED = "model.interleaved_position."
 OPTIONAL_INT_ATTRS = ("causal",)  # causal 1: query i attends keys j <= i
 
 # The position keys: each cfg entry this reference reads, written as the attribute model.position.<key>
@@ -828,6 +867,13 @@ def write_attrs(f, cfg):
             f.attrs.create(k, np.int64(cfg[k]))
     for k, v in position_attrs(cfg).items():
         f.attrs.create(k, v)
+    if "interleave" in cfg:  # model.interleaved_position.{every, first, type} and its encoding's keys
+        inter = cfg["interleave"]
+        f.attrs.create(INTERLEAVED + "every", np.int64(inter["every"]))
+        f.attrs.create(INTERLEAVED + "first", np.int64(inter["first"]))
+        f.attrs.create(INTERLEAVED + "type", str_attr(inter["position_type"]))
+        for k, v in position_attrs(interleaved_cfg(cfg)).items():
+            f.attrs.create(INTERLEAVED + k[len("model.position."):], v)
 
 
 def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
@@ -883,14 +929,28 @@ def schedule_aux(cfg):
     return {}
 
 
+def interleave_from_attrs(attrs):
+    """cfg["interleave"] from the model.interleaved_position.* attributes (prefix removed)."""
+    inter = dict(every=int(attrs.pop("every")), first=int(attrs.pop("first")),
+                 position_type=attrs.pop("type").decode("ascii").rstrip("\0"))
+    name_of = {key: (name, kind) for name, (key, kind) in POSITION_KEYS.items()}
+    for key, v in attrs.items():
+        name, kind = name_of[key]
+        inter[name] = v.decode("ascii").rstrip("\0") if kind is str else kind(v)
+    return inter
+
+
 def read_h5(path):
     """Returns (cfg, params, tokens, lengths, labels, logits, loss, grads)."""
     import h5py
     with h5py.File(path, "r") as f:
         cfg = {}
         cfg_name = {"model.position." + key: (name, kind) for name, (key, kind) in POSITION_KEYS.items()}
+        inter = {}
         for k, v in f.attrs.items():
-            if k in cfg_name:
+            if k.startswith(INTERLEAVED):
+                inter[k[len(INTERLEAVED):]] = v
+            elif k in cfg_name:
                 name, kind = cfg_name[k]
                 cfg[name] = v.decode("ascii").rstrip("\0") if kind is str else kind(v)
             elif isinstance(v, (bytes, np.bytes_)):
@@ -899,6 +959,8 @@ def read_h5(path):
                 cfg[k] = int(v)
             else:  # ln_eps, and the FIXED_ATTRS the reference hard-codes
                 cfg[k] = float(v)
+        if inter:
+            cfg["interleave"] = interleave_from_attrs(inter)
         params = {k: torch.from_numpy(f["params"][k][()]) for k in f["params"]}
         grads = {k: torch.from_numpy(f["grads"][k][()]) for k in f["grads"]}
         inp = [torch.from_numpy(f["input"][k][()]) for k in ("tokens", "lengths", "labels")]
@@ -1258,7 +1320,9 @@ def self_test(verbose=True):
     # cross-check the manual model against torch.nn building blocks for every
     # variant without RoPE (additive biases go in via a float attn_mask)
     for variant, vcfg in VARIANTS.items():
-        if vcfg.get("position_type") in ("rope", "xpos", "p_rope") or vcfg.get("logn_scaling"):
+        rotations = ("rope", "xpos", "p_rope")
+        if (vcfg.get("position_type") in rotations or vcfg.get("interleave", {}).get("position_type") in rotations
+                or vcfg.get("logn_scaling")):
             continue  # torch.nn has neither rotations nor query scaling
         cfg = make_config(variant)
         P = init_params(cfg, variant_seed(variant))
@@ -1322,7 +1386,7 @@ def nn_hidden(P, cfg, tokens, lengths):
     with torch.no_grad():
         for i in range(cfg["layers"]):
             p = "layers.%d." % i
-            bias = position_bias(N, P, cfg, p + "attn.")  # per layer: FIRE has one module each
+            bias = position_bias(N, P, layer_cfg(cfg, i), p + "attn.")  # per layer: FIRE's modules, interleaving
             # nn adds attn_mask after the 1/sqrt(dh) scaling; [B*H, N, N], batch-major
             if cfg.get("causal", 0):  # -inf above the diagonal, added to the bias
                 future = torch.full((N, N), -math.inf).triu(1)

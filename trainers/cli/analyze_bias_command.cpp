@@ -83,6 +83,10 @@ int analyze_bias_command(const AnalyzeBiasRequest& req) {
   fmt::print("checkpoint {}\n", describe(resolved));
   const int64_t length = config.data.max_len, distance = req.max_distance > 0 ? req.max_distance : 4 * length;
   const bool causal = objective_spec(config.train.objective).causal;  // attends to earlier tokens only
+  if (config.model.interleaved_position.active())
+    throw ConfigError(
+        "model.interleaved_position: some layers take another encoding; analyze bias profiles "
+        "models with one encoding");
   const BiasProfile profile = bias_profile(r.model->position_encoding(), r.model->parameters(),
                                            config.model.position.type, config.model.layers, length, distance, causal);
   fmt::print("{} bias, {} model, training length {}, distances up to {}\n", config.model.position.type,

@@ -4,6 +4,7 @@
 
 #include "trainers/cli/command.h"
 #include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
 
 namespace rotor {
 namespace {

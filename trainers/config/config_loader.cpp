@@ -200,6 +200,13 @@ void apply_objective(Config& config, const FlatConfig& flat) {
   if (!flat.count("train.best_metric")) config.train.best_metric = spec.default_best_metric;
 }
 
+// Keys such as YaRN's training length are the run's unless given (a stored config always gives them).
+void default_to_train_length(PositionConfig& position, const std::string& prefix, const FlatConfig& flat,
+                             int64_t max_len) {
+  for (const PositionOption& p : position_encoding(position.type).options)
+    if (p.defaults_to_train_length && !flat.count(prefix + p.key)) position.set(p.key, max_len);
+}
+
 // `for_this_machine`: also apply validate_for_this_machine().
 Config build(const FlatConfig& flat, const std::string& origin, bool for_this_machine) {
   std::vector<std::string> keys;
@@ -207,10 +214,10 @@ Config build(const FlatConfig& flat, const std::string& origin, bool for_this_ma
   Config config;
   for (const auto& [key, leaf] : flat) set_leaf(config, key, leaf, keys);
   apply_objective(config, flat);
-  // Keys such as YaRN's training length are the run's unless given (a stored config always gives them).
-  for (const PositionOption& p : position_encoding(config.model.position.type).options)
-    if (p.defaults_to_train_length && !flat.count("model.position." + p.key))
-      config.model.position.set(p.key, config.data.max_len);
+  default_to_train_length(config.model.position, "model.position.", flat, config.data.max_len);
+  if (config.model.interleaved_position.active())
+    default_to_train_length(config.model.interleaved_position.position, "model.interleaved_position.", flat,
+                            config.data.max_len);
   for (const ConfigOption& o : config_options()) {
     if (!o.range.bounded()) continue;
     const std::string why = o.range.violation(o.get(config).as<double>());
@@ -371,41 +378,6 @@ std::vector<std::string> differing_keys(const Config& a, const Config& b) {
     if (std::string(ea.c_str()) != eb.c_str()) keys.push_back(o.key);
   }
   return keys;
-}
-
-std::string config_reference(bool markdown) {
-  const Config defaults;
-  std::ostringstream out;
-  std::string section;
-  for (const ConfigOption& o : config_options()) {
-    YAML::Emitter e;
-    e.SetDoublePrecision(17);
-    e << YAML::Flow << o.get(defaults);
-    std::string def = e.c_str();
-    if (def.empty() || def == "~") def = "\"\"";
-    std::string type = o.type;
-    if (!o.choices.empty()) {
-      type.clear();
-      for (const std::string& c : o.choices)
-        type += (type.empty() ? "" : markdown ? " \\| " : " | ") + (c.empty() ? "\"\"" : c);
-    }
-    if (o.range.bounded()) type += ", " + o.range.text();
-    std::string help = o.help;
-    if (o.is_path) help += " (relative: to the config file's folder; with --set: to the working directory)";
-    if (o.may_change_on_resume) help += "; may change on resume";
-    const std::string top = o.key.substr(0, o.key.find('.'));
-    if (markdown) {
-      if (top != section)
-        out << (section.empty() ? "" : "\n") << "| `" << top
-            << "` key | type | default | meaning |\n|---|---|---|---|\n";
-      out << "| `" << o.key << "` | " << type << " | `" << def << "` | " << help << " |\n";
-    } else {
-      if (top != section) out << (section.empty() ? "" : "\n") << top << ":\n";
-      out << "  " << o.key << " (" << type << ", default " << def << ")\n      " << help << "\n";
-    }
-    section = top;
-  }
-  return out.str();
 }
 
 }  // namespace rotor

@@ -19,10 +19,9 @@ Config parse_config_text(const std::string& yaml, const std::string& origin,
                          const std::vector<std::string>& overrides = {});
 
 // A checkpoint's stored config (a resolved config, as text; upgraded first,
-// trainers/config/stored_config_upgrade.h), its YAML read once and built twice: as the run was trained, and with `overrides` applied
-// (e.g. rope scaling for evaluation). Not held to this machine. Errors of the
-// stored text itself (a damaged or forged checkpoint) are thrown as
-// StoredConfigError, those of an override as ConfigError.
+// trainers/config/stored_config_upgrade.h), its YAML read once and built twice: as the run was trained, and with
+// `overrides` applied (e.g. rope scaling for evaluation). Not held to this machine. Errors of the stored text itself (a
+// damaged or forged checkpoint) are thrown as StoredConfigError, those of an override as ConfigError.
 struct StoredConfig {
   Config trained;
   Config config;  // with the overrides; the trained config when there are none
@@ -53,8 +52,5 @@ std::string dump_config(const Config& config);
 
 // Keys whose values differ between two configs, among those either reads.
 std::vector<std::string> differing_keys(const Config& a, const Config& b);
-
-// `rotor config --reference`: every key with type, default and meaning.
-std::string config_reference(bool markdown);
 
 }  // namespace rotor

@@ -1,6 +1,7 @@
 #include "trainers/config/config_schema.h"
 
 #include <algorithm>
+#include <sstream>
 #include <type_traits>
 #include <variant>
 
@@ -75,25 +76,36 @@ std::vector<std::string> with_empty(std::vector<std::string> names) {
 
 std::vector<ConfigOption> rows();
 
-// A model.position.* key as the encodings that read it declare it (models/position_option.h).
-ConfigOption position_option(const PositionOption& declared) {
+const std::string kInterleaved = "model.interleaved_position.";
+
+// model.position, or with `interleaved` model.interleaved_position's encoding.
+template <class C>
+auto& position_block(C& c, bool interleaved) {
+  return interleaved ? c.model.interleaved_position.position : c.model.position;
+}
+
+// A model.position.* key as the encodings that read it declare it (models/position_option.h), under
+// model.position or (`interleaved`) model.interleaved_position.
+ConfigOption position_option(const PositionOption& declared, bool interleaved) {
   ConfigOption o;
-  o.key = "model.position." + declared.key;
-  o.position_key = declared.key;
+  o.key = (interleaved ? kInterleaved : "model.position.") + declared.key;
   o.type = declared.type_name();
-  o.help = position_option_owners(declared.key) + ": " + declared.help;
+  o.help = (interleaved ? "Interleaved encoding, " : "") + position_option_owners(declared.key) + ": " + declared.help;
   o.choices = declared.choices;
   o.range = declared.range;
-  o.set = [key = declared.key, type = declared.default_value.index()](Config& c, const YAML::Node& v) {
+  o.position_key = declared.key;
+  o.interleaved = interleaved;
+  o.set = [key = declared.key, type = declared.default_value.index(), interleaved](Config& c, const YAML::Node& v) {
     if (!v.IsScalar()) throw YAML::BadConversion(v.Mark());
     static_assert(std::is_same_v<std::variant_alternative_t<3, PositionValue>, std::string>);
-    if (type == 0) c.model.position.set(key, v.as<bool>());
-    if (type == 1) c.model.position.set(key, v.as<int64_t>());
-    if (type == 2) c.model.position.set(key, v.as<double>());
-    if (type == 3) c.model.position.set(key, v.Scalar());
+    PositionConfig& p = position_block(c, interleaved);
+    if (type == 0) p.set(key, v.as<bool>());
+    if (type == 1) p.set(key, v.as<int64_t>());
+    if (type == 2) p.set(key, v.as<double>());
+    if (type == 3) p.set(key, v.Scalar());
   };
-  o.get = [key = declared.key](const Config& c) {
-    const PositionValue v = c.model.position.value(key);
+  o.get = [key = declared.key, interleaved](const Config& c) {
+    const PositionValue v = position_block(c, interleaved).value(key);
     if (const bool* b = std::get_if<bool>(&v)) return YAML::Node(*b);
     if (const int64_t* i = std::get_if<int64_t>(&v)) return YAML::Node(*i);
     return YAML::Node(position_value_text(v));  // numbers in their shortest round-trip form
@@ -101,13 +113,18 @@ ConfigOption position_option(const PositionOption& declared) {
   return o;
 }
 
+// After the row named `after`, a row per declared position key.
+void insert_position_rows(std::vector<ConfigOption>& options, const std::string& after, bool interleaved) {
+  const auto at = std::find_if(options.begin(), options.end(), [&](const ConfigOption& o) { return o.key == after; });
+  std::vector<ConfigOption> rows;
+  for (const PositionOption& p : position_options()) rows.push_back(position_option(p, interleaved));
+  options.insert(at + 1, rows.begin(), rows.end());
+}
+
 std::vector<ConfigOption> build() {
   std::vector<ConfigOption> options = rows();
-  const auto type = std::find_if(options.begin(), options.end(),
-                                 [](const ConfigOption& o) { return o.key == "model.position.type"; });
-  std::vector<ConfigOption> position;
-  for (const PositionOption& p : position_options()) position.push_back(position_option(p));
-  options.insert(type + 1, position.begin(), position.end());
+  insert_position_rows(options, "model.position.type", false);
+  insert_position_rows(options, kInterleaved + "type", true);
   return options;
 }
 
@@ -158,6 +175,17 @@ std::vector<ConfigOption> rows() {
           "Token embeddings: 1 = drawn N(0, init_std), used as they are (BERT); sqrt_d = drawn N(0, d_model^-1/2) "
           "and multiplied by sqrt(d_model), unit RMS (Vaswani)"),
       OPT("model.position.type", model.position.type, "Position encoding").one_of(position_encoding_names()),
+      OPT("model.interleaved_position.every", model.interleaved_position.every,
+          "Interleave a second encoding: every this many layers (0: off; Llama 4's iRoPE: 4)")
+          .at_least(0),
+      OPT("model.interleaved_position.first", model.interleaved_position.first,
+          "Interleaved encoding: the first (0-based) layer that takes it, then every `every` layers (Llama 4: 3)")
+          .at_least(0)
+          .interleaving(),
+      OPT("model.interleaved_position.type", model.interleaved_position.position.type,
+          "Interleaved encoding: its name, from the same table as model.position.type; its keys follow")
+          .one_of(position_encoding_names())
+          .interleaving(),
       OPT("model.init_from", init_from.checkpoint,
           "Fine-tune: a checkpoint or run directory (its best checkpoint) whose encoder (embeddings, blocks, norms, "
           "position parameters) and tokenizer this run starts from, with a new head; read when a run starts, never "
@@ -335,8 +363,10 @@ bool applies_to(const ConfigOption& o, ObjectiveKind objective) {
 }
 
 bool is_read_by(const ConfigOption& o, const Config& config) {
-  return applies_to(o, config.train.objective) &&
-         (o.position_key.empty() || position_encoding(config.model.position.type).declares(o.position_key));
+  if (!applies_to(o, config.train.objective)) return false;
+  if (o.interleaved && !config.model.interleaved_position.active()) return false;
+  return o.position_key.empty() ||
+         position_encoding(position_block(config, o.interleaved).type).declares(o.position_key);
 }
 
 std::string applicable_objectives(const ConfigOption& o) {
@@ -344,6 +374,41 @@ std::string applicable_objectives(const ConfigOption& o) {
   for (size_t i = 0; i < o.objectives.size(); ++i)
     names += (i == 0 ? "" : i + 1 == o.objectives.size() ? " or " : ", ") + std::string(option_name(o.objectives[i]));
   return names;
+}
+
+std::string config_reference(bool markdown) {
+  const Config defaults;
+  std::ostringstream out;
+  std::string section;
+  for (const ConfigOption& o : config_options()) {
+    YAML::Emitter e;
+    e.SetDoublePrecision(17);
+    e << YAML::Flow << o.get(defaults);
+    std::string def = e.c_str();
+    if (def.empty() || def == "~") def = "\"\"";
+    std::string type = o.type;
+    if (!o.choices.empty()) {
+      type.clear();
+      for (const std::string& c : o.choices)
+        type += (type.empty() ? "" : markdown ? " \\| " : " | ") + (c.empty() ? "\"\"" : c);
+    }
+    if (o.range.bounded()) type += ", " + o.range.text();
+    std::string help = o.help;
+    if (o.is_path) help += " (relative: to the config file's folder; with --set: to the working directory)";
+    if (o.may_change_on_resume) help += "; may change on resume";
+    const std::string top = o.key.substr(0, o.key.find('.'));
+    if (markdown) {
+      if (top != section)
+        out << (section.empty() ? "" : "\n") << "| `" << top
+            << "` key | type | default | meaning |\n|---|---|---|---|\n";
+      out << "| `" << o.key << "` | " << type << " | `" << def << "` | " << help << " |\n";
+    } else {
+      if (top != section) out << (section.empty() ? "" : "\n") << top << ":\n";
+      out << "  " << o.key << " (" << type << ", default " << def << ")\n      " << help << "\n";
+    }
+    section = top;
+  }
+  return out.str();
 }
 
 }  // namespace rotor

@@ -39,6 +39,8 @@ struct ConfigOption {
   // A model.position.* key ("base"): read only by the encodings declaring it, so a
   // run of another encoding leaves it out of its dumped config. Empty for other keys.
   std::string position_key;
+  // Under model.interleaved_position, read only while it is on (every > 0).
+  bool interleaved = false;
   // Sets the field from a YAML value; throws YAML::Exception when the value
   // is not of the option's type.
   std::function<void(Config&, const YAML::Node&)> set;
@@ -63,6 +65,10 @@ struct ConfigOption {
   }
   ConfigOption& path();
   ConfigOption& on_resume();
+  ConfigOption& interleaving() {
+    interleaved = true;
+    return *this;
+  }
   ConfigOption& classification() { return only_for(ObjectiveKind::classify); }  // labels, pooling, document windows
   ConfigOption& only_for(ObjectiveKind objective);
 };
@@ -70,7 +76,8 @@ struct ConfigOption {
 // Whether option `o` means something to a run training `objective`.
 bool applies_to(const ConfigOption& o, ObjectiveKind objective);
 // Whether option `o` is read by the run `config` describes: it applies to the
-// objective, and a model.position.* key is declared by the run's encoding.
+// objective, a model.interleaved_position key is on, and a position key is
+// declared by the run's encoding (or the interleaved one).
 bool is_read_by(const ConfigOption& o, const Config& config);
 // The objectives `o` is limited to, for people: "classify", "clm or mlm".
 std::string applicable_objectives(const ConfigOption& o);
@@ -80,5 +87,8 @@ const ConfigOption* find_option(const std::string& key);
 
 // Whether `key` may differ when resuming a run.
 bool resumable_change(const std::string& key);
+
+// `rotor config --reference`: every key with type, default and meaning.
+std::string config_reference(bool markdown);
 
 }  // namespace rotor

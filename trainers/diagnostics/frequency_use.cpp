@@ -128,6 +128,11 @@ FrequencyUse measure_frequency_use(const Model& model, const TokenizedSplit& spl
                       "analyze frequencies needs a rotary encoding (rope, xpos or p_rope)");
   if (config.attention != AttentionKind::softmax)
     throw ConfigError("linear attention (model.attention: linear) forms no softmax logits to split by frequency");
+  if (config.interleaved_position.active())
+    throw ConfigError("model.interleaved_position: layers " + std::to_string(config.interleaved_position.first) +
+                      ", +" + std::to_string(config.interleaved_position.every) +
+                      " take another encoding, so no one set of frequency pairs describes the model; analyze "
+                      "frequencies reads models with one encoding");
   FrequencyUse use(config.layers, config.heads, frequency_pairs(*rotation, config.head_dim()));
   for_each_recorded_batch(model, split, max_len, max_windows, [&](const RecordedBatch& batch) {
     for (int64_t l = 0; l < config.layers; ++l) use.add(batch.recorder.layer(l));

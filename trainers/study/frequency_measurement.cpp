@@ -21,6 +21,8 @@ FrequencyUseRecord measure_run_frequencies(const std::string& run_dir) {
   FrequencyUseRecord record;
   if (r.model->config().attention != AttentionKind::softmax) {
     record.reason = "linear attention forms no attention logits";
+  } else if (r.model->config().interleaved_position.active()) {
+    record.reason = "model.interleaved_position gives some layers another encoding, so no one set of pairs applies";
   } else {
     // The run's precision and threads, as its length sweep and offset profiles compute.
     const RunComputeScope compute(r.header.config.run);

@@ -78,7 +78,7 @@ CellOutcomes cell_outcomes(const SweepCell& point, const std::vector<StudyVarian
 // The variant without positions (an encoding the table declares position_free) that the others are held against.
 std::string reference_variant(const std::vector<StudyVariant>& variants) {
   for (const StudyVariant& v : variants)
-    if (position_encoding(v.config.model.position.type).position_free && !v.config.data.shuffle_tokens &&
+    if (v.config.model.position_free() && !v.config.data.shuffle_tokens &&
         v.config.model.attention == AttentionKind::softmax)
       return v.name;
   return "";

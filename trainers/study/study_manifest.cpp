@@ -71,8 +71,9 @@ StudyManifest read_study_manifest(const std::string& study_dir) {
     s.overrides = j.at("overrides").get<std::vector<std::string>>();
     s.seeds = j.at("seeds").get<std::vector<uint64_t>>();
     for (const json& v : j.at("variants"))
-      s.variants.push_back({v.at("name").get<std::string>(), v.at("overrides").get<std::vector<std::string>>(),
-                            parse_stored_config(v.at("config").get<std::string>(), path + " (variant config)", {}).trained});
+      s.variants.push_back(
+          {v.at("name").get<std::string>(), v.at("overrides").get<std::vector<std::string>>(),
+           parse_stored_config(v.at("config").get<std::string>(), path + " (variant config)", {}).trained});
     s.comparisons_against = j.value("comparisons_against", "");  // absent before planned comparisons
     const json& ev = j.at("evaluation");
     s.evaluation.splits = ev.at("splits").get<std::vector<std::string>>();

@@ -104,8 +104,7 @@ CheckpointHeader read_header(const CheckpointContents& c, const std::string& pat
                              const std::vector<std::string>& overrides) {
   CheckpointHeader h;
   try {
-    StoredConfig stored =
-        parse_stored_config(need(c.texts, "config", path), path + " (stored config)", overrides);
+    StoredConfig stored = parse_stored_config(need(c.texts, "config", path), path + " (stored config)", overrides);
     h.config = std::move(stored.config);
     h.trained_model = std::move(stored.trained.model);
   } catch (const StoredConfigError& e) {

@@ -6,30 +6,17 @@
 #include <sstream>
 #include <thread>
 
+#include "config_test_support.h"
 #include "models/position_encoding.h"
 #include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
-#include "trainers/config/stored_config_upgrade.h"
 
 using namespace rotor;
 
+using namespace rotor::config_test;
+
 namespace {
-
-std::string write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
-  const std::string path = (dir / name).string();
-  std::ofstream(path) << text;
-  return path;
-}
-
-std::string error_of(const std::string& path, const std::vector<std::string>& overrides = {}) {
-  try {
-    load_config(path, overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const char* kValid = "train:\n  max_steps: 10\n";
 
@@ -143,8 +130,10 @@ TEST_CASE("every schema key appears in the reference and at its nested place in 
     CHECK(reference.find(o.key) != std::string::npos);
     Config config;  // the default objective (classify), or one the key applies to (mlm's train.mask_probability)
     if (!applies_to(o, config.train.objective)) config.train.objective = o.objectives.front();
+    if (o.interleaved) config.model.interleaved_position.every = 2;  // on, for its keys
+    PositionConfig& position = o.interleaved ? config.model.interleaved_position.position : config.model.position;
     for (const PositionEncodingSpec& e : position_encodings())  // and an encoding that reads it
-      if (!o.position_key.empty() && e.declares(o.position_key)) config.model.position.type = e.name;
+      if (!o.position_key.empty() && e.declares(o.position_key)) position.type = e.name;
     REQUIRE(is_read_by(o, config));
     YAML::Node node =
         YAML::Load(dump_config(config));  // walk "model.position.type" -> dump["model"]["position"]["type"]
@@ -185,57 +174,6 @@ TEST_CASE("embedding and position scales: parsed, range-checked, and rejected wh
   CHECK_THAT(error_of(sinusoidal, {"model.position.type=rope"}),
              Catch::Contains("model.position.scale") && Catch::Contains("sinusoidal or learned, not rope"));
   CHECK_NOTHROW(parse_config_text(dump_config(c), "dump"));
-}
-
-TEST_CASE("a config stored before the scale keys keeps the scales its run was trained with") {
-  Config sinusoidal;
-  sinusoidal.model.position.type = "sinusoidal";
-  sinusoidal.train.max_steps = 10;
-  // A checkpoint's config from before model.embedding_scale and model.position.scale existed.
-  std::string old_dump;
-  std::istringstream lines(dump_config(sinusoidal));
-  for (std::string line; std::getline(lines, line);)
-    if (line.find("embedding_scale:") == std::string::npos && line.find("  scale:") == std::string::npos)
-      old_dump += line + "\n";
-  REQUIRE(old_dump.find("scale:") == std::string::npos);
-  const Config old = parse_config_text(upgrade_stored_config(old_dump), "stored");
-  CHECK(old.model.embedding_scale == EmbeddingScale::sqrt_d);  // Vaswani's, as sinusoidal ran then
-  CHECK(old.model.position.number("scale") == std::sqrt(0.5));
-  CHECK(differing_keys(old, sinusoidal) == std::vector<std::string>{"model.embedding_scale", "model.position.scale"});
-  // Configs stored with the keys, and other encodings' configs, are read as they are.
-  CHECK(upgrade_stored_config(dump_config(sinusoidal)) == dump_config(sinusoidal));
-  const std::string rope = dump_config(Config());  // read as text only
-  std::string rope_old = rope;
-  rope_old.erase(rope_old.find("  embedding_scale:"),
-                 rope_old.find('\n', rope_old.find("  embedding_scale:")) - rope_old.find("  embedding_scale:") + 1);
-  CHECK(upgrade_stored_config(rope_old) == rope_old);
-}
-
-TEST_CASE("a run records only its encoding's position keys; those older builds recorded for every encoding are read "
-          "past") {
-  Config rope;
-  rope.train.max_steps = 10;
-  const std::string dumped = dump_config(rope);
-  CHECK_THAT(dumped, Catch::Contains("  base: ") && !Catch::Contains("num_buckets") && !Catch::Contains("max_distance"));
-  // As builds before 2026-11-28 stored it, with T5's keys, one at a value that is no longer its default.
-  std::string old = dumped;
-  const size_t at = old.find("    type: rope\n");
-  REQUIRE(at != std::string::npos);
-  old.insert(at, "    num_buckets: 64\n    max_distance: 128\n");
-  const StoredConfig stored = parse_stored_config(old, "stored", {});
-  CHECK(differing_keys(stored.trained, rope).empty());
-  CHECK(dump_config(stored.trained) == dumped);
-  const auto dir = test::fresh_dir("config-recorded");
-  CHECK(differing_keys(load_recorded_config(write(dir, "config.yaml", old)), rope).empty());
-  // A config people write is held to the rule: another encoding's key, set, is an error.
-  CHECK_THROWS_WITH(parse_config_text(old, "written"), Catch::Contains("model.position.num_buckets") &&
-                                                           Catch::Contains("position.type t5_bias, not rope"));
-  // Keys neither config reads do not count as a difference; a key one of them reads does.
-  Config t5 = rope;
-  t5.model.position.type = "t5_bias";
-  CHECK(differing_keys(rope, t5) == std::vector<std::string>{"model.position.type"});
-  t5.model.position.set("num_buckets", int64_t{64});
-  CHECK(differing_keys(rope, t5) == std::vector<std::string>{"model.position.type", "model.position.num_buckets"});
 }
 
 TEST_CASE("position keys: original_max_len (yarn's, logn_scaling's) defaults to the run's data.max_len") {

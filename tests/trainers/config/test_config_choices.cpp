@@ -6,12 +6,14 @@
 #include <fstream>
 #include <set>
 
+#include "config_test_support.h"
 #include "datasets/token_options.h"
 #include "tests/trainers/training/run_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 
 using namespace rotor;
+using namespace rotor::config_test;
 
 namespace {
 
@@ -19,15 +21,6 @@ std::string valid_config(const std::string& name) {
   const std::string path = (test::fresh_dir(name) / "a.yaml").string();
   std::ofstream(path) << "train:\n  max_steps: 10\n";
   return path;
-}
-
-std::string error_of(const std::string& path, const std::vector<std::string>& overrides) {
-  try {
-    load_config(path, overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "trainers/config/config_loader.h"
+#include "trainers/config/config_schema.h"
 
 TEST_CASE("docs/reference/config.md matches the schema") {
   std::ifstream in(std::string(ROTOR_SOURCE_DIR) + "/docs/reference/config.md");

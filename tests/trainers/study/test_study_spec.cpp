@@ -185,10 +185,11 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
     // linear-attention study (RoFormer's Figure 3 right: linear attention without RoPE, in its two forms, and
     // softmax), MLM pre-training (Figure 3 left: rope, learned, sinusoidal), fine-tuning (rope and learned, each
     // pre-trained and from scratch), the two precision studies (encodings in fp32 and bf16, paired) and T5's two
-    // table starts (t5-start with `none` beside them, t5-start-lm without); every other one compares at least 7.
+    // table starts (t5-start with `none` beside them, t5-start-lm without), and iRoPE's study (rope, irope, none);
+    // every other one compares at least 7.
     const std::string stem = entry.path().stem().string();
-    const size_t fewest = stem == "t5-start-lm"                          ? 2
-                          : stem == "mlm-pretrain" || stem == "t5-start" ? 3
+    const size_t fewest = stem == "t5-start-lm"                                                      ? 2
+                          : stem == "mlm-pretrain" || stem == "t5-start" || stem == "interleaved-lm" ? 3
                           : stem == "lm-extrapolation-quick" || stem == "lm-linear-attention" || stem == "finetune" ||
                                   stem.rfind("precision-", 0) == 0
                               ? 4
@@ -199,7 +200,8 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
     }
     ++specs;
   }
-  CHECK(specs == 19);  // the three Chomsky and decoder benchmarks joined the 14, then T5's two start studies
+  // The three Chomsky and decoder benchmarks joined the 14, then T5's two start studies and iRoPE's.
+  CHECK(specs == 20);
 }
 
 TEST_CASE("study spec: a suite of tasks is one study per task with the same variants", "[study]") {
