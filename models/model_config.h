@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "engine/error.h"
 #include "models/model_options.h"
@@ -37,6 +38,7 @@ struct PositionConfig {
   int64_t integer(const std::string& key) const { return std::get<int64_t>(value(key)); }
   double number(const std::string& key) const { return std::get<double>(value(key)); }
   std::string text(const std::string& key) const { return std::get<std::string>(value(key)); }
+  std::vector<double> numbers(const std::string& key) const { return std::get<std::vector<double>>(value(key)); }
   template <class E>
   E choice(const std::string& key) const {
     return *parse_option<E>(text(key));  // set() admits only the declared choices
@@ -50,6 +52,7 @@ struct PositionConfig {
   void set(const std::string& key, double v) { set(key, PositionValue(v)); }
   void set(const std::string& key, const char* v) { set(key, PositionValue(std::string(v))); }
   void set(const std::string& key, const std::string& v) { set(key, PositionValue(v)); }
+  void set(const std::string& key, const std::vector<double>& v) { set(key, PositionValue(v)); }
   template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
   void set(const std::string& key, E v) {
     set(key, PositionValue(std::string(option_name(v))));

@@ -16,7 +16,7 @@ enum class AttentionKind { softmax, linear };  // linear: elu(x)+1 feature map
 // from matmul/softmax/dropout ops (the reference; holds B x H x N x N buffers).
 enum class AttentionKernel { fused, composed };
 // RoPE's frequency schedules beyond the training length (models/rope_scaling.cpp cites each).
-enum class RopeScaling { none, linear, ntk, yarn, llama3, dynamic_ntk };
+enum class RopeScaling { none, linear, ntk, yarn, llama3, dynamic_ntk, longrope };
 // Linear attention with a rotating encoding: rotate phi(q), phi(k) in the numerator only (RoFormer eq. 19, the
 // paper's text), or rotate q and k before the feature map (as RoFormer's released code).
 enum class LinearRotation { after_feature_map, before_feature_map };
@@ -56,13 +56,13 @@ struct OptionNames<HiddenActivation> {  // the MLP's activation, the engine's en
 };
 template <>
 struct OptionNames<RopeScaling> {
-  static constexpr std::array<std::pair<RopeScaling, const char*>, 6> table{
-      {{RopeScaling::none, "none"},
-       {RopeScaling::linear, "linear"},
-       {RopeScaling::ntk, "ntk"},
-       {RopeScaling::yarn, "yarn"},
-       {RopeScaling::llama3, "llama3"},
-       {RopeScaling::dynamic_ntk, "dynamic_ntk"}}};
+  static constexpr std::array<std::pair<RopeScaling, const char*>, 7> table{{{RopeScaling::none, "none"},
+                                                                             {RopeScaling::linear, "linear"},
+                                                                             {RopeScaling::ntk, "ntk"},
+                                                                             {RopeScaling::yarn, "yarn"},
+                                                                             {RopeScaling::llama3, "llama3"},
+                                                                             {RopeScaling::dynamic_ntk, "dynamic_ntk"},
+                                                                             {RopeScaling::longrope, "longrope"}}};
 };
 template <>
 struct OptionNames<LinearRotation> {

@@ -1,6 +1,6 @@
 #include "models/position_option.h"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "models/model_config.h"
 
@@ -23,6 +23,9 @@ PositionOption PositionOption::integer(std::string key, int64_t value, std::stri
 PositionOption PositionOption::number(std::string key, double value, std::string help) {
   return make(std::move(key), value, std::move(help));
 }
+PositionOption PositionOption::numbers(std::string key, std::vector<double> value, std::string help) {
+  return make(std::move(key), std::move(value), std::move(help));
+}
 
 PositionOption& PositionOption::train_length_default() {
   defaults_to_train_length = true;
@@ -37,7 +40,8 @@ PositionOption training_length_option() {
 }
 
 std::string PositionOption::type_name() const {
-  static const char* const names[] = {"boolean", "integer", "number", "string"};
+  static const char* const names[] = {"boolean", "integer", "number", "string", "list of numbers"};
+  static_assert(std::variant_size_v<PositionValue> == 5);
   return names[default_value.index()];
 }
 
@@ -55,6 +59,7 @@ std::string position_value_text(const PositionValue& value) {
   if (const bool* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
   if (const int64_t* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
   if (const double* d = std::get_if<double>(&value)) return fmt::format("{}", *d);
+  if (const auto* list = std::get_if<std::vector<double>>(&value)) return fmt::format("[{}]", fmt::join(*list, ", "));
   return std::get<std::string>(value);
 }
 

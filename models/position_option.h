@@ -14,7 +14,8 @@
 
 namespace rotor {
 
-using PositionValue = std::variant<bool, int64_t, double, std::string>;
+// A list of numbers: one per rotary pair (LongRoPE's rescale factors).
+using PositionValue = std::variant<bool, int64_t, double, std::string, std::vector<double>>;
 
 struct PositionOption {
   std::string key;  // under model.position: "base"
@@ -28,6 +29,7 @@ struct PositionOption {
   static PositionOption flag(std::string key, bool value, std::string help);
   static PositionOption integer(std::string key, int64_t value, std::string help);
   static PositionOption number(std::string key, double value, std::string help);
+  static PositionOption numbers(std::string key, std::vector<double> value, std::string help);
   // A string whose values are an enum's name table (models/model_options.h).
   template <class E>
   static PositionOption choice(std::string key, E value, std::string help) {
@@ -50,7 +52,7 @@ struct PositionOption {
   }
   PositionOption& train_length_default();
 
-  // boolean | integer | number | string
+  // boolean | integer | number | string | list of numbers
   std::string type_name() const;
 
  private:
@@ -63,7 +65,7 @@ PositionOption training_length_option();
 
 // `value` as the option's type; throws ModelConfigError naming model.position.<key> when it is not one.
 PositionValue coerce_position_value(const PositionOption& option, PositionValue value);
-// 10000, true, "half": a value as a config file writes it.
+// 10000, true, "half", [1, 1.5]: a value as a config file writes it.
 std::string position_value_text(const PositionValue& value);
 
 }  // namespace rotor

@@ -33,6 +33,24 @@ class RopeEncoding : public PositionEncoding {
   double logit_scale_;
 };
 
+// LongRoPE's factors: one finite factor > 0 per rotated pair under scaling longrope, none otherwise.
+void validate_longrope_factors(const ModelConfig& c, bool longrope) {
+  const size_t pairs = static_cast<size_t>(c.rotary_dims() / 2);
+  for (const char* key : {"short_factors", "long_factors"}) {
+    const std::vector<double> factors = c.position.numbers(key);
+    if (!longrope) {
+      if (!factors.empty()) fail(key, "applies to scaling: longrope only");
+      continue;
+    }
+    if (factors.size() != pairs)
+      fail(key, "longrope needs one factor per rotated pair: " + std::to_string(pairs) + " (half of the " +
+                    std::to_string(c.rotary_dims()) + " rotated dims of a head), got " +
+                    std::to_string(factors.size()));
+    for (double f : factors)
+      if (!(std::isfinite(f) && f > 0)) fail(key, "every factor must be a finite number > 0, got " + std::to_string(f));
+  }
+}
+
 void validate(const ModelConfig& c) {
   const PositionConfig& p = c.position;
   require_even_head_dim(c);
@@ -46,10 +64,12 @@ void validate(const ModelConfig& c) {
     fail("scaling_factor", "must be >= 1, got " + std::to_string(factor));
   if ((scaling == RopeScaling::ntk || scaling == RopeScaling::dynamic_ntk) && c.rotary_dims() <= 2)
     fail("scaling", option_name(scaling) + std::string(" needs more than 2 rotated dims"));
-  if (scaling == RopeScaling::yarn && c.attention == AttentionKind::linear)
-    fail("scaling", "yarn's attention factor is a softmax temperature; linear attention has no softmax");
-  const bool measures_training_length =
-      scaling == RopeScaling::yarn || scaling == RopeScaling::llama3 || scaling == RopeScaling::dynamic_ntk;
+  if ((scaling == RopeScaling::yarn || scaling == RopeScaling::longrope) && c.attention == AttentionKind::linear)
+    fail("scaling", option_name(scaling) + std::string("'s attention factor is a softmax temperature; linear "
+                                                       "attention has no softmax"));
+  validate_longrope_factors(c, scaling == RopeScaling::longrope);
+  const bool measures_training_length = scaling == RopeScaling::yarn || scaling == RopeScaling::llama3 ||
+                                        scaling == RopeScaling::dynamic_ntk || scaling == RopeScaling::longrope;
   if (measures_training_length && p.integer("original_max_len") <= 0)
     fail("original_max_len", "must be a positive integer, got " + std::to_string(p.integer("original_max_len")));
   if (scaling == RopeScaling::llama3 && !(p.number("high_freq_factor") > p.number("low_freq_factor")))

@@ -66,6 +66,16 @@ double dynamic_ntk_base(int64_t r, const PositionConfig& c, int64_t length) {
   return base * std::pow(grown, static_cast<double>(r) / static_cast<double>(r - 2));
 }
 
+// LongRoPE (Ding et al. 2024, arXiv 2402.13753, as Phi-3 ships it: Hugging Face transformers,
+// modeling_rope_utils._compute_longrope_parameters): theta_i = base^(-2i/r) / lambda_i with the
+// searched rescale factors lambda, the short ones while the forward's positions stay within the
+// training length L and the long ones once they pass it (max position + 1 > L).
+void longrope(std::vector<double>& f, const PositionConfig& c, int64_t length) {
+  const std::vector<double> lambda =
+      c.numbers(length > c.integer("original_max_len") ? "long_factors" : "short_factors");
+  for (size_t i = 0; i < f.size(); ++i) f[i] /= lambda[i];
+}
+
 }  // namespace
 
 std::vector<double> resonance_frequencies(std::vector<double> frequencies) {
@@ -75,7 +85,8 @@ std::vector<double> resonance_frequencies(std::vector<double> frequencies) {
 }
 
 bool frequencies_follow_length(const PositionConfig& c) {
-  return c.choice<RopeScaling>("scaling") == RopeScaling::dynamic_ntk;
+  const RopeScaling scaling = c.choice<RopeScaling>("scaling");
+  return scaling == RopeScaling::dynamic_ntk || scaling == RopeScaling::longrope;
 }
 
 std::vector<double> scaled_inverse_frequencies(int64_t r, const PositionConfig& c, int64_t length) {
@@ -99,6 +110,10 @@ std::vector<double> scaled_inverse_frequencies(int64_t r, const PositionConfig& 
     case RopeScaling::llama3:
       f = rope_frequencies(r, base);
       llama3(f, c);
+      break;
+    case RopeScaling::longrope:
+      f = rope_frequencies(r, base);
+      longrope(f, c, length);
       break;
     case RopeScaling::none:
       f = rope_frequencies(r, base);

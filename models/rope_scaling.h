@@ -11,12 +11,13 @@
 namespace rotor {
 
 // theta_i for r rotated dims under the configured scaling, for a forward whose
-// positions reach `length` - 1 (only dynamic_ntk reads it; at or below
-// original_max_len it is plain RoPE's, the same doubles), then with each
-// wavelength rounded to an integer when model.position.resonance is set.
+// positions reach `length` - 1 (dynamic_ntk and longrope read it; at or below
+// original_max_len dynamic_ntk's are plain RoPE's, the same doubles, and
+// longrope's take the short factors), then with each wavelength rounded to an
+// integer when model.position.resonance is set.
 std::vector<double> scaled_inverse_frequencies(int64_t r, const PositionConfig& config, int64_t length = 0);
 
-// Whether the frequencies depend on the forward's length (dynamic_ntk).
+// Whether the frequencies depend on the forward's length (dynamic_ntk, longrope).
 bool frequencies_follow_length(const PositionConfig& config);
 
 // Resonance RoPE (Wang et al. 2024, arXiv 2403.00071, Algorithm 1): each

@@ -27,6 +27,9 @@ std::vector<PositionOption> rotary_options() {
                 "llama3: wavelengths below original_max_len / high_freq_factor keep their frequency")
           .above(0),
       O::flag("resonance", false, "Resonance RoPE: round every wavelength 2 pi / theta_i to an integer"),
+      O::numbers("short_factors", {},
+                 "longrope: theta_i divided by these r/2 factors while positions stay within original_max_len"),
+      O::numbers("long_factors", {}, "longrope: theta_i divided by these r/2 factors once positions pass it"),
   };
 }
 
@@ -83,8 +86,15 @@ std::vector<double> RotaryEmbedding::inverse_frequencies(int64_t r, const Positi
 
 double RotaryEmbedding::attention_factor(const PositionConfig& c) {
   const double factor = c.number("scaling_factor");
-  if (c.choice<RopeScaling>("scaling") == RopeScaling::yarn && factor > 1) return 0.1 * std::log(factor) + 1.0;
-  return 1.0;
+  if (!(factor > 1)) return 1.0;
+  switch (c.choice<RopeScaling>("scaling")) {
+    case RopeScaling::yarn:  // YaRN eq. 22
+      return 0.1 * std::log(factor) + 1.0;
+    case RopeScaling::longrope:  // LongRoPE as Phi-3 (and _compute_longrope_parameters) set it
+      return std::sqrt(1.0 + std::log(factor) / std::log(static_cast<double>(c.integer("original_max_len"))));
+    default:
+      return 1.0;
+  }
 }
 
 RotaryTables RotaryEmbedding::tables_at(const std::vector<int64_t>& positions) const {

@@ -43,10 +43,13 @@ class RotaryEmbedding {
   RotaryEmbedding(RotaryLayout layout, std::vector<double> inverse_frequencies);
 
   // theta_i for i < r/2 after the configured scaling (models/rope_scaling.h), at
-  // the training length (dynamic_ntk's frequencies there are plain RoPE's).
+  // the training length (dynamic_ntk's frequencies there are plain RoPE's, longrope's take the short factors).
   static std::vector<double> inverse_frequencies(int64_t rotary_dims, const PositionConfig& config);
-  // YaRN's attention factor 0.1 ln(s) + 1 (1 for every other scaling). YaRN
-  // multiplies q and k by it, i.e. the logits by its square.
+  // The attention factor of a scaling factor s > 1: YaRN's 0.1 ln(s) + 1,
+  // LongRoPE's sqrt(1 + ln(s) / ln(original_max_len)); 1 for the other scalings.
+  // Both multiply q and k by it (cos and sin, in Hugging Face's code), i.e. the
+  // logits by its square; rotor scales the whole logit, which is the same when
+  // every dim rotates (fraction 1).
   static double attention_factor(const PositionConfig& config);
 
   int64_t rotary_dims() const { return rotary_dims_; }

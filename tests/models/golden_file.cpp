@@ -1,5 +1,7 @@
 #include "golden_file.h"
 
+#include <algorithm>
+
 #include <hdf5.h>
 
 #include <stdexcept>
@@ -77,6 +79,17 @@ std::string GoldenFile::attr_string(const char* name) const {
 double GoldenFile::attr_double(const char* name) const {
   return read_attr<double>(file_, name, H5T_FLOAT, H5T_NATIVE_DOUBLE);
 }
+std::vector<double> GoldenFile::attr_doubles(const char* name) const {
+  const hid_t a = open_attr(file_, name, H5T_FLOAT);
+  const hid_t space = H5Aget_space(a);
+  const hssize_t n = H5Sget_simple_extent_npoints(space);
+  H5Sclose(space);
+  std::vector<double> v(static_cast<size_t>(std::max<hssize_t>(n, 0)));
+  const herr_t st = n > 0 ? H5Aread(a, H5T_NATIVE_DOUBLE, v.data()) : 0;
+  H5Aclose(a);
+  check(n >= 0 && st >= 0, "cannot read attribute " + std::string(name));
+  return v;
+}
 int64_t GoldenFile::attr_int(const char* name) const {
   return read_attr<int64_t>(file_, name, H5T_INTEGER, H5T_NATIVE_INT64);
 }
@@ -142,6 +155,8 @@ void set_position_keys(const GoldenFile& f, PositionConfig& p, const std::string
                        return f.attr_int(attr);
                      } else if constexpr (std::is_same_v<T, double>) {
                        return f.attr_double(attr);
+                     } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+                       return f.attr_doubles(attr);
                      } else {
                        return f.attr_string(attr);
                      }

@@ -19,6 +19,7 @@ class GoldenFile {
   bool has_attr(const char* name) const;
   std::string attr_string(const char* name) const;
   double attr_double(const char* name) const;
+  std::vector<double> attr_doubles(const char* name) const;  // a float64 array (LongRoPE's factors)
   int64_t attr_int(const char* name) const;
   std::vector<std::string> attr_names() const;
 

@@ -168,11 +168,12 @@ GoldenRun run_lm_against(const std::string& variant, DType dtype, AttentionKerne
 }  // namespace
 
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
-  const auto variant = GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal",
-                                "learned", "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code",
-                                "sinusoidal_post_cls", "alibi_max", "kerple", "alibi_directional", "fire", "xpos",
-                                "p_rope", "rope_llama3", "rope_dynamic_ntk", "rope_resonance", "rope_logn",
-                                "alibi_logn", "sandwich", "rope_irope", "rope_two_bases", "t5_bias_kerple");
+  const auto variant =
+      GENERATE(as<std::string>{}, "rope_interleaved", "rope_half", "rope_half_partial", "sinusoidal", "learned",
+               "t5_bias", "alibi", "none", "linear_rope", "linear_rope_code", "sinusoidal_post_cls", "alibi_max",
+               "kerple", "alibi_directional", "fire", "xpos", "p_rope", "rope_llama3", "rope_dynamic_ntk",
+               "rope_resonance", "rope_logn", "alibi_logn", "sandwich", "rope_irope", "rope_two_bases",
+               "t5_bias_kerple", "rope_longrope", "rope_longrope_short");
   // float64 must agree to rounding; float32 to its precision.
   for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
     const GoldenRun r = run_against(variant, dtype);

@@ -49,8 +49,8 @@ std::vector<double> logits_of(const ModelConfig& c, const ToyBatch& b) {
 }  // namespace
 
 TEST_CASE("interleaved position: the layers it takes, as Llama 4, Gemma 3 and ModernBERT number them") {
-  InterleavedPosition irope{4, 3, {}};  // Llama 4: use_rope = (layer_idx + 1) % 4 != 0
-  InterleavedPosition gemma{6, 5, {}};  // Gemma 3: global where (layer_idx + 1) % 6 == 0
+  InterleavedPosition irope{4, 3, {}};       // Llama 4: use_rope = (layer_idx + 1) % 4 != 0
+  InterleavedPosition gemma{6, 5, {}};       // Gemma 3: global where (layer_idx + 1) % 6 == 0
   InterleavedPosition modernbert{3, 0, {}};  // ModernBERT: global where layer_id % 3 == 0
   for (int64_t layer = 0; layer < 48; ++layer) {
     CHECK(irope.takes(layer) == ((layer + 1) % 4 == 0));

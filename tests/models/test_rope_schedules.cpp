@@ -1,8 +1,9 @@
 // RoPE's newer frequency schedules (models/rope_scaling.cpp): Llama 3.1's
-// llama3, dynamic NTK and Resonance RoPE against the tables PyTorch computes
+// llama3, dynamic NTK, LongRoPE and Resonance RoPE against the tables PyTorch computes
 // from Hugging Face's formulas and the paper (tools/golden/make_golden.py, the
-// aux/ sets of the rope_* golden files), dynamic NTK equal to plain RoPE bit for
-// bit at or below the training length, their invariants at positions up to 1e5,
+// aux/ sets of the rope_* golden files; the rope_longrope* files check whole
+// models), dynamic NTK equal to plain RoPE bit for bit at or below the training
+// length, LongRoPE's switch from short to long factors one position past it, their invariants at positions up to 1e5,
 // gradients beyond the training length, and `proportional` as p_rope.
 #include <catch2/catch.hpp>
 
@@ -46,6 +47,15 @@ std::vector<double> eval_logits(const ModelConfig& c, const ToyBatch& b, const P
   NoGradGuard no_grad;
   ForwardContext ctx;
   return model.logits(b.input(), ctx, positions).value().to_doubles();
+}
+
+// LongRoPE on 8 rotated dims (4 pairs) with scaling factor s and training length L.
+PositionConfig longrope(double factor, int64_t original, std::vector<double> short_factors = {1, 1.5, 2, 4},
+                        std::vector<double> long_factors = {1, 3, 9, 27}) {
+  PositionConfig p = scheduled("longrope", factor, original);
+  p.set("short_factors", short_factors);
+  p.set("long_factors", long_factors);
+  return p;
 }
 
 ModelConfig rope_model(const PositionConfig& p) {
@@ -132,6 +142,41 @@ TEST_CASE("rope scaling dynamic_ntk: within one forward scores depend on m - n o
   CHECK(dot(row(rq, 32, 5), row(rk, 32, 4)) == Approx(near).margin(1e-9));
 }
 
+TEST_CASE("rope scaling longrope: short factors up to the training length, long ones past it, Phi-3's factor",
+          "[rope][scaling]") {
+  const PositionConfig p = longrope(4.0, 16);
+  const std::vector<double> plain = RotaryEmbedding::inverse_frequencies(8, rope_position("half"));
+  const std::vector<double> short_factors{1, 1.5, 2, 4}, long_factors{1, 3, 9, 27};
+  for (const int64_t n : {0, 1, 16, 17, 100000})
+    for (size_t i = 0; i < 4; ++i)
+      CHECK(scaled_inverse_frequencies(8, p, n)[i] == plain[i] / (n > 16 ? long_factors : short_factors)[i]);
+  const RotaryEmbedding rope(8, p);
+  CHECK(rope.frequencies() == scaled_inverse_frequencies(8, p, 16));  // training: the short factors
+  for (size_t i = 0; i < 4; ++i) {
+    CHECK(rope.tables(16, Positions()).cos.to_doubles()[15 * 4 + i] == std::cos(15.0 * plain[i] / short_factors[i]));
+    CHECK(rope.tables(17, Positions()).cos.to_doubles()[16 * 4 + i] == std::cos(16.0 * plain[i] / long_factors[i]));
+  }
+  // Phi-3's attention factor sqrt(1 + ln s / ln L) at every length; 1 when s = 1.
+  CHECK(RotaryEmbedding::attention_factor(p) == std::sqrt(1 + std::log(4.0) / std::log(16.0)));
+  CHECK(RotaryEmbedding::attention_factor(longrope(1.0, 16)) == 1.0);
+}
+
+TEST_CASE("rope scaling longrope: unit factors and s = 1 are plain RoPE bit for bit at every length",
+          "[rope][scaling]") {
+  const ModelConfig unit = rope_model(longrope(1.0, 8, {1, 1, 1, 1}, {1, 1, 1, 1}));
+  const ModelConfig plain = rope_model(rope_position("half"));
+  for (const int64_t n : {8, 9, 20}) {
+    const ToyBatch b = make_toy_batch(ToyTask::order, 3, n, unit.vocab_size, 4, 0, 3);
+    CHECK(eval_logits(unit, b) == eval_logits(plain, b));
+  }
+  // Long factors that differ take effect one position past L = 8, not before.
+  const ModelConfig stretched = rope_model(longrope(1.0, 8, {1, 1, 1, 1}, {1, 2, 4, 8}));
+  CHECK(eval_logits(stretched, make_toy_batch(ToyTask::order, 3, 8, unit.vocab_size, 4, 0, 3)) ==
+        eval_logits(plain, make_toy_batch(ToyTask::order, 3, 8, unit.vocab_size, 4, 0, 3)));
+  CHECK(eval_logits(stretched, make_toy_batch(ToyTask::order, 3, 9, unit.vocab_size, 4, 0, 3)) !=
+        eval_logits(plain, make_toy_batch(ToyTask::order, 3, 9, unit.vocab_size, 4, 0, 3)));
+}
+
 TEST_CASE("rope resonance: every wavelength a whole number of positions, as PyTorch's", "[rope][scaling][golden]") {
   PositionConfig p = rope_position();
   p.set("resonance", true);
@@ -166,9 +211,10 @@ TEST_CASE("proportional is p_rope under Hugging Face's name: the same model bit 
 }
 
 TEST_CASE("rope schedules: finite-difference gradients beyond the training length", "[rope][scaling][gradcheck]") {
-  const std::string scaling = GENERATE("llama3", "dynamic_ntk", "resonance");
+  const std::string scaling = GENERATE("llama3", "dynamic_ntk", "longrope", "resonance");
   CAPTURE(scaling);
-  PositionConfig p = scheduled(scaling == "resonance" ? "none" : scaling, 3.0, 6);
+  PositionConfig p =
+      scaling == "longrope" ? longrope(3.0, 6) : scheduled(scaling == "resonance" ? "none" : scaling, 3.0, 6);
   if (scaling == "resonance") p.set("resonance", true);
   EncoderClassifier model(rope_model(p), DType::F64);
   model.initialize(8);
@@ -186,6 +232,15 @@ TEST_CASE("rope schedules: config rules name the key", "[rope][scaling][config]"
   ModelConfig d = rope_model(scheduled("dynamic_ntk", 2.0, 512));
   d.position.set("fraction", 0.25);  // 2 of the head's 8 dims
   CHECK_THROWS_WITH(d.validate(), Contains("model.position.scaling") && Contains("dynamic_ntk"));
+  ModelConfig few = rope_model(longrope(2.0, 512, {1, 2, 3}));
+  CHECK_THROWS_WITH(few.validate(), Contains("model.position.short_factors: longrope needs one factor per rotated "
+                                             "pair: 4") &&
+                                        Contains("got 3"));
+  CHECK_THROWS_WITH(rope_model(longrope(2.0, 512, {1, 2, 3, 4}, {1, 0, 1, 1})).validate(),
+                    Contains("model.position.long_factors: every factor must be a finite number > 0"));
+  ModelConfig stray = rope_model(scheduled("yarn", 2.0, 512));
+  stray.position.set("long_factors", std::vector<double>{1, 2, 3, 4});
+  CHECK_THROWS_WITH(stray.validate(), Contains("model.position.long_factors: applies to scaling: longrope only"));
   ModelConfig r = tiny_config("p_rope");
   r.position.set("resonance", true);
   CHECK_THROWS_WITH(r.validate(), Contains("model.position.resonance") && Contains("not p_rope"));

@@ -63,6 +63,14 @@ VARIANTS = {
     "rope_dynamic_ntk":    dict(position_type="rope", rope_layout="interleaved", rope_scaling="dynamic_ntk",
                                 scaling_factor=2.0, original_max_len=4),
     "rope_resonance":      dict(position_type="rope", rope_layout="interleaved", resonance=1),
+    # LongRoPE (Phi-3's form): the batch's 7 positions pass L = 4 (long factors), or stay within L = 16 (short
+    # factors); the attention factor sqrt(1 + ln s / ln L) in both
+    "rope_longrope":       dict(position_type="rope", rope_layout="interleaved", rope_scaling="longrope",
+                                scaling_factor=4.0, original_max_len=4, short_factors=[1.0, 1.25, 1.5, 2.0],
+                                long_factors=[1.0, 2.0, 4.0, 8.0]),
+    "rope_longrope_short": dict(position_type="rope", rope_layout="half", rope_scaling="longrope",
+                                scaling_factor=2.0, original_max_len=16, short_factors=[1.0, 1.25, 1.5, 2.0],
+                                long_factors=[1.0, 2.0, 4.0, 8.0]),
     # Sandwich: d' = 8 of the 16 model dims, and d' = d_model (0) in the decoder
     "sandwich":            dict(position_type="sandwich", sandwich_dims=8),
     "sandwich_causal":     dict(position_type="sandwich", sandwich_dims=0, causal=1),
@@ -288,6 +296,8 @@ def rope_inv_freq(cfg, r, n):
                 else (1 - s) theta / factor + s theta,  s = (L / wavelen - low) / (high - low)
       dynamic (_compute_dynamic_ntk_parameters): seq_len = max(n, L);
                 base' = base (factor seq_len / L - (factor - 1))^(r / (r - 2)); theta_i = 1 / base'^(2i/r)
+      longrope (_compute_longrope_parameters, longrope_frequency_update): seq_len = n;
+                theta_i = 1 / (lambda_i base^(2i/r)), lambda = long_factor if seq_len > L else short_factor
       resonance: theta_i = 2 pi / round(2 pi / theta_i), after the schedule"""
     base, scaling = cfg["rope_base"], cfg.get("rope_scaling", "none")
     exponent = torch.arange(0, r, 2, dtype=torch.float64) / r
@@ -305,9 +315,19 @@ def rope_inv_freq(cfg, r, n):
         smoothed = (1 - smooth) * scaled / factor + smooth * scaled
         medium = ~(wavelen < L / high) & ~(wavelen > L / low)
         inv = torch.where(medium, smoothed, scaled)
+    if scaling == "longrope":  # the short factors while seq_len = max position + 1 <= L, the long ones past it
+        factors = cfg["long_factors"] if n > cfg["original_max_len"] else cfg["short_factors"]
+        inv = 1.0 / (torch.tensor(factors, dtype=torch.float64) * base ** exponent)
     if cfg.get("resonance", 0):
         inv = TWO_PI / torch.round(TWO_PI / inv)
     return inv
+
+
+def longrope_attention_factor(cfg):
+    """_compute_longrope_parameters: sqrt(1 + ln(factor) / ln(L)) for factor > 1, else 1; it multiplies
+    cos and sin, so q and k after their rotation."""
+    factor, L = cfg["scaling_factor"], cfg["original_max_len"]
+    return math.sqrt(1 + math.log(factor) / math.log(L)) if factor > 1 else 1.0
 
 
 def rope(x, layout, fraction=1.0, base=10000.0, theta=None):
@@ -672,6 +692,9 @@ def attention(u, P, pre, cfg, key_valid):
                 theta = rope_inv_freq(cfg, int(q.shape[-1] * cfg["rope_fraction"]), n)
             q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta)
             k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta)
+            if cfg.get("rope_scaling") == "longrope":
+                assert cfg["rope_fraction"] == 1.0  # HF scales cos and sin: the rotated dims only
+                q, k = q * longrope_attention_factor(cfg), k * longrope_attention_factor(cfg)
         elif pt == "xpos":
             assert cfg["rope_layout"] == "interleaved"
             q = xpos(q, False, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"])
@@ -810,6 +833,7 @@ POSITION_KEYS = {
     "fire_width": ("mlp_width", int), "fire_init_L": ("initial_threshold", float),
     "xpos_scale_base": ("xpos_scale_base", float), "xpos_gamma": ("xpos_gamma", float),
     "kept_frequency_fraction": ("kept_frequency_fraction", float), "sandwich_dims": ("sandwich_dims", int),
+    "short_factors": ("short_factors", list), "long_factors": ("long_factors", list),
 }
 # The BASE entries each position type reads; the others (POSITION_KEYS outside BASE) where a variant sets them.
 READS = {
@@ -839,7 +863,8 @@ def position_attrs(cfg):
     """{model.position.<key>: value} for the position keys cfg's encoding reads."""
     pt = cfg["position_type"]
     names = list(READS.get(pt, ())) + [k for k in POSITION_KEYS if k in cfg and k not in BASE]
-    convert = {str: str_attr, int: np.int64, float: np.float64, bool: lambda v: np.int64(1 if v else 0)}
+    convert = {str: str_attr, int: np.int64, float: np.float64, bool: lambda v: np.int64(1 if v else 0),
+               list: lambda v: np.array(v, dtype=np.float64)}
     out = {}
     for name in names:
         key, kind = POSITION_KEYS[name]

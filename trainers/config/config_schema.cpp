@@ -96,9 +96,11 @@ ConfigOption position_option(const PositionOption& declared, bool interleaved) {
   o.position_key = declared.key;
   o.interleaved = interleaved;
   o.set = [key = declared.key, type = declared.default_value.index(), interleaved](Config& c, const YAML::Node& v) {
-    if (!v.IsScalar()) throw YAML::BadConversion(v.Mark());
     static_assert(std::is_same_v<std::variant_alternative_t<3, PositionValue>, std::string>);
+    static_assert(std::is_same_v<std::variant_alternative_t<4, PositionValue>, std::vector<double>>);
     PositionConfig& p = position_block(c, interleaved);
+    if (type == 4) return p.set(key, v.as<std::vector<double>>());  // throws on a scalar
+    if (!v.IsScalar()) throw YAML::BadConversion(v.Mark());
     if (type == 0) p.set(key, v.as<bool>());
     if (type == 1) p.set(key, v.as<int64_t>());
     if (type == 2) p.set(key, v.as<double>());
@@ -108,6 +110,12 @@ ConfigOption position_option(const PositionOption& declared, bool interleaved) {
     const PositionValue v = position_block(c, interleaved).value(key);
     if (const bool* b = std::get_if<bool>(&v)) return YAML::Node(*b);
     if (const int64_t* i = std::get_if<int64_t>(&v)) return YAML::Node(*i);
+    if (const auto* list = std::get_if<std::vector<double>>(&v)) {
+      YAML::Node numbers(YAML::NodeType::Sequence);
+      for (double x : *list) numbers.push_back(position_value_text(x));
+      numbers.SetStyle(YAML::EmitterStyle::Flow);
+      return numbers;
+    }
     return YAML::Node(position_value_text(v));  // numbers in their shortest round-trip form
   };
   return o;

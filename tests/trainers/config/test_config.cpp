@@ -345,3 +345,23 @@ TEST_CASE("a warm-up longer than train.max_steps points at the line that set it"
   CHECK(error_of(path, {"train.warmup_steps=19"}).empty());
   CHECK(load_config(write(dir, "b.yaml", "train:\n  max_steps: 4\n")).train.warmup_steps == 0);  // none by default
 }
+
+TEST_CASE("position keys: a list of numbers (LongRoPE's factors) parses, dumps and reads back; errors name the key") {
+  const auto dir = test::fresh_dir("config-number-list");
+  const std::string path = write(dir, "a.yaml",
+                                 "train:\n  max_steps: 10\nmodel:\n  d_model: 64\n  heads: 4\n  position:\n"
+                                 "    scaling: longrope\n    scaling_factor: 4\n"
+                                 "    short_factors: [1, 1.25, 1.5, 2, 2, 2, 2, 2]\n"
+                                 "    long_factors: [1, 2, 4, 8, 8, 8, 8, 8.5]\n");
+  const Config c = load_config(path);
+  CHECK(c.model.position.numbers("long_factors") == std::vector<double>{1, 2, 4, 8, 8, 8, 8, 8.5});
+  const std::string text = dump_config(c);
+  CHECK_THAT(text, Catch::Contains("long_factors: [1, 2, 4, 8, 8, 8, 8, 8.5]"));
+  CHECK(differing_keys(parse_config_text(text, "dump"), c).empty());
+  CHECK_THAT(error_of(path, {"model.position.short_factors=2"}),
+             Catch::Contains("model.position.short_factors expects a list of numbers"));
+  CHECK_THAT(error_of(path, {"model.position.short_factors=[1, a]"}),
+             Catch::Contains("model.position.short_factors expects a list of numbers"));
+  CHECK_THAT(error_of(path, {"model.position.short_factors=[1, 2]"}),
+             Catch::Contains("model.position.short_factors: longrope needs one factor per rotated pair: 8"));
+}

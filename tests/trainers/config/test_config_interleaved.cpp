@@ -1,8 +1,8 @@
 // model.interleaved_position in config files: its keys parse into the second
 // encoding, errors name the file, line and key, its training-length keys take
 // the run's data.max_len, and the record holds its keys only while it is on.
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "config_test_support.h"
 #include "tests/trainers/training/run_fixture.h"
@@ -28,10 +28,10 @@ TEST_CASE("interleaved position: a config file sets the second encoding and its 
   CHECK(irope.model.position_of_layer(3).type == "none");
   CHECK(irope.model.position_of_layer(2).type == "rope");
   // Gemma-style global layers: RoPE at another base, its YaRN training length the run's data.max_len.
-  const Config global = load_config(write(dir, "irope.yaml", kIrope),
-                                    {"model.interleaved_position.type=rope", "model.interleaved_position.base=1000000",
-                                     "model.interleaved_position.scaling=yarn",
-                                     "model.interleaved_position.scaling_factor=4"});
+  const Config global =
+      load_config(write(dir, "irope.yaml", kIrope),
+                  {"model.interleaved_position.type=rope", "model.interleaved_position.base=1000000",
+                   "model.interleaved_position.scaling=yarn", "model.interleaved_position.scaling_factor=4"});
   CHECK(global.model.interleaved_position.position.number("base") == 1e6);
   CHECK(global.model.interleaved_position.position.integer("original_max_len") == 96);
   CHECK(global.model.position.number("base") == 10000);
@@ -48,10 +48,11 @@ TEST_CASE("interleaved position: errors name the file, line and key") {
              Contains("model.interleaved_position.base: applies to position.type") && Contains("not none"));
   const std::string first = write(dir, "first.yaml", std::string(kIrope) + "    first: 9\n");
   CHECK_THAT(error_of(first), Contains("first.yaml") && Contains("model.interleaved_position.first"));
-  const std::string off = write(dir, "off.yaml", "train:\n  max_steps: 10\nmodel:\n  interleaved_position:\n"
-                                                 "    type: alibi\n");
-  CHECK_THAT(error_of(off), Contains("off.yaml") && Contains("model.interleaved_position.every") &&
-                                Contains("0 (off)"));
+  const std::string off = write(dir, "off.yaml",
+                                "train:\n  max_steps: 10\nmodel:\n  interleaved_position:\n"
+                                "    type: alibi\n");
+  CHECK_THAT(error_of(off),
+             Contains("off.yaml") && Contains("model.interleaved_position.every") && Contains("0 (off)"));
 }
 
 TEST_CASE("interleaved position: the record holds its keys only while it is on, and reads back the same") {

@@ -40,7 +40,8 @@ TEST_CASE("a run records only its encoding's position keys, and reads past those
   Config rope;
   rope.train.max_steps = 10;
   const std::string dumped = dump_config(rope);
-  CHECK_THAT(dumped, Catch::Contains("  base: ") && !Catch::Contains("num_buckets") && !Catch::Contains("max_distance"));
+  CHECK_THAT(dumped,
+             Catch::Contains("  base: ") && !Catch::Contains("num_buckets") && !Catch::Contains("max_distance"));
   // As builds before 2026-11-28 stored it, with T5's keys, one at a value that is no longer its default.
   std::string old = dumped;
   const size_t at = old.find("    type: rope\n");
