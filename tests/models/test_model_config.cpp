@@ -92,7 +92,7 @@ TEST_CASE("model config: each option enum exports its names once, unknown names 
   CHECK(option_names<HiddenActivation>() == std::vector<std::string>{"gelu", "gelu_tanh", "relu"});
   CHECK(option_names<RotaryLayout>() == std::vector<std::string>{"interleaved", "half"});
   CHECK(option_names<RopeScaling>() ==
-        std::vector<std::string>{"none", "linear", "ntk", "yarn", "llama3", "dynamic_ntk"});
+        std::vector<std::string>{"none", "linear", "ntk", "yarn", "llama3", "dynamic_ntk", "longrope"});
   CHECK(position_encoding_names() == std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi",
                                                               "alibi_directional", "kerple", "fire", "none", "xpos",
                                                               "p_rope", "proportional", "sandwich"});

@@ -346,7 +346,7 @@ TEST_CASE("a warm-up longer than train.max_steps points at the line that set it"
   CHECK(load_config(write(dir, "b.yaml", "train:\n  max_steps: 4\n")).train.warmup_steps == 0);  // none by default
 }
 
-TEST_CASE("position keys: a list of numbers (LongRoPE's factors) parses, dumps and reads back; errors name the key") {
+TEST_CASE("position keys: a list of numbers (LongRoPE's factors) parses, dumps and reads back, errors name the key") {
   const auto dir = test::fresh_dir("config-number-list");
   const std::string path = write(dir, "a.yaml",
                                  "train:\n  max_steps: 10\nmodel:\n  d_model: 64\n  heads: 4\n  position:\n"
