@@ -151,7 +151,7 @@ void set_leaf(Config& config, const std::string& key, const Leaf& leaf, const st
                       (key == "model.vocab_size" ? "the tokenizer's vocabulary" : "the training labels") +
                       "), not a key to set");
   }
-  if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + did_you_mean(key, keys));
+  if (!opt) throw ConfigError(leaf.where + ": unknown key '" + key + "'" + did_you_mean_key(key, keys));
   // Choices first: an enum option can only be set to one of them.
   if (!opt->choices.empty() && leaf.value.IsScalar()) {
     const std::string v = leaf.value.Scalar();

@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "models/interleaved_position.h"
 #include "models/position_encoding.h"
 #include "trainers/config/objective_table.h"
 
@@ -121,11 +122,15 @@ ConfigOption position_option(const PositionOption& declared, bool interleaved) {
   return o;
 }
 
-// After the row named `after`, a row per declared position key.
+// After the row named `after`, a row per declared position key; the interleaved encoding has no rows for the keys
+// that belong to the whole model (models/interleaved_position.h).
 void insert_position_rows(std::vector<ConfigOption>& options, const std::string& after, bool interleaved) {
   const auto at = std::find_if(options.begin(), options.end(), [&](const ConfigOption& o) { return o.key == after; });
+  const std::vector<std::string> model_wide = model_wide_position_keys();
   std::vector<ConfigOption> rows;
-  for (const PositionOption& p : position_options()) rows.push_back(position_option(p, interleaved));
+  for (const PositionOption& p : position_options())
+    if (!interleaved || std::find(model_wide.begin(), model_wide.end(), p.key) == model_wide.end())
+      rows.push_back(position_option(p, interleaved));
   options.insert(at + 1, rows.begin(), rows.end());
 }
 

@@ -36,4 +36,17 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   return " (did you mean '" + best + "'?)";
 }
 
+std::string did_you_mean_key(const std::string& key, const std::vector<std::string>& keys) {
+  const std::string leaf = "." + key.substr(key.rfind('.') + 1);
+  std::vector<std::string> same_leaf;
+  for (const std::string& k : keys)
+    if (k.size() > leaf.size() && k.compare(k.size() - leaf.size(), std::string::npos, leaf) == 0)
+      same_leaf.push_back(k);
+  if (same_leaf.empty()) return did_you_mean(key, keys);
+  const auto closest = std::min_element(same_leaf.begin(), same_leaf.end(), [&](const auto& a, const auto& b) {
+    return edit_distance(key, a) < edit_distance(key, b);
+  });
+  return " (did you mean '" + *closest + "'?)";
+}
+
 }  // namespace rotor

@@ -10,4 +10,9 @@ namespace rotor {
 // to `word`, or "" when none is within max(2, a third of the word).
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
+// The same for a dotted config key: a key of the same last name in another
+// section first ("model.interleaved_position.randomized" -> "model.position.randomized"),
+// else did_you_mean over the whole keys.
+std::string did_you_mean_key(const std::string& key, const std::vector<std::string>& keys);
+
 }  // namespace rotor

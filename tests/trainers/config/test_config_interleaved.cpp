@@ -44,6 +44,10 @@ TEST_CASE("interleaved position: errors name the file, line and key") {
              Contains("model.interleaved_position.every: 1 gives every layer this encoding"));
   CHECK_THAT(error_of(path, {"model.interleaved_position.type=sinusoidal"}),
              Contains("model.interleaved_position.type: sinusoidal adds its signal to the embeddings"));
+  // The whole model's keys have no row here; the error points at theirs.
+  CHECK_THAT(error_of(path, {"model.interleaved_position.randomized=true"}),
+             Contains("unknown key 'model.interleaved_position.randomized' (did you mean "
+                      "'model.position.randomized'?)"));
   CHECK_THAT(error_of(path, {"model.interleaved_position.base=500"}),
              Contains("model.interleaved_position.base: applies to position.type") && Contains("not none"));
   const std::string first = write(dir, "first.yaml", std::string(kIrope) + "    first: 9\n");
