@@ -196,7 +196,7 @@ def interleaved_cfg(cfg):
     defaults of BASE, the model's other keys as they are."""
     inter = cfg["interleave"]
     assert not cfg.get("logn_scaling"), "logn scaling is the model's, not one layer's: not covered here"
-    c = {k: v for k, v in cfg.items() if k != "interleave" and (k not in POSITION_KEYS or k in BASE)}
+    c = {k: v for k, v in cfg.items() if k != "interleave" and k not in POSITION_KEYS}
     c.update({k: BASE[k] for k in POSITION_KEYS if k in BASE})
     c.update({k: v for k, v in inter.items() if k not in ("every", "first")})
     return c

@@ -16,6 +16,8 @@ namespace rotor {
 //   model.position.*: builds before 2026-11-28 recorded every encoding's keys at
 //   that day's defaults; those the run's encoding does not declare are dropped
 //   (kept, a changed default would make them look set, and the config unreadable).
+//   model.interleaved_position.*: builds 89cb934 to 1c7bb0f recorded the whole model's keys
+//   (randomized, ..., logn_scaling) under it too, at their defaults; they are dropped.
 std::string upgrade_stored_config(const std::string& stored_yaml);
 
 }  // namespace rotor

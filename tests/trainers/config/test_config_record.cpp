@@ -62,3 +62,19 @@ TEST_CASE("a run records only its encoding's position keys, and reads past those
   t5.model.position.set("num_buckets", int64_t{64});
   CHECK(differing_keys(rope, t5) == std::vector<std::string>{"model.position.type", "model.position.num_buckets"});
 }
+
+TEST_CASE("a record of an interleaved model with the whole model's keys in its block (89cb934 to 1c7bb0f) reads") {
+  Config irope;
+  irope.train.max_steps = 10;
+  irope.model.interleaved_position.every = 4;
+  irope.model.interleaved_position.first = 3;
+  const std::string dumped = dump_config(irope);
+  std::string old = dumped;
+  const size_t at = old.find("    type: none\n");
+  REQUIRE(at != std::string::npos);
+  old.insert(at, "    randomized: false\n    max_positions: 2048\n    logn_scaling: false\n");
+  CHECK_THROWS_WITH(parse_config_text(old, "written"), Catch::Contains("unknown key 'model.interleaved_position."));
+  const Config read = parse_stored_config(old, "stored", {}).trained;
+  CHECK(differing_keys(read, irope).empty());
+  CHECK(dump_config(read) == dumped);
+}
