@@ -12,7 +12,8 @@ namespace rotor {
   X(add) X(sub) X(mul) X(div) X(add_scalar) X(mul_scalar) X(pow_scalar) X(neg) X(exp) X(log) X(sqrt) \
   X(matmul) X(linear) X(activated_linear) X(head_projection) X(embedding) X(layer_norm) X(gelu) X(relu) X(elu) X(tanh) X(softmax) X(log_softmax) \
   X(cross_entropy) X(dropout) X(residual_norm) X(add_dropout) X(reshape) X(permute) X(transpose) X(sum) X(mean) X(masked_mean_pool) \
-  X(masked_max_pool) X(concat) X(slice) X(rotary) X(attention) X(causal_linear_attention)
+  X(masked_max_pool) X(concat) X(slice) X(rotary) X(attention) X(causal_linear_attention) \
+  X(contextual_positions)
 // clang-format on
 
 enum class OpKind {

@@ -136,4 +136,12 @@ enum class RotaryLayout { interleaved, half };
 // the rotation by the negative angle.
 Var rotary(const Var& x, const Tensor& cos, const Tensor& sin, RotaryLayout layout);
 
+// --- contextual positions, CoPE's core (ops/contextual_positions.cpp)
+// x: [..., N, N] logits (-inf at masked keys), z: [..., N, P] each query's score against the
+// embedding of every integer position 0..P-1 -> [..., N, N] with
+//   p_ij = min(sum_{t = min(i, j)}^{max(i, j)} sigmoid(x_it), P - 1)   (the gates between query and key)
+//   out_ij = (1 - w) z_i[floor p_ij] + w z_i[ceil p_ij],  w = p_ij - floor p_ij.
+// Gradients reach x through the gates (none where the count is clamped) and z through the weights.
+Var contextual_positions(const Var& x, const Var& z);
+
 }  // namespace rotor

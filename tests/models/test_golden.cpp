@@ -117,9 +117,8 @@ void compare_outputs(const test::GoldenFile& f, const ParameterStore& params, co
   double largest_grad = 0;
   for (const std::string& name : names) largest_grad = std::max(largest_grad, max_abs(f.doubles("/grads/" + name)));
   for (const std::string& name : names) {
-    const double e =
-        relative_error(params.grad(params.id(name)).to_doubles(), f.doubles("/grads/" + name),
-                       zero_gradient_floor(dtype) * largest_grad);
+    const double e = relative_error(params.grad(params.id(name)).to_doubles(), f.doubles("/grads/" + name),
+                                    zero_gradient_floor(dtype) * largest_grad);
     if (e >= r.grad_error) {
       r.grad_error = e;
       r.worst_grad = name;
