@@ -52,22 +52,19 @@ Var MultiHeadAttention::forward(const ParameterStore& store, const Var& x, const
   const Var &q = qkv[0], &k = qkv[1];
   Var v = qkv[2];
   if (in.position->rotates_values()) v = in.position->rotate(v, PositionEncoding::Role::value, in.positions);
-  Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(q, k, v, in, ctx);
+  Var o = kind_ == AttentionKind::linear ? linear_attention(q, k, v, in) : softmax_attention(store, q, k, v, in, ctx);
   return out_(store, merge_heads(o));
 }
 
-Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in,
-                                          ForwardContext& ctx) const {
+Var MultiHeadAttention::softmax_attention(const ParameterStore& store, const Var& q, const Var& k, const Var& v,
+                                          const AttentionInputs& in, ForwardContext& ctx) const {
   const PositionEncoding& pos = *in.position;
   const Var qr =
       logn_.apply(pos.rotates() ? pos.rotate(q, PositionEncoding::Role::query, in.positions) : q, in.positions);
   const Var kr = pos.rotates() ? pos.rotate(k, PositionEncoding::Role::key, in.positions) : k;
   const double scale = pos.logit_scale() / std::sqrt(static_cast<double>(head_dim_));
-  if (ctx.attention_capture != nullptr)
-    ctx.attention_capture->capture({ctx.layer, qr.value(), kr.value(), scale,
-                                    in.relative_bias.defined() ? in.relative_bias.value() : Tensor(), in.pair_bias,
-                                    in.key_lengths, in.causal});
-  if (kernel_ == AttentionKernel::composed) return composed_softmax(qr, kr, v, scale, in, ctx);
+  if (kernel_ == AttentionKernel::composed) return composed_softmax(store, qr, kr, v, scale, in, ctx);
+  capture(qr, kr, scale, in, Tensor(), ctx);
   AttentionOptions opt;
   opt.scale = scale;
   opt.key_lengths = in.key_lengths;
@@ -79,11 +76,25 @@ Var MultiHeadAttention::softmax_attention(const Var& q, const Var& k, const Var&
   return attention(qr, kr, v, opt);  // [B, H, N, dh]
 }
 
-Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& v, double scale,
-                                         const AttentionInputs& in, ForwardContext& ctx) const {
+void MultiHeadAttention::capture(const Var& q, const Var& k, double scale, const AttentionInputs& in,
+                                 const Tensor& contextual_bias, ForwardContext& ctx) const {
+  if (ctx.attention_capture == nullptr) return;
+  ctx.attention_capture->capture({ctx.layer, q.value(), k.value(), scale,
+                                  in.relative_bias.defined() ? in.relative_bias.value() : Tensor(), in.pair_bias,
+                                  contextual_bias, in.key_lengths, in.causal});
+}
+
+Var MultiHeadAttention::composed_softmax(const ParameterStore& store, const Var& q, const Var& k, const Var& v,
+                                         double scale, const AttentionInputs& in, ForwardContext& ctx) const {
   // Scale q (N x dh) rather than the logits (N x N): one fewer N^2 buffer per layer.
   Var logits = matmul(mul_scalar(q, scale), k, false, true);
-  Tensor mask = in.logit_mask;
+  Tensor mask = in.causal ? with_causal_mask(in.logit_mask, q.size(2), q.dtype()) : in.logit_mask;
+  Var contextual;  // CoPE's term, from the logits before any other bias (its gates are sigmoid(q.k))
+  if (in.position->contextual()) {
+    contextual = in.position->contextual_bias(store, ctx.layer, q, mask.defined() ? add(logits, Var(mask)) : logits);
+    logits = add(logits, contextual);
+  }
+  capture(q, k, scale, in, contextual.defined() ? contextual.value() : Tensor(), ctx);
   if (in.relative_bias.defined()) {
     const Var bias = expand_relative_bias(in.relative_bias, q.size(2));
     if (bias.requires_grad()) {
@@ -94,7 +105,6 @@ Var MultiHeadAttention::composed_softmax(const Var& q, const Var& k, const Var& 
     }
   }
   if (in.pair_bias) logits = add(logits, in.pair_bias->compose(q.size(2)));
-  if (in.causal) mask = with_causal_mask(mask, q.size(2), q.dtype());
   Var p = softmax(logits, mask);
   if (ctx.attention_observer != nullptr) ctx.attention_observer->observe(ctx.layer, p.value(), in.key_lengths);
   return matmul(ctx.dropout(p, attention_dropout_), v);  // [B, H, N, dh]

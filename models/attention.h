@@ -50,9 +50,13 @@ class MultiHeadAttention {
 
  private:
   Var merge_heads(const Var& x) const;  // [B, H, N, dh] -> [B, N, d]
-  Var softmax_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in, ForwardContext& ctx) const;
-  Var composed_softmax(const Var& q, const Var& k, const Var& v, double scale, const AttentionInputs& in,
-                       ForwardContext& ctx) const;
+  Var softmax_attention(const ParameterStore& store, const Var& q, const Var& k, const Var& v,
+                        const AttentionInputs& in, ForwardContext& ctx) const;
+  Var composed_softmax(const ParameterStore& store, const Var& q, const Var& k, const Var& v, double scale,
+                       const AttentionInputs& in, ForwardContext& ctx) const;
+  // Hands what the layer's logits are made of to ctx.attention_capture, if any.
+  void capture(const Var& q, const Var& k, double scale, const AttentionInputs& in, const Tensor& contextual_bias,
+               ForwardContext& ctx) const;
   Var linear_attention(const Var& q, const Var& k, const Var& v, const AttentionInputs& in) const;
 
   Linear q_, k_, v_, out_;

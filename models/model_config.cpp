@@ -106,6 +106,11 @@ void ModelConfig::validate() const {
     fail("linear_rotation", "applies to model.attention: linear only");
   if (attention == AttentionKind::linear && encoding.needs_logits)
     fail("attention", "linear attention has no logits to add a " + position.type + " bias to");
+  if (encoding.needs_composed_attention && attention == AttentionKind::softmax &&
+      attention_kernel != AttentionKernel::composed)
+    fail("attention_kernel", position.type +
+                                 "'s bias reads every logit q.k of a row, which only the composed "
+                                 "softmax forms; set model.attention_kernel: composed (O(N^2) memory per layer)");
   if (position.flag("logn_scaling") && attention == AttentionKind::linear)
     fail("position.logn_scaling", "sharpens softmax logits; linear attention has no softmax");
   if (position.flag("logn_scaling") && position.integer("original_max_len") < 2)

@@ -69,6 +69,15 @@ class PositionEncoding {
     return nullptr;
   }
 
+  // A logit term that depends on the content (CoPE): q [B, H, N, dh] and the layer's scaled logits
+  // q.k with -inf at the keys a query does not attend, [B, H, N, N] -> the term added to them.
+  // Only the composed softmax forms those logits (PositionEncodingSpec::needs_composed_attention).
+  virtual bool contextual() const { return false; }
+  virtual Var contextual_bias(const ParameterStore& /*store*/, int64_t /*layer*/, const Var& /*q*/,
+                              const Var& /*masked_logits*/) const {
+    return Var();
+  }
+
   // Parameters whose start is not a ParameterInit (learned ALiBi slopes from
   // the schedule; KERPLE's draws projected into range): set after the store's
   // own initialisation, as a pure function of `seed` and the parameter names.
@@ -108,6 +117,8 @@ struct PositionEncodingSpec {
   bool position_free = false;
   // Adds its signal to the embeddings (add_to_embeddings), which every layer sees: it cannot be one layer's.
   bool adds_to_embeddings = false;
+  // Its bias reads every logit q.k of a row (contextual_bias): model.attention_kernel must be composed.
+  bool needs_composed_attention = false;
 
   bool declares(const std::string& key) const;
 };

@@ -20,6 +20,7 @@ PositionEncodingSpec xpos_encoding_spec();
 PositionEncodingSpec p_rope_encoding_spec();
 PositionEncodingSpec proportional_encoding_spec();
 PositionEncodingSpec sandwich_encoding_spec();
+PositionEncodingSpec cope_encoding_spec();
 
 namespace {
 
@@ -52,7 +53,7 @@ std::vector<PositionEncodingSpec>& table() {
          {rope_encoding_spec, sinusoidal_encoding_spec, learned_encoding_spec, t5_bias_encoding_spec,
           alibi_encoding_spec, alibi_directional_encoding_spec, kerple_encoding_spec, fire_encoding_spec,
           no_position_encoding_spec, xpos_encoding_spec, p_rope_encoding_spec, proportional_encoding_spec,
-          sandwich_encoding_spec})
+          sandwich_encoding_spec, cope_encoding_spec})
       append(built, spec());
     return built;
   }();

@@ -14,8 +14,14 @@ namespace rotor::kernels {
 using namespace attention_tiling;
 
 template <class T>
-AttentionRows<T>::AttentionRows(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* bias)
-    : c_(c), bf16_(std::is_same_v<T, float> && precision == Precision::bf16), q_(q), k_(k), bias_(bias) {
+AttentionRows<T>::AttentionRows(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* bias,
+                                const T* contextual)
+    : c_(c),
+      bf16_(std::is_same_v<T, float> && precision == Precision::bf16),
+      q_(q),
+      k_(k),
+      bias_(bias),
+      contextual_(contextual) {
   c_.dropout = 0.0;
   pair_.resize(c.pair_bias ? static_cast<size_t>(kBlock) : 0);
 }
@@ -62,6 +68,8 @@ void AttentionRows<T>::row(int64_t b, int64_t h, int64_t i, T* p) {
     const int64_t n = std::min(kBlock, keys - j0);
     scores(q_row, j0, n, p + j0);
     score_row(p + j0, n, static_cast<T>(c_.scale), bias_h, i, j0, N);
+    if (contextual_)
+      for (int64_t j = 0; j < n; ++j) p[j0 + j] += contextual_[(head * N + i) * N + j0 + j];
     if (!c_.pair_bias) continue;
     c_.pair_bias->fill(PairTile{h, i, 1, j0, n}, pair_.data(), n);
     add_pair_bias_row(p + j0, n, pair_.data());

@@ -18,9 +18,11 @@ namespace rotor::kernels {
 template <class T>
 class AttentionRows {
  public:
-  // q, k: [B, H, N, dh]; bias: [H, 2N - 1] or nullptr; c.dropout is ignored.
+  // q, k: [B, H, N, dh]; bias: [H, 2N - 1] or nullptr; contextual: [B, H, N, N] added to the
+  // scores (a content-dependent bias the caller formed, CoPE's) or nullptr; c.dropout is ignored.
   // The buffers must outlive this object.
-  AttentionRows(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* bias);
+  AttentionRows(const AttentionConfig& c, Precision precision, const T* q, const T* k, const T* bias,
+                const T* contextual = nullptr);
 
   // p[0, N): row i of head h of batch b. A row with no attended key is all zeros.
   void row(int64_t b, int64_t h, int64_t i, T* p);
@@ -31,7 +33,7 @@ class AttentionRows {
 
   AttentionConfig c_;
   bool bf16_;
-  const T *q_, *k_, *bias_;
+  const T *q_, *k_, *bias_, *contextual_;
   int64_t head_ = -1;              // the head whose K is prepared
   std::vector<T> kt_;              // fp32/double: K^T of that head, [dh, N]
   std::vector<uint32_t> k_pairs_;  // bf16: K^T packed in pairs of rows, [dh / 2 rounded up, N] words

@@ -90,7 +90,7 @@ TEST_CASE("contextual positions: the encoder form has no direction (reversing th
     for (int64_t j = 0; j < n; ++j) CHECK(out[i * n + j] == mirrored[(n - 1 - i) * n + (n - 1 - j)]);
 }
 
-TEST_CASE("contextual positions: a masked key adds no count and gets no gradient; shapes are checked") {
+TEST_CASE("contextual positions: a masked key adds no count and gets no gradient, and shapes are checked") {
   // Row 0 of a 4-key window whose keys 2 and 3 are padding: counts to keys 0 and 1 are the gates of 0..1 alone.
   const Tensor x = Tensor::from_doubles({4, 4}, DType::F64,
                                         {0, 1, -kInf, -kInf, 0, 0, -kInf, -kInf,  //

@@ -89,7 +89,8 @@ inline ModelConfig tiny_config(const std::string& variant, int64_t vocab_size = 
     c.position = rope_position(variant == "rope-half" ? "half" : "interleaved");
   else
     c.position.type = variant;
-  if (variant == "learned") c.position.set("max_len", 64);  // other encodings reject learned's key
+  if (variant == "learned") c.position.set("max_len", 64);                // other encodings reject learned's key
+  if (variant == "cope") c.attention_kernel = AttentionKernel::composed;  // its bias reads every logit
   return c;
 }
 
@@ -273,6 +274,19 @@ inline std::vector<GradientEntry> finite_difference_gradients(EncoderClassifier&
     return model.loss(model.logits(b.input(), ctx), b.labels);
   };
   return finite_difference_gradients(model.parameters(), loss, selects, samples, h);
+}
+
+// Every parameter that starts all zero (biases, CoPE's position embeddings) draws N(0, 0.5^2):
+// a property of the trained model is then tested on a model whose every parameter carries signal.
+inline void spread_zero_parameters(ParameterStore& params, uint64_t seed) {
+  for (size_t id = 0; id < params.infos().size(); ++id) {
+    Tensor value = params.value(static_cast<ParameterId>(id));  // a view into the parameters
+    const std::vector<double> now = value.to_doubles();
+    if (std::any_of(now.begin(), now.end(), [](double x) { return x != 0.0; })) continue;
+    std::vector<double> draw = random_normal(value.numel(), seed, id);
+    for (double& x : draw) x *= 0.5;
+    value.copy_from(Tensor::from_doubles(value.shape(), DType::F64, draw));
+  }
 }
 
 // max |analytic - numeric| / max(1, |numeric|) over the entries.

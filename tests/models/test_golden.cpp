@@ -208,6 +208,19 @@ TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder
     }
 }
 
+TEST_CASE("CoPE matches the PyTorch golden files on the composed softmax (encoder and causal)", "[golden][cope]") {
+  const auto variant = GENERATE(as<std::string>{}, "cope", "cope_causal");
+  for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
+    const GoldenRun r = run_against(variant, dtype, AttentionKernel::composed);
+    INFO(variant << " " << dtype_name(dtype) << ": logits " << r.logits_error << ", loss " << r.loss_error
+                 << ", hidden " << r.hidden_error << ", worst gradient " << r.worst_grad << " " << r.grad_error);
+    CHECK(r.logits_error <= tolerance);
+    CHECK(r.loss_error <= tolerance);
+    CHECK(r.hidden_error <= tolerance);
+    CHECK(r.grad_error <= tolerance);
+  }
+}
+
 TEST_CASE("language models match the PyTorch golden files (tied output, BERT's transform, -100 targets)",
           "[golden][language_model]") {
   const auto variant = GENERATE(as<std::string>{}, "lm_causal_rope", "lm_causal_alibi", "lm_masked_rope");

@@ -82,7 +82,7 @@ TEST_CASE("model config: rope fraction must leave an even whole number of dims",
 }
 
 TEST_CASE("model config: an unknown position type is rejected with the key and the table's names", "[config]") {
-  check_rejected({{"model.position.type", "t5_bias, alibi", [](ModelConfig& c) { c.position.type = "cope"; }}});
+  check_rejected({{"model.position.type", "t5_bias, alibi", [](ModelConfig& c) { c.position.type = "rope2d"; }}});
 }
 
 TEST_CASE("model config: each option enum exports its names once, unknown names do not parse", "[config]") {
@@ -95,7 +95,7 @@ TEST_CASE("model config: each option enum exports its names once, unknown names 
         std::vector<std::string>{"none", "linear", "ntk", "yarn", "llama3", "dynamic_ntk", "longrope"});
   CHECK(position_encoding_names() == std::vector<std::string>{"rope", "sinusoidal", "learned", "t5_bias", "alibi",
                                                               "alibi_directional", "kerple", "fire", "none", "xpos",
-                                                              "p_rope", "proportional", "sandwich"});
+                                                              "p_rope", "proportional", "sandwich", "cope"});
   CHECK(parse_option<Pooling>("cls") == Pooling::cls);
   CHECK(std::string(option_name(HiddenActivation::gelu_tanh)) == "gelu_tanh");
   CHECK_FALSE(parse_option<NormPlacement>("sandwich"));

@@ -30,6 +30,7 @@ BASE = dict(
     max_len=16, ln_eps=1e-5, rope_base=10000.0, rope_fraction=1.0,
     rope_layout="", t5_num_buckets=32, t5_max_distance=128,
     fire_width=32, fire_init_L=3.5,  # the paper's L starts at 512; 3.5 puts the batch's positions on both sides
+    cope_npos_max=4,  # CoPE: counts over the batch's 7 keys pass 3, so some are clamped
     position_type="none", attention="softmax", norm="pre", pooling="mean",
 )
 
@@ -74,6 +75,10 @@ VARIANTS = {
     # Sandwich: d' = 8 of the 16 model dims, and d' = d_model (0) in the decoder
     "sandwich":            dict(position_type="sandwich", sandwich_dims=8),
     "sandwich_causal":     dict(position_type="sandwich", sandwich_dims=0, causal=1),
+    # CoPE (Golovneva et al. 2024): counted positions, interpolated embeddings; the paper's decoder and the
+    # encoder form (gates counted on both sides of the query)
+    "cope":                dict(position_type="cope"),
+    "cope_causal":         dict(position_type="cope", causal=1),
     # Qwen's log-length query scaling past a training length of 4: the batch's positions 4..6 are scaled
     "rope_logn":           dict(position_type="rope", rope_layout="interleaved", logn_scaling=1, original_max_len=4),
     "alibi_logn":          dict(position_type="alibi", logn_scaling=1, original_max_len=4),
@@ -182,6 +187,10 @@ def position_param_specs(cfg):
             specs += [(p + "mlp.fc1.weight", (W, 1), "w"), (p + "mlp.fc1.bias", (W,), "b"),
                       (p + "mlp.fc2.weight", (cfg["heads"], W), "w"), (p + "mlp.fc2.bias", (cfg["heads"],), "b"),
                       (p + "c", (1,), "fire_c"), (p + "threshold_scale", (1,), "fire_threshold_scale")]
+    if cfg["position_type"] == "cope":  # each layer's position embeddings, [npos_max, head_dim]
+        for i in range(cfg["layers"]):
+            specs.append(("layers.%d.attn.cope.embeddings" % i,
+                          (cfg["cope_npos_max"], cfg["d_model"] // cfg["heads"]), "embed"))
     if cfg["position_type"] == "kerple":
         specs += [("position.kerple.r1", (cfg["heads"],), "kerple_r1"),
                   ("position.kerple.r2", (cfg["heads"],), "kerple_r2")]
@@ -601,6 +610,35 @@ def softmax_attention(q, k, v, key_valid, bias=None, causal=False):
     return p @ v
 
 
+def cope_attention(q, k, v, key_valid, pos_emb, npos_max, causal):
+    """CoPE (Golovneva et al. 2024, "Contextual Position Encoding", the paper's listing): the masked
+    logits' sigmoid gates, summed from each key up to the query (gates.flip(-1).cumsum(-1).flip(-1)),
+    clamped at npos_max - 1; the query's scores against the integer positions' embeddings
+    (q @ pos_emb^T, pos_emb [npos_max, dh]) gathered at ceil and floor and mixed by the fraction,
+    added to the logits. Encoder form (no causal mask): a key after the query sums the gates from
+    the query to it (cumsum over the keys at or after the query)."""
+    dh, n = q.shape[-1], q.shape[-2]
+    s = q @ k.transpose(-1, -2) / math.sqrt(dh)
+    s = s.masked_fill(~key_valid[:, None, None, :], float("-inf"))
+    if causal:
+        s = s.masked_fill(torch.ones(n, n, dtype=torch.bool).triu(1), float("-inf"))
+    gates = torch.sigmoid(s)
+    if causal:
+        pos = gates.flip(-1).cumsum(dim=-1).flip(-1)
+    else:
+        upto_query = gates.tril().flip(-1).cumsum(dim=-1).flip(-1)  # key j <= i: gates of j..i
+        from_query = gates.triu().cumsum(dim=-1)                    # key j >= i: gates of i..j
+        before = torch.ones(n, n, dtype=torch.bool).tril()
+        pos = torch.where(before, upto_query, from_query)
+    pos = pos.clamp(max=npos_max - 1)
+    pos_ceil, pos_floor = pos.ceil().long(), pos.floor().long()
+    logits_int = q @ pos_emb.transpose(0, 1)
+    w = pos - pos_floor
+    cope = logits_int.gather(-1, pos_ceil) * w + logits_int.gather(-1, pos_floor) * (1 - w)
+    p = torch.softmax(s + cope, dim=-1)
+    return p @ v
+
+
 def elu_feature(x):
     # phi(x) = elu(x) + 1 = x + 1 (x > 0) ; exp(x) (x <= 0)
     return torch.where(x > 0, x + 1.0, torch.exp(torch.clamp(x, max=0.0)))
@@ -704,7 +742,11 @@ def attention(u, P, pre, cfg, key_valid):
             k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
         if cfg.get("logn_scaling", 0):  # the queries after their rotation, keys untouched
             q = q * logn_factors(n, cfg["original_max_len"])[None, None, :, None]
-        o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre), cfg.get("causal", 0))
+        if pt == "cope":
+            o = cope_attention(q, k, v, key_valid, P[pre + "cope.embeddings"], cfg["cope_npos_max"],
+                               cfg.get("causal", 0))
+        else:
+            o = softmax_attention(q, k, v, key_valid, position_bias(n, P, cfg, pre), cfg.get("causal", 0))
     return linear(merge_heads(o), P[pre + "out.weight"], P[pre + "out.bias"])
 
 
@@ -833,6 +875,7 @@ POSITION_KEYS = {
     "fire_width": ("mlp_width", int), "fire_init_L": ("initial_threshold", float),
     "xpos_scale_base": ("xpos_scale_base", float), "xpos_gamma": ("xpos_gamma", float),
     "kept_frequency_fraction": ("kept_frequency_fraction", float), "sandwich_dims": ("sandwich_dims", int),
+    "cope_npos_max": ("npos_max", int),
     "short_factors": ("short_factors", list), "long_factors": ("long_factors", list),
 }
 # The BASE entries each position type reads; the others (POSITION_KEYS outside BASE) where a variant sets them.
@@ -844,6 +887,7 @@ READS = {
     "t5_bias": ("t5_num_buckets", "t5_max_distance"),
     "fire": ("fire_width", "fire_init_L"),
     "sandwich": ("sandwich_dims",),
+    "cope": ("cope_npos_max",),
 }
 # What this reference hard-codes, in rotor's terms: sinusoidal's Vaswani scales (embeddings x sqrt(d) plus
 # the bare table) are embedding_scale sqrt_d with position.scale sqrt(1/2); directional ALiBi's slopes are
@@ -1046,6 +1090,19 @@ def self_test(verbose=True):
     bias = rnd(2, 5, 5)
     ok("gradcheck softmax_attention",
        torch.autograd.gradcheck(lambda a, b, c: softmax_attention(a, b, c, valid, bias), (q, k, v)))
+    emb = rnd(3, 8)  # npos_max 3: the longer counts of 5 keys are clamped
+    for causal in (0, 1):
+        ok("gradcheck cope_attention causal=%d" % causal,
+           torch.autograd.gradcheck(lambda a, b, c, e: cope_attention(a, b, c, valid, e, 3, causal),
+                                    (q, k, v, emb.clone().requires_grad_(True))))
+    # CoPE's encoder form: its tril/triu split equals the count written as a loop over the keys between
+    with torch.no_grad():
+        s = torch.sigmoid(rnd(5, 5))
+        split = torch.where(torch.ones(5, 5, dtype=torch.bool).tril(), s.tril().flip(-1).cumsum(-1).flip(-1),
+                            s.triu().cumsum(-1))
+        loops = torch.tensor([[sum(s[i, t].item() for t in range(min(i, j), max(i, j) + 1)) for j in range(5)]
+                              for i in range(5)])
+    ok("cope encoder count == the loop over the keys between", torch.allclose(split, loops, atol=1e-14, rtol=0))
     xs = rnd(3, 16).requires_grad_(True)
     w, b = (1 + 0.1 * rnd(16)), 0.1 * rnd(16)
     ok("gradcheck layer_norm+gelu",
@@ -1347,8 +1404,8 @@ def self_test(verbose=True):
     for variant, vcfg in VARIANTS.items():
         rotations = ("rope", "xpos", "p_rope")
         if (vcfg.get("position_type") in rotations or vcfg.get("interleave", {}).get("position_type") in rotations
-                or vcfg.get("logn_scaling")):
-            continue  # torch.nn has neither rotations nor query scaling
+                or vcfg.get("logn_scaling") or vcfg.get("position_type") == "cope"):
+            continue  # torch.nn has no rotations, no query scaling, and no mask computed from q and k (CoPE)
         cfg = make_config(variant)
         P = init_params(cfg, variant_seed(variant))
         t, l, y = make_batch()

@@ -30,7 +30,8 @@ void for_each_probability_row(const AttentionLogitInputs& layer, Precision preci
   dispatch(layer.q.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* bias = layer.relative_bias.defined() ? layer.relative_bias.data<T>() : nullptr;
-    kernels::AttentionRows<T> rows(c, precision, layer.q.data<T>(), layer.k.data<T>(), bias);
+    const T* contextual = layer.contextual_bias.defined() ? layer.contextual_bias.data<T>() : nullptr;
+    kernels::AttentionRows<T> rows(c, precision, layer.q.data<T>(), layer.k.data<T>(), bias, contextual);
     std::vector<T> row(static_cast<size_t>(c.N));
     std::vector<double> p(row.size());
     for (int64_t i = 0; i < queries; ++i) {

@@ -56,10 +56,16 @@ bool same_rows(const LayerBiasRows& a, const LayerBiasRows& b) {
 BiasProfile bias_profile(const PositionEncoding& encoding, const ParameterStore& store,
                          const std::string& encoding_name, int64_t layers, int64_t training_length,
                          int64_t max_distance, bool causal) {
+  if (encoding.contextual())
+    throw ValueError(
+        fmt::format("model.position.type '{}' has no bias of offsets: its positions are counts of the "
+                    "query's gates over the keys, so its bias depends on the content; rotor analyze "
+                    "attention shows what it does",
+                    encoding_name));
   if (!window_bias(encoding, store, 0, 1, causal))
     throw ValueError(fmt::format(
         "model.position.type '{}' adds no bias to the attention logits; analyze bias reads the offset biases "
-        "(t5_bias, alibi, alibi_directional, kerple, fire){}",
+        "(t5_bias, alibi, alibi_directional, kerple, fire, sandwich){}",
         encoding_name,
         encoding.rotates() ? "; for a rotary encoding's long-term decay see rotor analyze rope-decay" : ""));
   BiasProfile profile{training_length, max_distance, causal, {}};

@@ -40,8 +40,12 @@ std::optional<std::vector<std::string>> variant_preset(const std::string& given,
     const int64_t rows = base.model.positions_for(std::max(base.data.max_len, base.data.eval_max_len));
     return {{"model.position.type=learned", "model.position.max_len=" + std::to_string(rows)}};
   }
-  for (const std::string& type : position_encoding_names())  // every other encoding: its type, its defaults
-    if (name == hyphenated(type)) return {{"model.position.type=" + type}};
+  for (const std::string& type : position_encoding_names()) {  // every other encoding: its type, its defaults
+    if (name != hyphenated(type)) continue;
+    if (position_encoding(type).needs_composed_attention)  // its bias reads every logit (CoPE)
+      return {{"model.position.type=" + type, "model.attention_kernel=composed"}};
+    return {{"model.position.type=" + type}};
+  }
   return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "models/position_encoding.h"
 #include "tests/models/model_test_support.h"
 #include "trainers/diagnostics/attention_probabilities.h"
 #include "trainers/diagnostics/model_forward.h"
@@ -47,10 +48,19 @@ void compare(const std::string& variant, bool causal, Precision precision, doubl
   CAPTURE(variant, causal, option_name(precision));
   const PrecisionScope scope(precision);
   const Windows w;
-  EncoderClassifier fused(diagnostic_config(variant, AttentionKernel::fused));
+  // The recorded forward runs the fused kernel, or the composed one for an encoding only it takes (CoPE).
+  const AttentionKernel recorded =
+      position_encoding(diagnostic_config(variant, AttentionKernel::composed).position.type).needs_composed_attention
+          ? AttentionKernel::composed
+          : AttentionKernel::fused;
+  EncoderClassifier fused(diagnostic_config(variant, recorded));
   EncoderClassifier composed(diagnostic_config(variant, AttentionKernel::composed));
   fused.initialize(21);
   composed.initialize(21);
+  if (recorded == AttentionKernel::composed) {  // CoPE's embeddings start at zero, where its term is 0: draw them
+    model_test::spread_zero_parameters(fused.parameters(), 22);
+    model_test::spread_zero_parameters(composed.parameters(), 22);
+  }
   AttentionRecorder recorder;
   ForwardContext fused_ctx;
   fused_ctx.causal = causal;
@@ -86,9 +96,9 @@ void compare(const std::string& variant, bool causal, Precision precision, doubl
 }
 
 TEST_CASE("recomputed attention probabilities equal the composed path's", "[diagnostics][attention]") {
-  for (const std::string variant : {"rope", "alibi", "t5_bias", "fire", "none"})
+  for (const std::string variant : {"rope", "alibi", "t5_bias", "fire", "none", "cope"})
     compare(variant, false, Precision::fp32, 2e-6);
-  for (const std::string variant : {"rope", "alibi", "t5_bias"}) compare(variant, true, Precision::fp32, 2e-6);
+  for (const std::string variant : {"rope", "alibi", "t5_bias", "cope"}) compare(variant, true, Precision::fp32, 2e-6);
 }
 
 // bf16: the composed path rounds the inputs of its q k^T product to bf16 like the fused tiles do, so the logits

@@ -21,7 +21,7 @@ TEST_CASE("trained length: windows beyond a learned table are refused with a len
       "--max-len 64: windows of 64 tokens need 64 positions, but the learned position table has 32 rows, "
       "fixed when the model was trained (it cannot grow after training); evaluate with --max-len 32 or "
       "less, or train with an encoding that has no table (rope, sinusoidal, t5_bias, alibi, "
-      "alibi_directional, kerple, fire, xpos, p_rope, proportional, sandwich) to evaluate longer windows");
+      "alibi_directional, kerple, fire, xpos, p_rope, proportional, sandwich, cope) to evaluate longer windows");
   // From the encoding table: a new encoding without a table is named without editing the message.
   std::string message;
   try {
