@@ -1,23 +1,19 @@
 #include "trainers/study/study_dry_run.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
 
-#include "engine/parallel.h"
 #include "models/position_encoding.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/config/config_schema.h"
 #include "trainers/run/run_directory.h"
+#include "trainers/study/config_probes.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"
 #include "trainers/training/progress.h"
-#include "trainers/training/step_probe.h"
 
 namespace rotor {
 namespace fs = std::filesystem;
@@ -72,32 +68,10 @@ std::pair<int64_t, int64_t> runs_left(const StudySpec& spec, const std::string& 
   return {runs, done_steps};
 }
 
-// One probe per distinct config: variants that differ only in their name share it.
-struct Probe {
-  StepProbe timing;
-  std::string problem;  // why this config cannot start; empty when timed
-};
-
-const Probe& probe_of(const StudyVariant& v, int64_t steps, std::map<std::string, Probe>& probes) {
-  Config identity = v.config;
-  identity.run.name.clear();
-  const std::string key = dump_config(identity);
-  if (const auto it = probes.find(key); it != probes.end()) return it->second;
-  Probe p;
-  try {
-    p.timing = probe_training_step(v.config, steps);
-  } catch (const Error& e) {
-    p.problem = e.what();
-  }
-  return probes.emplace(key, p).first->second;
-}
-
 std::string estimate(const StudySpec& spec, const DryRunOptions& options) {
   std::ostringstream o;
-  std::map<std::string, Probe> probes;
-  // As a study shares the cores between its --jobs children (child_runs.cpp); run.threads wins, in the probe.
-  if (options.jobs > 1 && std::getenv("OMP_NUM_THREADS") == nullptr)
-    set_num_threads(std::max(1, static_cast<int>(std::thread::hardware_concurrency() / options.jobs)));
+  ConfigProbes probes(options.probe_steps);
+  share_cores_for_probes(options.jobs);
   double total = 0.0;
   int64_t runs_to_train = 0;
   for (const StudyVariant& v : spec.variants) {
@@ -106,7 +80,7 @@ std::string estimate(const StudySpec& spec, const DryRunOptions& options) {
       o << fmt::format("  {:<20} every run finished\n", v.name);
       continue;
     }
-    const Probe& p = probe_of(v, options.probe_steps, probes);
+    const ConfigProbe& p = probes.of(v);
     if (!p.problem.empty()) {
       o << fmt::format("  {:<20} cannot start: {}\n", v.name, p.problem);
       continue;

@@ -18,6 +18,7 @@
 #include "trainers/study/child_runs.h"
 #include "trainers/study/frequency_measurement.h"
 #include "trainers/study/offset_measurement.h"
+#include "trainers/study/run_order.h"
 #include "trainers/study/run_results.h"
 #include "trainers/study/study_clock.h"
 #include "trainers/study/study_manifest.h"
@@ -180,8 +181,11 @@ int run_study(const StudySpec& spec, const StudyOptions& options) {
   const std::vector<StudyRun> mine = share_of_rank(pending, ranks.rank(), ranks.size());
   StudyClock clock = study_clock(spec, options.dir, runs, mine);
   const size_t done = runs.size() - pending.size();
+  const bool slots_to_fill = options.jobs > 1 && mine.size() > static_cast<size_t>(options.jobs);
   const int code = options.jobs > 1 && mine.size() > 1
-                       ? run_children(spec, options, mine, done, runs.size(), clock)
+                       ? run_children(spec, options,
+                                      slots_to_fill ? longest_runs_first(spec, options.dir, mine, options.jobs) : mine,
+                                      done, runs.size(), clock)
                        : train_in_process(spec, options, mine, done, runs.size(), clock,
                                           ranks.size() > 1 ? fmt::format("rank {}: ", ranks.rank()) : "");
   if (code != 0) return code;
