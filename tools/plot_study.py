@@ -105,8 +105,15 @@ def has_value(cell, metric):
     return cell["available"] and cell[metric]["mean"] is not None
 
 
-STYLES = {"none": "-", "linear": "--", "ntk": "-.", "yarn": ":"}  # line style and marker per RoPE scaling
-MARKERS = {"none": "o", "linear": "s", "ntk": "^", "yarn": "D"}
+# Line style and marker per RoPE scaling (model.position.scaling's names); a name added to rotor later than to this
+# table still plots, dash-dotted with a star, rather than failing the study's plots.
+STYLES = {"none": "-", "linear": "--", "ntk": "-.", "yarn": ":", "llama3": (0, (5, 1)), "dynamic_ntk": (0, (1, 1)),
+          "longrope": (0, (3, 1, 1, 1, 1, 1))}
+MARKERS = {"none": "o", "linear": "s", "ntk": "^", "yarn": "D", "llama3": "v", "dynamic_ntk": "P", "longrope": "X"}
+
+
+def scaling_style(scaling):
+    return STYLES.get(scaling, (0, (3, 1, 1, 1))), MARKERS.get(scaling, "*")
 
 
 def sweep_curves(report, split, metric):
@@ -155,8 +162,8 @@ def length_extrapolation(report, stem):
             lengths.update(xs)
             ys = [100 * c[metric]["mean"] for c in cells]
             err = [100 * c[metric]["std"] for c in cells]
-            ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=STYLES[scaling],
-                        marker=MARKERS[scaling], markersize=4, label=label)
+            ax.errorbar(xs, ys, yerr=err, capsize=3, color=color[v["name"]], linestyle=scaling_style(scaling)[0],
+                        marker=scaling_style(scaling)[1], markersize=4, label=label)
         ax.set_title(f"{split} {label_y} by evaluation length (mean ± std over seeds)")
         ax.set_ylabel(f"{split} {label_y} (%)")
         ax.grid(alpha=0.3)
@@ -177,7 +184,8 @@ def perplexity_extrapolation(report, stem):
             xs = [c["length"] for c in cells]
             lengths.update(xs)
             ax.plot(xs, [c["perplexity"]["mean"] for c in cells], color=color[v["name"]],
-                    linestyle=STYLES[scaling], marker=MARKERS[scaling], markersize=4, label=label)
+                    linestyle=scaling_style(scaling)[0], marker=scaling_style(scaling)[1], markersize=4,
+                    label=label)
             ax.fill_between(xs, [c["perplexity"]["min"] for c in cells], [c["perplexity"]["max"] for c in cells],
                             color=color[v["name"]], alpha=0.15, linewidth=0)
         ax.set_yscale("log")

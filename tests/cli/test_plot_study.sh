@@ -73,6 +73,13 @@ check "significant pair starred" grep -q -- '+19.0\*' "$dir/new/pairwise_test_64
 check "report without statistics: exit 0" test $? -eq 0
 check "report without statistics: plots drawn" test -s "$dir/old/length_extrapolation.png"
 check "report without statistics: no heatmap" test -z "$(ls "$dir/old" | grep pairwise)"
+# RoPE's newer scalings (llama3, dynamic_ntk) and a name this script has no style for draw too.
+sed 's/"ntk"/"dynamic_ntk"/g' "$dir/old.json" > "$dir/scalings.json"
+"$python" "$script" study "$dir/scalings.json" "$dir/scalings" > "$dir/scalings.log" 2>&1
+check "dynamic_ntk scaling: plots drawn" test -s "$dir/scalings/length_extrapolation.png"
+sed 's/"ntk"/"some_new_scaling"/g' "$dir/old.json" > "$dir/unknown.json"
+"$python" "$script" study "$dir/unknown.json" "$dir/unknown" > "$dir/unknown.log" 2>&1
+check "a scaling without a style: plots drawn" test -s "$dir/unknown/length_extrapolation.png"
 # A generated task: each split swept once at its own length reads as one curve over the splits.
 "$python" - "$dir/old.json" "$dir/splits.json" <<'PY'
 import json, sys
