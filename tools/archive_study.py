@@ -3,8 +3,8 @@
 
 What is packed is what `rotor compare` reads to skip a finished run and to rebuild the report: each
 finished run's config, summary, metrics, length sweep and diagnostics, and the study's manifest and
-reports. Checkpoints and locks stay behind, and so do unfinished runs (without their checkpoints
-they could only start over, which rerunning the study does anyway).
+reports. Checkpoints and locks stay behind, and so do unfinished runs, a run stopped in its sweep
+included (without their checkpoints they could only start over, which rerunning the study does anyway).
 
 A study longer than one machine's life: pack it into the repository after each stop, unpack it into
 the study directory on the next machine, rerun the same `rotor compare` command.
@@ -32,7 +32,9 @@ def packed_files(root: Path, counts: dict):
             continue
         if entry.is_dir():
             if is_run_directory(entry):
-                if not (entry / "summary.json").is_file():
+                # Trained (summary), swept and its attention measured (the pass after the sweep): a run stopped in
+                # its sweep has a summary but would need its checkpoint to finish, so it is left behind too.
+                if not all((entry / f).is_file() for f in ("summary.json", "length_sweep.json", "attention.json")):
                     counts["unfinished"] += 1
                     continue
                 counts["finished"] += 1

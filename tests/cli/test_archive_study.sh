@@ -3,7 +3,8 @@
 # A study that outlives its machine: packed without checkpoints, unpacked
 # into an empty folder, the same command finds every run finished and
 # `rotor compare --report` rebuilds the report from the archive alone; an
-# unfinished run is left out (it would start over anyway); packing is
+# unfinished run, or one stopped in its sweep, is left out (it would start
+# over anyway); packing is
 # deterministic.
 set -uo pipefail
 rotor=$(readlink -f "$1")
@@ -24,11 +25,14 @@ check "study: exit 0" test $? -eq 0
 # A third run, started and stopped: its checkpoints alone, no summary.
 mkdir -p "$dir/study/runs/partial-seed1/checkpoints"
 cp "$dir/study/runs/rope-seed1/config.yaml" "$dir/study/runs/partial-seed1/"
+# A fourth, stopped in its sweep: trained (a summary) but no attention pass yet.
+mkdir -p "$dir/study/runs/swept-seed1"
+cp "$dir/study/runs/rope-seed1/config.yaml" "$dir/study/runs/rope-seed1/summary.json" "$dir/study/runs/swept-seed1/"
 python3 "$archive_study" pack "$dir/study" "$dir/a.tar.xz" > "$dir/pack.log" 2>&1
 check "pack: exit 0" test $? -eq 0
-check "pack: 2 finished, 1 unfinished" grep -q "2 finished runs packed, 1 unfinished left behind" "$dir/pack.log"
+check "pack: 2 finished, 2 unfinished" grep -q "2 finished runs packed, 2 unfinished left behind" "$dir/pack.log"
 check "pack: no checkpoint, no lock, no unfinished run" \
-  bash -c "! tar -tJf '$dir/a.tar.xz' | grep -E 'checkpoints|\\.lock|partial-seed1'"
+  bash -c "! tar -tJf '$dir/a.tar.xz' | grep -E 'checkpoints|\\.lock|partial-seed1|swept-seed1'"
 check "pack: summaries and the manifest" bash -c "tar -tJf '$dir/a.tar.xz' | grep -q 'runs/rope-seed1/summary.json' &&
   tar -tJf '$dir/a.tar.xz' | grep -qx 'study.json'"
 python3 "$archive_study" pack "$dir/study" "$dir/b.tar.xz" > /dev/null 2>&1
