@@ -3,7 +3,7 @@
 
 What is packed is what `rotor compare` reads to skip a finished run and to rebuild the report: each
 finished run's config, summary, metrics, length sweep and diagnostics, and the study's manifest and
-reports. Checkpoints and locks stay behind, and so do unfinished runs, a run stopped in its sweep
+reports. Checkpoints, locks and plots (which `--report` draws again) stay behind, and so do unfinished runs, a run stopped in its sweep
 included (without their checkpoints they could only start over, which rerunning the study does anyway).
 
 A study longer than one machine's life: pack it into the repository after each stop, unpack it into
@@ -18,7 +18,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-LEFT_BEHIND = {"checkpoints", ".lock"}
+LEFT_BEHIND = {"checkpoints", ".lock", "plots"}  # plots: `rotor compare --report` draws them again
 
 
 def is_run_directory(path: Path) -> bool:
