@@ -23,23 +23,20 @@ namespace {
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-// One row's gates and clamped counts. `clamped[j]`: the count reached P - 1 (no gradient through it).
+// One row's gates and clamped counts; a count at `last` (P - 1) was clamped: no gradient through it.
 struct RowCounts {
   std::vector<double> gate, count;
-  std::vector<char> clamped;
+  double last;
 
   template <class T>
-  RowCounts(const T* x, int64_t n, int64_t i, double last) : gate(n), count(n), clamped(n) {
+  RowCounts(const T* x, int64_t n, int64_t i, double last_position) : gate(n), count(n), last(last_position) {
     for (int64_t t = 0; t < n; ++t) gate[t] = sigmoid(static_cast<double>(x[t]));
     double sum = 0;
-    for (int64_t j = i; j >= 0; --j) set(j, sum += gate[j], last);
+    for (int64_t j = i; j >= 0; --j) count[j] = std::min(sum += gate[j], last);
     sum = gate[i];
-    for (int64_t j = i + 1; j < n; ++j) set(j, sum += gate[j], last);
+    for (int64_t j = i + 1; j < n; ++j) count[j] = std::min(sum += gate[j], last);
   }
-  void set(int64_t j, double sum, double last) {
-    clamped[j] = sum >= last;
-    count[j] = std::min(sum, last);
-  }
+  bool clamped(int64_t j) const { return count[j] >= last; }
 };
 
 template <class T>
@@ -66,7 +63,7 @@ void backward_row(const T* x, const T* z, const T* dout, T* dx, T* dz, int64_t n
       dz[lo] += static_cast<T>((1 - w) * g);
       dz[hi] += static_cast<T>(w * g);
     }
-    dp[j] = row.clamped[j] ? 0.0 : g * (static_cast<double>(z[hi]) - static_cast<double>(z[lo]));
+    dp[j] = row.clamped(j) ? 0.0 : g * (static_cast<double>(z[hi]) - static_cast<double>(z[lo]));
   }
   if (dx == nullptr) return;
   std::vector<double> dgate(n, 0.0);
