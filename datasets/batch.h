@@ -17,6 +17,9 @@ struct Batch {
   // split, tokenized_split.h), kNoTarget on unscored slots and padding; empty
   // when the split has no targets.
   std::vector<int32_t> targets;
+  // [B * N] row-major, each token's position (coupled positions, tasks/coupled_positions.h),
+  // 0 on padding; empty when the split has none (token t at position t).
+  std::vector<int32_t> positions;
   int64_t epoch = 0;  // the training epoch that served it (evaluation: 0); keys per-epoch draws
 };
 

@@ -106,10 +106,12 @@ Batch make_batch(const TokenizedSplit& split, const std::vector<Window>& windows
   for (int64_t m : members) b.seq_len = std::max(b.seq_len, windows[m].length());
   b.tokens.assign(static_cast<size_t>(b.batch_size * b.seq_len), Tokenizer::kPadId);
   if (split.has_targets()) b.targets.assign(b.tokens.size(), kNoTarget);
+  if (split.has_positions()) b.positions.assign(b.tokens.size(), 0);
   for (int64_t row = 0; row < b.batch_size; ++row) {
     const Window& w = windows[members[row]];
     copy_window(split, w, b.tokens.data() + row * b.seq_len);
     if (split.has_targets()) copy_window_targets(split, w, b.targets.data() + row * b.seq_len);
+    if (split.has_positions()) copy_window_positions(split, w, b.positions.data() + row * b.seq_len);
     b.lengths.push_back(static_cast<int32_t>(w.length()));
     b.labels.push_back(split.labels[w.doc]);
     b.doc_ids.push_back(w.doc);

@@ -39,7 +39,7 @@ std::vector<std::vector<int64_t>> plan_train_batches(const std::vector<int64_t>&
 // Evaluation batches: windows sorted by decreasing length, no randomness.
 std::vector<std::vector<int64_t>> plan_eval_batches(const std::vector<int64_t>& lengths, const BatchConfig& config);
 
-// Pads the chosen windows into a Batch, with their targets when the split has them.
+// Pads the chosen windows into a Batch, with their targets and positions when the split has them.
 Batch make_batch(const TokenizedSplit& split, const std::vector<Window>& windows, const std::vector<int64_t>& members);
 
 }  // namespace rotor

@@ -54,6 +54,12 @@ void DataConfig::validate() const {
             "sequence task '" + task + "' reads one token a symbol: tokenizer vocab (or empty), without lowercase " +
                 "and split_punctuation");
   }
+  if (generated.positions == TokenPositions::coupled) {
+    const SequenceTask* t = find_sequence_task(task);
+    require(t != nullptr && t->coupled_operator != nullptr, "generated.positions",
+            "coupled lines up the digits of an addition's operands and answer; task '" + task +
+                "' has none (coupled: " + coupled_task_names() + "; every other task: index)");
+  }
   if (kind != TokenizerKind::vocab && (lowercase || split_punctuation)) {
     require(false, lowercase ? "lowercase" : "split_punctuation",
             std::string("applies to the vocab tokenizer only (tokenizer is ") + option_name(kind) + ")");

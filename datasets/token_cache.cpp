@@ -17,7 +17,7 @@ namespace rotor {
 namespace {
 
 // Bump when the file layout or the meaning of cached tokens changes.
-constexpr std::string_view kMagic = "rotor-token-cache 2\n";
+constexpr std::string_view kMagic = "rotor-token-cache 3\n";  // 3: per-token positions
 
 // Little-endian host layout; the cache is a local file, never shipped.
 class Writer {
@@ -86,6 +86,7 @@ bool consistent(const TokenizedSplit& s) {
   if (s.offsets.empty() || s.offsets.front() != 0 || s.offsets.size() != s.labels.size() + 1) return false;
   if (s.offsets.back() != static_cast<int64_t>(s.tokens.size())) return false;
   if (s.has_targets() && s.targets.size() != s.tokens.size()) return false;
+  if (s.has_positions() && s.positions.size() != s.tokens.size()) return false;
   for (size_t i = 1; i < s.offsets.size(); ++i) {
     if (s.offsets[i] < s.offsets[i - 1]) return false;
   }
@@ -129,6 +130,7 @@ std::optional<CachedTokens> load_token_cache(const std::string& path, const std:
     s.offsets = r.vec<int64_t>();
     s.labels = r.vec<int32_t>();
     s.targets = r.vec<int32_t>();
+    s.positions = r.vec<int32_t>();
     if (!consistent(s)) return std::nullopt;
     t.splits.push_back(std::move(s));
   }
@@ -170,6 +172,7 @@ void save_token_cache(const std::string& path, const std::string& key, const Cac
       w.vec(s.offsets);
       w.vec(s.labels);
       w.vec(s.targets);
+      w.vec(s.positions);
     }
     out.flush();
     if (!out) {

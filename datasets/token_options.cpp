@@ -70,6 +70,7 @@ std::vector<DataOptionEffect> rows() {
       changes("generated.alphabet", &D::generated, &G::alphabet),
       changes("generated.keys", &D::generated, &G::keys),
       changes("generated.offset", &D::generated, &G::offset),
+      changes("generated.positions", &D::generated, &G::positions),
       changes("tokenizer", &D::tokenizer),
       changes("vocab_size", &D::vocab_size),
       changes("min_freq", &D::min_freq),

@@ -2,7 +2,8 @@
 // One split after tokenization, stored flat: document i is
 // tokens[offsets[i] .. offsets[i + 1]) with class index labels[i]. A split of
 // a sequence task (tasks/sequence_layout.h) also has a target per token,
-// targets[t]: the token id position t must predict, kNoTarget where none.
+// targets[t]: the token id position t must predict, kNoTarget where none, and
+// with coupled positions (tasks/coupled_positions.h) positions[t], token t's.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,10 +17,13 @@ struct TokenizedSplit {
   std::vector<int32_t> tokens;
   std::vector<int64_t> offsets{0};
   std::vector<int32_t> labels;
-  std::vector<int32_t> targets;  // empty, or one per token
+  std::vector<int32_t> targets;    // empty, or one per token
+  std::vector<int32_t> positions;  // empty (token t of a document at t), or one per token
 
   bool has_targets() const { return !targets.empty(); }
   const int32_t* doc_targets(int64_t doc) const { return targets.data() + offsets[doc]; }
+  bool has_positions() const { return !positions.empty(); }
+  const int32_t* doc_positions(int64_t doc) const { return positions.data() + offsets[doc]; }
 
   int64_t num_docs() const { return static_cast<int64_t>(labels.size()); }
   int64_t doc_length(int64_t doc) const { return offsets[doc + 1] - offsets[doc]; }
@@ -30,10 +34,12 @@ struct TokenizedSplit {
     offsets.push_back(static_cast<int64_t>(tokens.size()));
     labels.push_back(label);
   }
-  // A document of a sequence task: its tokens and their targets, label 0.
-  void add_with_targets(const std::vector<int32_t>& doc, const std::vector<int32_t>& doc_targets) {
+  // A document of a sequence task: its tokens, their targets and (coupled) positions, label 0.
+  void add_with_targets(const std::vector<int32_t>& doc, const std::vector<int32_t>& doc_targets,
+                        const std::vector<int32_t>& doc_positions = {}) {
     add(doc, 0);
     targets.insert(targets.end(), doc_targets.begin(), doc_targets.end());
+    positions.insert(positions.end(), doc_positions.begin(), doc_positions.end());
   }
 };
 

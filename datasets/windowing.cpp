@@ -48,7 +48,7 @@ std::vector<Window> whole_samples(const TokenizedSplit& split, const WindowConfi
   return out;
 }
 
-// Copies a window's values out of one of the split's per-token arrays (tokens, targets).
+// Copies a window's values out of one of the split's per-token arrays (tokens, targets, positions).
 void copy_window_values(const int32_t* doc, int64_t doc_length, const Window& window, int32_t* out) {
   std::copy(doc + window.head_begin, doc + window.head_begin + window.head_len, out);
   std::copy(doc + doc_length - window.tail_len, doc + doc_length, out + window.head_len);
@@ -102,6 +102,10 @@ void copy_window(const TokenizedSplit& split, const Window& window, int32_t* out
 
 void copy_window_targets(const TokenizedSplit& split, const Window& window, int32_t* out) {
   copy_window_values(split.doc_targets(window.doc), split.doc_length(window.doc), window, out);
+}
+
+void copy_window_positions(const TokenizedSplit& split, const Window& window, int32_t* out) {
+  copy_window_values(split.doc_positions(window.doc), split.doc_length(window.doc), window, out);
 }
 
 }  // namespace rotor

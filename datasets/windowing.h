@@ -63,5 +63,7 @@ std::vector<Window> eval_windows(const TokenizedSplit& split, const WindowConfig
 void copy_window(const TokenizedSplit& split, const Window& window, int32_t* out);
 // Writes the window's per-token targets to `out` (length() values); the split must have targets.
 void copy_window_targets(const TokenizedSplit& split, const Window& window, int32_t* out);
+// Writes the window's per-token positions to `out`; the split must have positions.
+void copy_window_positions(const TokenizedSplit& split, const Window& window, int32_t* out);
 
 }  // namespace rotor

@@ -128,16 +128,21 @@ class FireBias : public PairBias {
     // psi(|d|), d psi(|d|) / d|c| for d = p_i - p_j: at r * cols + c, or at r - c + cols - 1
     // for slot offsets from i0 - j0 - cols + 1
     std::vector<double> offset_psi, offset_d_c;
-    std::vector<Normaliser> row, col;  // for the positions of slots i0 + r and j0 + c
+    std::vector<int64_t> row_position, col_position;  // of slots i0 + r and j0 + c
+    std::vector<Normaliser> row, col;                 // at those positions
     double signed_psi(int64_t r, int64_t c) const { return signed_at(offset_psi, r, c); }
     double signed_psi_d_c(int64_t r, int64_t c) const { return signed_at(offset_d_c, r, c); }
+    // Sign and normaliser follow the positions, not the slots: data's positions may repeat or descend.
+    int64_t offset(int64_t r, int64_t c) const {
+      return row_position[static_cast<size_t>(r)] - col_position[static_cast<size_t>(c)];
+    }
     double signed_at(const std::vector<double>& per_offset, int64_t r, int64_t c) const {
-      const int64_t d = (i0 + r) - (j0 + c);  // positions are sorted: the slots' order is theirs
+      const int64_t d = offset(r, c);
       const double p = per_offset[static_cast<size_t>(per_element ? r * cols + c : r - c + cols - 1)];
       return d > 0 ? p : d < 0 ? -p : 0.0;
     }
-    const Normaliser& normaliser(int64_t r, int64_t c) const {  // at max(i, j)
-      return i0 + r >= j0 + c ? row[static_cast<size_t>(r)] : col[static_cast<size_t>(c)];
+    const Normaliser& normaliser(int64_t r, int64_t c) const {  // at max(p_i, p_j)
+      return offset(r, c) >= 0 ? row[static_cast<size_t>(r)] : col[static_cast<size_t>(c)];
     }
     double u(int64_t r, int64_t c) const { return signed_psi(r, c) / normaliser(r, c).value; }
   };
@@ -165,7 +170,7 @@ Normaliser FireBias::normaliser(int64_t position) const {
 }
 
 FireBias::Inputs FireBias::inputs(const PairTile& t) const {
-  Inputs in{t.i0, t.j0, t.rows, t.cols, !positions_.contiguous(), {}, {}, {}, {}};
+  Inputs in{t.i0, t.j0, t.rows, t.cols, !positions_.contiguous(), {}, {}, {}, {}, {}, {}};
   auto add_distance = [&](double d) {
     in.offset_psi.push_back(std::log1p(abs_c_ * d));
     in.offset_d_c.push_back(d / (1 + abs_c_ * d));
@@ -178,8 +183,10 @@ FireBias::Inputs FireBias::inputs(const PairTile& t) const {
     for (int64_t k = 0; k < t.rows + t.cols - 1; ++k)
       add_distance(std::abs(static_cast<double>(t.i0 - t.j0 - t.cols + 1 + k)));
   }
-  for (int64_t r = 0; r < t.rows; ++r) in.row.push_back(normaliser(positions_.at(t.i0 + r)));
-  for (int64_t c = 0; c < t.cols; ++c) in.col.push_back(normaliser(positions_.at(t.j0 + c)));
+  for (int64_t r = 0; r < t.rows; ++r) in.row_position.push_back(positions_.at(t.i0 + r));
+  for (int64_t c = 0; c < t.cols; ++c) in.col_position.push_back(positions_.at(t.j0 + c));
+  for (int64_t p : in.row_position) in.row.push_back(normaliser(p));
+  for (int64_t p : in.col_position) in.col.push_back(normaliser(p));
   return in;
 }
 

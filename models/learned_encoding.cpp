@@ -20,7 +20,7 @@ class LearnedEncoding : public PositionEncoding {
 
   // The table's rows at the slots' positions (0..N-1, or the randomized ones).
   Var add_to_embeddings(const ParameterStore& store, const Var& x, const Positions& positions) const override {
-    const int64_t n = x.size(1), last = positions.at(n - 1);
+    const int64_t n = x.size(1), last = positions.end(n) - 1;
     if (last >= max_len_)
       throw ModelConfigError("position " + std::to_string(last) + " is past model.position.max_len = " +
                              std::to_string(max_len_) + " rows of the learned position table");

@@ -22,7 +22,7 @@ double LognQueryScaling::factor(int64_t position) const {
 
 Var LognQueryScaling::apply(const Var& q, const Positions& positions) const {
   const int64_t n = q.size(2);
-  if (!enabled() || positions.at(n - 1) + 1 <= training_length_) return q;  // positions are sorted
+  if (!enabled() || positions.end(n) <= training_length_) return q;
   std::vector<double> factors(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) factors[i] = factor(positions.at(i));
   return mul(q, Var(Tensor::from_doubles({1, 1, n, 1}, q.dtype(), factors)));

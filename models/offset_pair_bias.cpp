@@ -20,7 +20,7 @@ OffsetPairBias::OffsetPairBias(Var table, std::vector<int64_t> positions)
       positions_(std::move(positions)),
       span_((table_.size(1) + 1) / 2),
       values_(table_.value().to_doubles()) {
-  if (!positions_.empty() && positions_.back() - positions_.front() >= span_)
+  if (Positions{positions_}.span(static_cast<int64_t>(positions_.size())) > span_)
     throw std::invalid_argument("OffsetPairBias: positions span more offsets than the table holds");
 }
 
@@ -48,7 +48,7 @@ LayerBias layer_bias(const PositionEncoding& encoding, const ParameterStore& sto
                      const Positions& positions, bool causal) {
   if (positions.contiguous())
     return {encoding.relative_bias(store, layer, n, causal), encoding.pair_bias(store, layer, positions)};
-  const int64_t span = positions.values.back() - positions.values.front() + 1;
+  const int64_t span = positions.span(n);
   const Var table = encoding.relative_bias(store, layer, span, causal);
   std::shared_ptr<const PairBias> own = encoding.pair_bias(store, layer, positions);
   if (!table.defined()) return {Var(), std::move(own)};

@@ -2,10 +2,10 @@
 // An offset bias at explicit positions. The offset encodings (t5_bias, alibi,
 // alibi_directional, kerple) describe their bias as a per-offset table
 // [H, 2D-1] (PositionEncoding::relative_bias). For positions 0..N-1 attention
-// takes the table as it is; for explicit positions p (randomized positions)
+// takes the table as it is; for explicit positions p (randomized, or the data's)
 // the bias of query i and key j is the table at p_i - p_j, which is no longer
-// a function of i - j, so the table over the positions' span D = p_last -
-// p_first + 1 is evaluated at (p_i, p_j) as a PairBias: tile by tile in the
+// a function of i - j, so the table over the positions' span D = p_max -
+// p_min + 1 is evaluated at (p_i, p_j) as a PairBias: tile by tile in the
 // fused attention (memory O(H D), never N x N), gathered to [H, N, N] by
 // compose() in the composed path. Its one "parameter" is the table Var
 // itself, so the table's gradient flows back through the ops that built it
@@ -23,12 +23,12 @@ class PositionEncoding;
 class ParameterStore;
 
 // per_offset [H, 2D-1] -> [H, N, N] with out[h][i][j] = per_offset[h][(p_i - p_j) + (D - 1)],
-// D - 1 >= p_last - p_first. A gather, so its gradient scatters back into the table.
+// D - 1 >= p_max - p_min. A gather, so its gradient scatters back into the table.
 Var expand_offset_table(const Var& per_offset, const std::vector<int64_t>& positions);
 
 class OffsetPairBias : public PairBias {
  public:
-  // table: [H, 2D-1] over offsets -(D-1)..D-1; positions sorted with p_last - p_first < D.
+  // table: [H, 2D-1] over offsets -(D-1)..D-1; positions with p_max - p_min < D.
   OffsetPairBias(Var table, std::vector<int64_t> positions);
 
   int64_t heads() const override { return table_.size(0); }

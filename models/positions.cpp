@@ -15,6 +15,17 @@ std::vector<int64_t> Positions::list(int64_t n) const {
   return v;
 }
 
+int64_t Positions::end(int64_t n) const {
+  if (values.empty()) return n;
+  return *std::max_element(values.begin(), values.end()) + 1;
+}
+
+int64_t Positions::span(int64_t n) const {
+  if (values.empty()) return n;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return *hi - *lo + 1;
+}
+
 Positions random_positions(const RandomKey& key, int64_t count, int64_t range) {
   if (count > range)
     throw ModelConfigError("model.position.max_positions: " + std::to_string(range) + " positions to draw from, but " +

@@ -1,10 +1,12 @@
 #pragma once
 // The positions a window's N slots take (CLS included when pooled), handed to
 // every position-encoding hook. Empty means 0..N-1, the path every encoding
-// has always taken; an explicit list (sorted, distinct) comes from
-// randomized positions (Ruoss et al. 2023, arXiv 2305.16843): in training, a
-// sorted random subset of [0, model.position.max_positions), so a model
-// trained on short windows sees the positions of long ones.
+// has always taken. An explicit list comes from randomized positions (Ruoss et
+// al. 2023, arXiv 2305.16843: in training, a sorted random subset of
+// [0, model.position.max_positions), so a model trained on short windows sees
+// the positions of long ones) or from the data (a sequence task's coupled
+// positions, models/position_groups.h): any non-negative values, repeats and
+// descents allowed (digits of the same significance share a position).
 #include <cstdint>
 #include <vector>
 
@@ -14,11 +16,15 @@
 namespace rotor {
 
 struct Positions {
-  std::vector<int64_t> values;  // sorted ascending, distinct; empty: 0..N-1
+  std::vector<int64_t> values;  // >= 0, one per slot; empty: 0..N-1
 
   bool contiguous() const { return values.empty(); }
   // Position of slot i.
   int64_t at(int64_t i) const { return values.empty() ? i : values[static_cast<size_t>(i)]; }
+  // One past the largest of the N slots' positions: the length a model must reach.
+  int64_t end(int64_t n) const;
+  // The largest minus the smallest position, plus 1: the offsets span -(D-1)..D-1.
+  int64_t span(int64_t n) const;
   // The N positions as a list (0..N-1 when contiguous).
   std::vector<int64_t> list(int64_t n) const;
 };

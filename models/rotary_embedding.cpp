@@ -114,7 +114,7 @@ RotaryTables RotaryEmbedding::tables(int64_t length) const {
 
 RotaryTables RotaryEmbedding::tables(int64_t length, const Positions& positions) const {
   if (frequencies_at_) {
-    const std::vector<double> f = frequencies_at_(positions.contiguous() ? length : positions.values.back() + 1);
+    const std::vector<double> f = frequencies_at_(positions.end(length));
     if (f != inv_freq_) return angle_tables(positions.list(length), f);  // beyond the training length
   }
   return positions.contiguous() ? tables(length) : tables_at(positions.values);

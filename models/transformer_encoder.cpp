@@ -1,9 +1,11 @@
 #include "models/transformer_encoder.h"
 
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "models/offset_pair_bias.h"
+#include "models/position_groups.h"
 
 namespace rotor {
 
@@ -85,6 +87,41 @@ Var TransformerEncoder::encode(const ParameterStore& params, const ModelInput& i
       static_cast<int64_t>(in.lengths.size()) != in.batch)
     throw ShapeError("TransformerEncoder: tokens/lengths do not match batch " + std::to_string(in.batch) + " x " +
                      std::to_string(in.seq_len));
+  if (!in.positions) return encode_window(params, in, ctx, positions, lengths);
+  if (!positions.contiguous())
+    throw ModelConfigError(
+        "model.position.randomized: the data gives each token its position (coupled "
+        "positions); randomized positions would replace them. Turn one of them off");
+  return encode_at_input_positions(params, in, ctx, lengths);
+}
+
+Var TransformerEncoder::encode_at_input_positions(const ParameterStore& params, const ModelInput& in,
+                                                  ForwardContext& ctx, std::vector<int32_t>& lengths) const {
+  const std::vector<PositionGroup> groups = group_rows_by_positions(*in.positions, in.batch, in.seq_len, cls_ >= 0);
+  if (groups.size() == 1) return encode_window(params, in, ctx, groups[0].positions, lengths);
+  if (ctx.attention_capture)  // a capture holds one forward's layer inputs, not several
+    throw std::logic_error("TransformerEncoder: attention capture over rows at different positions");
+  std::vector<Var> row_outputs(static_cast<size_t>(in.batch));
+  for (const PositionGroup& g : groups) {
+    const auto rows = static_cast<int64_t>(g.rows.size());
+    std::vector<int32_t> tokens, input_lengths;
+    for (int64_t b : g.rows) {
+      tokens.insert(tokens.end(), in.tokens.begin() + b * in.seq_len, in.tokens.begin() + (b + 1) * in.seq_len);
+      input_lengths.push_back(lengths[static_cast<size_t>(b)]);
+    }
+    std::vector<int32_t> group_lengths = input_lengths;
+    const Var x =
+        encode_window(params, ModelInput{tokens, input_lengths, rows, in.seq_len}, ctx, g.positions, group_lengths);
+    for (int64_t r = 0; r < rows; ++r) {
+      row_outputs[static_cast<size_t>(g.rows[r])] = rows == 1 ? x : slice(x, 0, r, r + 1);
+      lengths[static_cast<size_t>(g.rows[r])] = group_lengths[static_cast<size_t>(r)];
+    }
+  }
+  return concat(row_outputs, 0);
+}
+
+Var TransformerEncoder::encode_window(const ParameterStore& params, const ModelInput& in, ForwardContext& ctx,
+                                      const Positions& positions, std::vector<int32_t>& lengths) const {
   Var x = embed(params, in, lengths, positions, ctx);
   const int64_t n = x.size(1);
   if (!positions.contiguous() && static_cast<int64_t>(positions.values.size()) != n)

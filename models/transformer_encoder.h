@@ -30,6 +30,9 @@ struct ModelInput {
   const std::vector<int32_t>& tokens;
   const std::vector<int32_t>& lengths;
   int64_t batch, seq_len;
+  // The data's position of every token, [batch, seq_len] row-major (models/position_groups.h);
+  // null: each window at 0..N-1 (or randomized positions).
+  const std::vector<int32_t>* positions = nullptr;
 };
 
 class TransformerEncoder {
@@ -44,7 +47,9 @@ class TransformerEncoder {
   void constrain(ParameterStore& params) const;
 
   // Embedding, blocks and final norm: [batch, N, d_model], N = slots(seq_len), at
-  // `positions` of the N slots (empty: 0..N-1). `lengths` (in: the input's) gain the CLS slot.
+  // `positions` of the N slots (empty: 0..N-1), or at the input's own positions when it
+  // has them (then `positions` must be empty: randomized positions are refused, naming
+  // model.position.randomized). `lengths` (in: the input's) gain the CLS slot.
   Var encode(const ParameterStore& params, const ModelInput& input, ForwardContext& ctx, const Positions& positions,
              std::vector<int32_t>& lengths) const;
   // The positions of a window of `slots` slots: 0..N-1, or with model.position.randomized
@@ -59,6 +64,12 @@ class TransformerEncoder {
   const PositionEncoding& layer_encoding(int64_t layer) const;
 
  private:
+  // encode() for a batch whose rows share `positions`.
+  Var encode_window(const ParameterStore& params, const ModelInput& input, ForwardContext& ctx,
+                    const Positions& positions, std::vector<int32_t>& lengths) const;
+  // encode() at the input's own positions: each group of rows at the same positions as one batch.
+  Var encode_at_input_positions(const ParameterStore& params, const ModelInput& input, ForwardContext& ctx,
+                                std::vector<int32_t>& lengths) const;
   Var embed(const ParameterStore& params, const ModelInput& input, std::vector<int32_t>& lengths,
             const Positions& positions, ForwardContext& ctx) const;
   AttentionInputs attention_inputs(const std::vector<int32_t>& lengths, int64_t seq_len,

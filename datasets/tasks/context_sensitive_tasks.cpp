@@ -167,11 +167,12 @@ std::vector<SequenceTask> context_sensitive_tasks() {
                                              "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "
                                              "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/odds_first.py",
                                              cs),
-      task_row<1, addition_expression, binary_addition, true>(
-          "binary-addition",
-          "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "
-          "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/binary_addition.py",
-          cs),
+      coupled_at(task_row<1, addition_expression, binary_addition, true>(
+                     "binary-addition",
+                     "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "
+                     "google-deepmind/neural_networks_chomsky_hierarchy tasks/cs/binary_addition.py",
+                     cs),
+                 "+"),
       task_row<1, multiplication_expression, binary_multiplication, true>(
           "binary-multiplication",
           "Deletang et al. 2023 (Neural Networks and the Chomsky Hierarchy), "

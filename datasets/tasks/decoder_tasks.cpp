@@ -104,11 +104,13 @@ std::vector<SequenceTask> decoder_tasks() {
                                      "Generalization in Transformers), McGill-NLP/length-generalization "
                                      "scripts/dataset_builders/make_sort_dataset.py (single_digit)",
                                      decoder),
-      task_row<3, decimal_sum, addition>("addition",
-                                         "Kazemnejad et al. 2023 (The Impact of Positional Encoding on Length "
-                                         "Generalization in Transformers), McGill-NLP/length-generalization "
-                                         "scripts/dataset_builders/make_addition_dataset.py",
-                                         decoder),
+      coupled_at(task_row<3, decimal_sum, addition>("addition",
+                                                    "Kazemnejad et al. 2023 (The Impact of Positional Encoding on "
+                                                    "Length Generalization in Transformers), McGill-NLP/"
+                                                    "length-generalization scripts/dataset_builders/"
+                                                    "make_addition_dataset.py",
+                                                    decoder),
+                 "+"),
       task_row<1, summands, summation>("summation",
                                        "Kazemnejad et al. 2023 (The Impact of Positional Encoding on Length "
                                        "Generalization in Transformers), McGill-NLP/length-generalization "

@@ -5,7 +5,20 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/option_names.h"
+
 namespace rotor {
+
+// The positions a sequence task's tokens take: index gives token t position t (no
+// explicit positions); coupled gives an arithmetic task's digits their significance
+// (datasets/tasks/coupled_positions.h).
+enum class TokenPositions { index, coupled };
+
+template <>
+struct OptionNames<TokenPositions> {
+  static constexpr std::array<std::pair<TokenPositions, const char*>, 2> table{
+      {{TokenPositions::index, "index"}, {TokenPositions::coupled, "coupled"}}};
+};
 
 // Bounds checked at config load, before anything is generated: a sample of at most 2^20 tokens, at most 10^8
 // examples a split and 2^30 tokens in all (the shipped separation configs: 10^4 examples of up to 384 tokens).
@@ -19,9 +32,10 @@ struct GeneratedTaskConfig {
   int64_t max_len = 64;
   // One extra test split per entry L: "test_<L>", lengths in (L/2, L].
   std::vector<int64_t> test_lengths = {128, 256};
-  int64_t alphabet = 8;  // V: filler / value symbols a, b, c, ... (2..26)
-  int64_t keys = 128;    // K: key symbols of recall (k0, k1, ...); test_256 needs 127
-  int64_t offset = 4;    // k: how far after the marker the offset task looks
+  int64_t alphabet = 8;                              // V: filler / value symbols a, b, c, ... (2..26)
+  int64_t keys = 128;                                // K: key symbols of recall (k0, k1, ...); test_256 needs 127
+  int64_t offset = 4;                                // k: how far after the marker the offset task looks
+  TokenPositions positions = TokenPositions::index;  // sequence tasks: the tokens' positions
 };
 
 }  // namespace rotor

@@ -46,4 +46,10 @@ SequenceTask task_row(const char* name, const char* source, TaskLevel level) {
   return {name, source, level, MinLength, draw_sample<MinLength, draw_input, answer, EndMarked>};
 }
 
+// `row` with the operator whose operands data.generated.positions: coupled lines up.
+inline SequenceTask coupled_at(SequenceTask row, const char* op) {
+  row.coupled_operator = op;
+  return row;
+}
+
 }  // namespace rotor

@@ -39,6 +39,9 @@ struct SequenceTask {
   int64_t min_length;  // the shortest input the task defines
   // The sample of input length n (n >= min_length) from `key`'s draws 0, 1, ...
   SequenceSample (*draw)(const RandomKey& key, int64_t n);
+  // The operator between two little-endian operands whose digits, and the answer's,
+  // data.generated.positions: coupled lines up by significance; nullptr: none.
+  const char* coupled_operator = nullptr;
 };
 
 // The output symbols after the first `end_mark` (0 when there is none): the
@@ -53,6 +56,8 @@ inline int64_t padding_after(const std::vector<std::string>& output, std::string
 const std::vector<SequenceTask>& sequence_tasks();
 // nullptr when `name` is not a sequence task.
 const SequenceTask* find_sequence_task(std::string_view name);
+// The tasks data.generated.positions: coupled applies to, as "binary-addition, addition".
+std::string coupled_task_names();
 std::string level_name(TaskLevel level);
 
 }  // namespace rotor

@@ -7,6 +7,7 @@
 
 #include "datasets/data_error.h"
 #include "datasets/dataset.h"
+#include "datasets/tasks/coupled_positions.h"
 #include "datasets/tasks/sequence_layout.h"
 #include "datasets/vocab_tokenizer.h"
 
@@ -94,7 +95,9 @@ class SymbolIds {
   std::map<std::string, int32_t> ids_;
 };
 
-TokenizedSplit tokenize(const SequenceSplit& split, SequenceLayout layout, SymbolIds& id_of) {
+// `coupled_operator`: non-null, the tokens get coupled positions (tasks/coupled_positions.h).
+TokenizedSplit tokenize(const SequenceSplit& split, SequenceLayout layout, const char* coupled_operator,
+                        SymbolIds& id_of) {
   TokenizedSplit out;
   out.name = split.name;
   for (const SequenceSample& sample : split.samples) {
@@ -102,7 +105,9 @@ TokenizedSplit tokenize(const SequenceSplit& split, SequenceLayout layout, Symbo
     std::vector<int32_t> tokens, targets;
     for (const std::string& t : r.tokens) tokens.push_back(id_of(t));
     for (const std::string& t : r.targets) targets.push_back(t.empty() ? kNoTarget : id_of(t));
-    out.add_with_targets(tokens, targets);
+    out.add_with_targets(
+        tokens, targets,
+        coupled_operator ? coupled_positions(sample, coupled_operator, layout) : std::vector<int32_t>{});
   }
   return out;
 }
@@ -155,7 +160,9 @@ CachedTokens sequence_task_tokens(const DataConfig& config, const std::string& s
   const std::vector<SequenceSplit> splits = sequence_samples(config, out.generated_attempts);
   const std::unique_ptr<Tokenizer> tokenizer = saved.empty() ? symbol_tokenizer(config, splits) : load_tokenizer(saved);
   SymbolIds id_of(*tokenizer);
-  for (const SequenceSplit& s : splits) out.splits.push_back(tokenize(s, config.sequence_layout, id_of));
+  const char* coupled =
+      config.generated.positions == TokenPositions::coupled ? task_of(config).coupled_operator : nullptr;
+  for (const SequenceSplit& s : splits) out.splits.push_back(tokenize(s, config.sequence_layout, coupled, id_of));
   out.tokenizer = tokenizer->save();
   return out;
 }

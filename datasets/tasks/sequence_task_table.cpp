@@ -21,6 +21,13 @@ const SequenceTask* find_sequence_task(std::string_view name) {
   return nullptr;
 }
 
+std::string coupled_task_names() {
+  std::string out;
+  for (const SequenceTask& t : sequence_tasks())
+    if (t.coupled_operator) out += (out.empty() ? "" : ", ") + std::string(t.name);
+  return out;
+}
+
 std::string level_name(TaskLevel level) {
   switch (level) {
     case TaskLevel::regular:

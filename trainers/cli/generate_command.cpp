@@ -7,6 +7,9 @@
 // were used go to standard error, so the text can be piped on its own.
 #include <fmt/format.h>
 
+#include <sstream>
+
+#include "datasets/tasks/coupled_positions.h"
 #include "trainers/cli/checkpoint_argument.h"
 #include "trainers/cli/command.h"
 #include "trainers/config/objective_table.h"
@@ -37,11 +40,29 @@ std::vector<int32_t> continuation(const RestoredModel& r, const std::string& tex
   return generate(r.language_model(), prompt, options);
 }
 
+// The positions of a completion prompt's symbols (and its "=") under data.generated.positions: coupled.
+std::vector<int32_t> coupled_prompt_positions(const Config& config, const std::string& text) {
+  SequenceSample sample;
+  std::istringstream words(text);
+  for (std::string symbol; words >> symbol;) sample.input.push_back(symbol);
+  if (!sample.input.empty() && sample.input.back() == kAnswerSymbol) sample.input.pop_back();
+  return coupled_positions(sample, find_sequence_task(config.data.task)->coupled_operator,
+                           SequenceLayout::prompt_answer);
+}
+
 // A completion run answers its task's input: "=" appended, the answer up to the end mark (not printed).
 std::vector<int32_t> answer(const RestoredModel& r, const std::string& text, const GenerationOptions& options) {
   const std::vector<int32_t> prompt = completion_prompt(*r.tokenizer, text);
   fmt::print(stderr, "prompt: {}\n", r.tokenizer->decode(prompt));
-  return answer_prompt(r.language_model(), prompt, end_mark_token(*r.tokenizer), options);
+  const Config& config = r.header.config;
+  if (config.data.generated.positions != TokenPositions::coupled)
+    return answer_prompt(r.language_model(), prompt, end_mark_token(*r.tokenizer), options);
+  if (options.temperature != 0.0)
+    throw ConfigError(
+        "--temperature: a run at coupled positions (data.generated.positions) decodes greedily; "
+        "expected 0");
+  return coupled_answer_prompt(r.language_model(), prompt, coupled_prompt_positions(config, text), options.max_new,
+                               end_mark_token(*r.tokenizer));
 }
 
 int generate_command(const GenerateRequest& req) {

@@ -248,6 +248,10 @@ std::vector<ConfigOption> rows() {
       OPT("data.generated.keys", data.generated.keys, "Separation task recall: key symbols (K)").at_least(1),
       OPT("data.generated.offset", data.generated.offset, "Separation task offset: distance k after the marker")
           .at_least(1),
+      OPT("data.generated.positions", data.generated.positions,
+          "Sequence tasks: the tokens' positions. index: token t at t. coupled (binary-addition, addition): digits "
+          "of the same significance in both operands and the answer share a position, the operator and answer "
+          "mark take 0 (position coupling, Cho et al. 2024; docs/guide/tasks-sequence.md)"),
       OPT("data.tokenizer", data.tokenizer,
           "Tokenizer (empty: vocab for generated tasks, byte otherwise). Natural-language text: vocab with lowercase "
           "and "

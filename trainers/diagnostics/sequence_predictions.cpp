@@ -10,13 +10,26 @@
 namespace rotor {
 namespace {
 
+// The logits of one sequence, [n, vocab], at `positions` (coupled) or 0..n-1 (empty).
+std::vector<double> sequence_logits(const LanguageModel& model, const std::vector<int32_t>& tokens,
+                                    const std::vector<int32_t>& positions) {
+  const auto n = static_cast<int64_t>(tokens.size());
+  const std::vector<int32_t> lengths{static_cast<int32_t>(n)};
+  ForwardContext ctx;
+  const ModelInput in{tokens, lengths, 1, n, positions.empty() ? nullptr : &positions};
+  return model.logits(in, ctx).value().to_doubles();
+}
+
+std::vector<int32_t> doc_positions(const TokenizedSplit& split, int64_t doc, int64_t count) {
+  if (!split.has_positions()) return {};
+  return std::vector<int32_t>(split.doc_positions(doc), split.doc_positions(doc) + count);
+}
+
 // The argmax at every targeted position of the sample, read by one forward.
 std::vector<int32_t> query_outputs(const LanguageModel& model, const TokenizedSplit& split, int64_t doc) {
   const int64_t n = split.doc_length(doc);
   const std::vector<int32_t> tokens(split.doc_tokens(doc), split.doc_tokens(doc) + n);
-  const std::vector<int32_t> lengths{static_cast<int32_t>(n)};
-  ForwardContext ctx;
-  const std::vector<double> logits = model.logits(ModelInput{tokens, lengths, 1, n}, ctx).value().to_doubles();
+  const std::vector<double> logits = sequence_logits(model, tokens, doc_positions(split, doc, n));
   const size_t vocab = logits.size() / static_cast<size_t>(n);
   std::vector<int32_t> out;
   for (int64_t t = 0; t < n; ++t)
@@ -49,6 +62,22 @@ int32_t mark_token(const Tokenizer& tokenizer, const std::string& name, const ch
 }
 
 }  // namespace
+
+std::vector<int32_t> coupled_answer_prompt(const LanguageModel& model, std::vector<int32_t> prompt,
+                                           std::vector<int32_t> positions, int64_t max_new, int32_t end_mark) {
+  NoGradGuard no_grad;
+  std::vector<int32_t> out;
+  while (static_cast<int64_t>(out.size()) < max_new) {
+    const std::vector<double> logits = sequence_logits(model, prompt, positions);
+    const size_t vocab = logits.size() / prompt.size();
+    const auto next = static_cast<int32_t>(argmax(logits.data() + (prompt.size() - 1) * vocab, vocab));
+    if (next == end_mark) break;
+    out.push_back(next);
+    prompt.push_back(next);
+    positions.push_back(static_cast<int32_t>(out.size()));
+  }
+  return out;
+}
 
 int32_t end_mark_token(const Tokenizer& tokenizer) { return mark_token(tokenizer, "end mark", kEndSymbol); }
 
@@ -93,7 +122,11 @@ std::vector<SequencePrediction> predict_sequences(const LanguageModel& model, co
     } else {
       p.expected.pop_back();  // the end mark
       const std::vector<int32_t> prompt(tokens, tokens + std::min(first + 1, n));
-      p.predicted = decoded_answer(model, prompt, static_cast<int64_t>(p.expected.size()), end_mark, window);
+      const auto answer = static_cast<int64_t>(p.expected.size());
+      p.predicted = split.has_positions()
+                        ? coupled_answer_prompt(model, prompt, doc_positions(split, doc, std::min(first + 1, n)),
+                                                answer + 1, end_mark)  // the answer and its end mark
+                        : decoded_answer(model, prompt, answer, end_mark, window);
     }
     out.push_back(std::move(p));
   }

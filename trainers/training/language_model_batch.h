@@ -21,12 +21,13 @@ constexpr int32_t kUnscoredTarget = -100;  // the engine's cross_entropy ignore_
 
 struct LanguageModelBatch {
   int64_t batch = 0, seq_len = 0;
-  std::vector<int32_t> tokens;   // [batch * seq_len] inputs, padded with 0
-  std::vector<int32_t> lengths;  // [batch] inputs per row
-  std::vector<int32_t> targets;  // [batch * seq_len]: the next token, or kUnscoredTarget
-  int64_t scored = 0;            // targets that are not kUnscoredTarget
+  std::vector<int32_t> tokens;     // [batch * seq_len] inputs, padded with 0
+  std::vector<int32_t> lengths;    // [batch] inputs per row
+  std::vector<int32_t> targets;    // [batch * seq_len]: the next token, or kUnscoredTarget
+  std::vector<int32_t> positions;  // [batch * seq_len] the data's positions (coupled); empty: none
+  int64_t scored = 0;              // targets that are not kUnscoredTarget
 
-  ModelInput input() const { return {tokens, lengths, batch, seq_len}; }
+  ModelInput input() const { return {tokens, lengths, batch, seq_len, positions.empty() ? nullptr : &positions}; }
 };
 
 LanguageModelBatch language_model_batch(const Batch& windows);

@@ -93,6 +93,7 @@ LanguageModelBatch targeted_batch(const Batch& batch) {
   b.seq_len = batch.seq_len;
   b.tokens = batch.tokens;
   b.lengths = batch.lengths;
+  b.positions = batch.positions;
   b.targets.reserve(batch.targets.size());
   for (const int32_t target : batch.targets) {
     b.targets.push_back(target == kNoTarget ? kUnscoredTarget : target);

@@ -29,8 +29,8 @@
 
 namespace rotor {
 
-// The batch as the model reads it: its tokens as they are, its targets with
-// kNoTarget as the loss's ignore index (kUnscoredTarget).
+// The batch as the model reads it: its tokens and positions as they are, its
+// targets with kNoTarget as the loss's ignore index (kUnscoredTarget).
 LanguageModelBatch targeted_batch(const Batch& batch);
 
 // Per sample of a split, in split order: a study's unit of evidence

@@ -43,11 +43,11 @@ TEST_CASE("run order: a config's step times its runs, and a run's committed step
   // Two configs whose steps differ ~6x here (3 ms against 18 ms): wide enough that a noisy host keeps the
   // deep one's whole run above the shallow one's and its last step below it. Seed 2 of the deep one has
   // 23 of its 24 steps done. (1 layer against 4 at d_model 16, ~3.7x, flipped on a loaded CI machine.)
-  const StudySpec spec = parse_study_spec(test::tiny_study_spec(
-      dir,
-      "set: {train.max_steps: 24, train.checkpoint_every: 4}\nseeds: [1, 2]\n"
-      "variants:\n  - {name: shallow, set: {model.layers: 1}}\n"
-      "  - {name: deep, set: {model.layers: 3, model.d_model: 48, model.d_ff: 96}}\n"));
+  const StudySpec spec = parse_study_spec(
+      test::tiny_study_spec(dir,
+                            "set: {train.max_steps: 24, train.checkpoint_every: 4}\nseeds: [1, 2]\n"
+                            "variants:\n  - {name: shallow, set: {model.layers: 1}}\n"
+                            "  - {name: deep, set: {model.layers: 3, model.d_model: 48, model.d_ff: 96}}\n"));
   const std::string out = (dir / "out").string();
   const StudyRun deep2 = spec.runs()[3];
   REQUIRE(deep2.id == "deep-seed2");

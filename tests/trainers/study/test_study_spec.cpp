@@ -200,8 +200,9 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
     }
     ++specs;
   }
-  // The three Chomsky and decoder benchmarks joined the 14, then T5's two start studies and iRoPE's.
-  CHECK(specs == 20);
+  // The three Chomsky and decoder benchmarks joined the 14, then T5's two start studies, iRoPE's and coupled
+  // positions on binary addition.
+  CHECK(specs == 21);
 }
 
 TEST_CASE("study spec: a suite of tasks is one study per task with the same variants", "[study]") {
