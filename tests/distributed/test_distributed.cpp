@@ -94,7 +94,7 @@ TEST_CASE("a batch splits into consecutive groups and rank r takes its block") {
   CHECK(covered == 6);
 }
 
-TEST_CASE("a sequence task's batch splits with each row's targets") {
+TEST_CASE("a sequence task's batch splits with each row's targets and positions") {
   const GradientGroups groups(3, 0, 1);
   Batch batch;
   batch.batch_size = 3;
@@ -102,15 +102,20 @@ TEST_CASE("a sequence task's batch splits with each row's targets") {
   for (int i = 0; i < 3; ++i) {
     batch.tokens.insert(batch.tokens.end(), {i, i});
     batch.targets.insert(batch.targets.end(), {kNoTarget, 10 + i});
+    batch.positions.insert(batch.positions.end(), {20 + i, 0});
     batch.lengths.push_back(2);
     batch.labels.push_back(0);
     batch.doc_ids.push_back(i);
     batch.window_ids.push_back(0);
   }
-  for (int64_t g = 0; g < 3; ++g)
+  for (int64_t g = 0; g < 3; ++g) {
     CHECK(groups.slice(batch, g).targets == std::vector<int32_t>{kNoTarget, static_cast<int32_t>(10 + g)});
-  batch.targets.clear();  // no task targets: none in the groups either
+    CHECK(groups.slice(batch, g).positions == std::vector<int32_t>{static_cast<int32_t>(20 + g), 0});
+  }
+  batch.targets.clear();  // no task targets or positions: none in the groups either
+  batch.positions.clear();
   CHECK(groups.slice(batch, 1).targets.empty());
+  CHECK(groups.slice(batch, 1).positions.empty());
 }
 
 TEST_CASE("with several local groups the reducer sums their gradients in tree order") {

@@ -23,8 +23,10 @@ Batch GradientGroups::slice(const Batch& batch, int64_t g) const {
   part.labels.assign(batch.labels.begin() + lo, batch.labels.begin() + hi);
   part.doc_ids.assign(batch.doc_ids.begin() + lo, batch.doc_ids.begin() + hi);
   part.window_ids.assign(batch.window_ids.begin() + lo, batch.window_ids.begin() + hi);
-  if (!batch.targets.empty())  // a sequence task's rows, each with its targets
-    part.targets.assign(batch.targets.begin() + lo * batch.seq_len, batch.targets.begin() + hi * batch.seq_len);
+  // A sequence task's per-token fields, present or absent alike in every group.
+  for (auto field : {&Batch::targets, &Batch::positions})
+    if (!(batch.*field).empty())
+      (part.*field).assign((batch.*field).begin() + lo * batch.seq_len, (batch.*field).begin() + hi * batch.seq_len);
   part.epoch = batch.epoch;
   return part;
 }

@@ -1,14 +1,19 @@
 // Coupled positions (data.generated.positions: coupled) from the data to the
 // model: a batch's positions reach the forward in evaluation (each sample
-// scored as itself alone, and not as at 0..N-1), greedy decoding at coupled
+// scored as itself alone, and not as at 0..N-1) and in a whole training run
+// (through its gradient groups), greedy decoding at coupled
 // positions agrees with the teacher-forced argmaxes, and the config refuses
 // randomized positions beside them.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "datasets/batcher.h"
+#include "tests/trainers/training/run_fixture.h"
 #include "tests/trainers/training/sequence_fixture.h"
 #include "trainers/config/config_loader.h"
 #include "trainers/diagnostics/sequence_predictions.h"
+#include "trainers/training/trainer.h"
 
 using namespace rotor;
 using namespace rotor::test;
@@ -113,4 +118,34 @@ TEST_CASE("randomized positions beside coupled ones are refused at config load, 
   c.model.position.set("max_positions", 64);
   CHECK_THROWS_WITH(validate(c), Catch::Contains("model.position.randomized") &&
                                      Catch::Contains("data.generated.positions: coupled"));
+}
+
+TEST_CASE("a training run at coupled positions trains on them, at any number of gradient groups",
+          "[sequence][positions][slow]") {
+  const auto dir = fresh_dir("coupled-run");
+  const std::string config = (dir / "addition.yaml").string();
+  std::ofstream(config) << "run: {name: add, seed: 3, progress: none, log_every: 2}\n"
+                        << "model: {d_model: 16, layers: 1, heads: 2, d_ff: 32, dropout: 0.0, attention_dropout: 0.0,"
+                        << " position: {type: rope}}\n"
+                        << "data: {task: binary-addition, train_size: 64, eval_size: 16, max_len: 20, batch_size: 8,"
+                        << " data_dir: " << (dir / "data").string() << ", generated: {min_len: 3, max_len: 9,"
+                        << " test_lengths: []}}\n"
+                        << "train: {objective: transduction, best_metric: token_accuracy, lr: 3.0e-3, max_steps: 6,"
+                        << " eval_every: 6, warmup_steps: 1}\n";
+  auto losses = [&](const std::string& positions, int groups) {
+    const std::string out = (dir / (positions + std::to_string(groups))).string();
+    REQUIRE(train({config,
+                   {"data.generated.positions=" + positions, "train.gradient_groups=" + std::to_string(groups)},
+                   "",
+                   out}) == 0);
+    std::vector<std::string> steps;  // the training events alone: evaluation reads no gradient group
+    for (const std::string& line : deterministic_metrics(out))
+      if (line.find("\"event\":\"train\"") != std::string::npos) steps.push_back(line);
+    REQUIRE(steps.size() == 3);
+    return steps;
+  };
+  for (const int groups : {1, 2}) {  // every gradient group's rows keep their positions
+    INFO(groups << " gradient groups");
+    CHECK(losses("coupled", groups) != losses("index", groups));
+  }
 }
