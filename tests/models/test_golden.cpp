@@ -99,13 +99,16 @@ std::vector<int32_t> int32s(const test::GoldenFile& f, const std::string& datase
   return {v.begin(), v.end()};
 }
 
-// The file's batch; input() views it.
+// The file's batch, with its tokens' positions when it gives them (the coupled variants); input() views it.
 struct GoldenBatch {
-  std::vector<int32_t> tokens, lengths;
+  std::vector<int32_t> tokens, lengths, positions;
   Shape shape;
   explicit GoldenBatch(const test::GoldenFile& f)
-      : tokens(int32s(f, "/input/tokens")), lengths(int32s(f, "/input/lengths")), shape(f.shape("/input/tokens")) {}
-  ModelInput input() const { return {tokens, lengths, shape[0], shape[1]}; }
+      : tokens(int32s(f, "/input/tokens")), lengths(int32s(f, "/input/lengths")), shape(f.shape("/input/tokens")) {
+    const std::vector<std::string> inputs = f.names("/input");
+    if (std::find(inputs.begin(), inputs.end(), "positions") != inputs.end()) positions = int32s(f, "/input/positions");
+  }
+  ModelInput input() const { return {tokens, lengths, shape[0], shape[1], positions.empty() ? nullptr : &positions}; }
 };
 
 // Logits and loss against the file's, then every gradient of the loss (already backpropagated).
@@ -190,6 +193,22 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
     CHECK(r.loss_error <= tolerance);
     CHECK(r.grad_error <= tolerance);
   }
+}
+
+TEST_CASE("models at the data's positions match the PyTorch golden files (coupled, repeated, descending)",
+          "[golden][positions]") {
+  const auto variant =
+      GENERATE(as<std::string>{}, "rope_coupled", "sinusoidal_coupled", "t5_bias_coupled", "alibi_coupled");
+  for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
+    for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
+      const GoldenRun r = run_against(variant, dtype, kernel);
+      INFO(variant << " " << dtype_name(dtype) << (kernel == AttentionKernel::fused ? " fused" : " composed")
+                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", worst gradient " << r.worst_grad
+                   << " " << r.grad_error);
+      CHECK(r.logits_error <= tolerance);
+      CHECK(r.loss_error <= tolerance);
+      CHECK(r.grad_error <= tolerance);
+    }
 }
 
 TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder form)", "[golden][causal]") {

@@ -107,10 +107,19 @@ VARIANTS = {
     "lm_causal_rope":      dict(position_type="rope", rope_layout="interleaved", causal=1, lm="causal"),
     "lm_causal_alibi":     dict(position_type="alibi", causal=1, lm="causal"),
     "lm_masked_rope":      dict(position_type="rope", rope_layout="half", lm="masked"),
+    # positions the data gives each token (data.generated.positions: coupled): COUPLED_POSITIONS, repeated
+    # and descending, in place of 0..N-1, in every formula that reads a position
+    "rope_coupled":        dict(position_type="rope", rope_layout="interleaved", coupled=1),
+    "sinusoidal_coupled":  dict(position_type="sinusoidal", coupled=1),
+    "t5_bias_coupled":     dict(position_type="t5_bias", coupled=1),
+    "alibi_coupled":       dict(position_type="alibi", coupled=1),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
 LENGTHS = [7, 5]
+# The coupled variants' token positions: two operands and an answer digit by digit (row 0), and a row whose
+# positions descend and repeat; padding slots at 0, as rotor's batches pad them.
+COUPLED_POSITIONS = [[1, 2, 3, 0, 1, 2, 1], [2, 1, 0, 1, 1, 0, 0]]
 LABELS = [1, 0]
 # The language models' targets, one per slot of TOKENS, -100 where unscored. causal: slot i
 # predicts token i + 1 (slot 2 of row 0 is left unscored, as are padding and each row's last
@@ -273,14 +282,15 @@ def gelu(x):
     return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
 
 
-def sinusoidal_table(n, d):
-    # PE[p, 2i] = sin(p / 10000^(2i/d)),  PE[p, 2i+1] = cos(p / 10000^(2i/d))
-    p = torch.arange(n, dtype=torch.float64)[:, None]
-    two_i = torch.arange(0, d, 2, dtype=torch.float64)[None, :]
+def sinusoidal_table(n, d, positions=None):
+    # PE[p, 2i] = sin(p / 10000^(2i/d)),  PE[p, 2i+1] = cos(p / 10000^(2i/d)), at p = 0..n-1 or at
+    # `positions` (any shape: the rows come out in its shape, with d appended)
+    p = (torch.arange(n, dtype=torch.float64) if positions is None else positions)[..., None]
+    two_i = torch.arange(0, d, 2, dtype=torch.float64)
     ang = p / torch.pow(torch.tensor(10000.0), two_i / d)
-    pe = torch.zeros(n, d)
-    pe[:, 0::2] = torch.sin(ang)
-    pe[:, 1::2] = torch.cos(ang)
+    pe = torch.zeros(*ang.shape[:-1], d)
+    pe[..., 0::2] = torch.sin(ang)
+    pe[..., 1::2] = torch.cos(ang)
     return pe
 
 
@@ -339,8 +349,8 @@ def longrope_attention_factor(cfg):
     return math.sqrt(1 + math.log(factor) / math.log(L)) if factor > 1 else 1.0
 
 
-def rope(x, layout, fraction=1.0, base=10000.0, theta=None):
-    """Rotate x [..., N, dh] by position m = 0..N-1.
+def rope(x, layout, fraction=1.0, base=10000.0, theta=None, positions=None):
+    """Rotate x [..., N, dh] by position m = 0..N-1, or m = positions[b, n] ([B, N]: x is [B, H, N, dh]).
     r = int(dh * fraction) rotated dims; dims >= r pass through.
     pair (a, b) = (2i, 2i+1) for 'interleaved', (i, i + r/2) for 'half':
         x'_a = x_a cos(m theta_i) - x_b sin(m theta_i)
@@ -348,7 +358,11 @@ def rope(x, layout, fraction=1.0, base=10000.0, theta=None):
     """
     n, dh = x.shape[-2], x.shape[-1]
     r = int(dh * fraction)
-    if theta is None:
+    if positions is not None:  # angle[b, 1, n, i] = positions[b, n] * theta_i
+        assert theta is None
+        theta = torch.pow(torch.tensor(float(base)), -2.0 * torch.arange(r // 2, dtype=torch.float64) / r)
+        ang = positions[:, None, :, None] * theta
+    elif theta is None:
         ang = rope_angles(n, r, base)
     else:  # a frequency schedule's theta_i: angle[m, i] = m * theta_i
         ang = torch.arange(n, dtype=torch.float64)[:, None] * theta[None, :]
@@ -449,8 +463,14 @@ def t5_decoder_bucket(rel, num_buckets=32, max_distance=128):
     return torch.where(n < max_exact, n, torch.clamp(large, max=num_buckets - 1))
 
 
-def t5_bias(n, table, num_buckets, max_distance, causal=False):
-    # bias[h, i, j] = T[bucket(j - i), h], the decoder's buckets when causal
+def t5_bias(n, table, num_buckets, max_distance, causal=False, positions=None):
+    # bias[h, i, j] = T[bucket(p_j - p_i), h], the decoder's buckets when causal; p = 0..n-1, or
+    # positions [B, n] (then the bias is [B, H, n, n])
+    if positions is not None:
+        pos = positions.to(torch.int64)
+        rel = pos[:, None, :] - pos[:, :, None]               # [b, i, j] -> p_j - p_i
+        bucket = t5_decoder_bucket if causal else t5_bucket
+        return table[bucket(rel, num_buckets, max_distance)].permute(0, 3, 1, 2)
     pos = torch.arange(n)
     rel = pos[None, :] - pos[:, None]                        # [i, j] -> j - i
     bucket = t5_decoder_bucket if causal else t5_bucket
@@ -497,13 +517,17 @@ def kerple_bias(n, r1, r2):
 def position_bias(n, P, cfg, pre):
     """[H, n, n] additive logit bias of the variant's position encoding in layer `pre`, or None."""
     pt = cfg["position_type"]
+    positions = cfg.get("slot_positions")
+    if positions is not None:
+        assert pt in ("rope", "sinusoidal", "t5_bias", "alibi") and not cfg.get("causal", 0), \
+            "coupled positions: not covered here"
     if pt == "t5_bias":
         return t5_bias(n, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"],
-                       cfg.get("causal", 0))
+                       cfg.get("causal", 0), positions)
     if cfg.get("causal", 0) and pt in ("alibi", "kerple", "fire"):
         return causal_bias(n, P, cfg, pre)
     if pt == "alibi":
-        return alibi_bias(n, cfg["heads"])
+        return alibi_bias(n, cfg["heads"], positions)
     if pt == "kerple":
         return kerple_bias(n, P["position.kerple.r1"], P["position.kerple.r2"])
     if pt == "alibi_directional":
@@ -553,9 +577,12 @@ def causal_bias(n, P, cfg, pre):
     return linear(hidden, P[f + "mlp.fc2.weight"], P[f + "mlp.fc2.bias"]).permute(2, 0, 1)
 
 
-def alibi_bias(n, n_heads):
-    # bias[h, i, j] = -m_h |i - j|
+def alibi_bias(n, n_heads, positions=None):
+    # bias[h, i, j] = -m_h |p_i - p_j|, p = 0..n-1 or positions [B, n] (then [B, H, n, n])
     m = torch.tensor(alibi_slopes(n_heads))
+    if positions is not None:
+        dist = (positions[:, None, :] - positions[:, :, None]).abs()
+        return -m[None, :, None, None] * dist[:, None]
     pos = torch.arange(n, dtype=torch.float64)
     dist = (pos[None, :] - pos[:, None]).abs()
     return -m[:, None, None] * dist[None]
@@ -596,13 +623,13 @@ def logn_factors(n, L):
 
 
 def softmax_attention(q, k, v, key_valid, bias=None, causal=False):
-    """q,k,v [B,H,N,dh]; key_valid [B,N] bool; bias [H,N,N] or None.
+    """q,k,v [B,H,N,dh]; key_valid [B,N] bool; bias [H,N,N], [B,H,N,N] (per-row positions) or None.
     s = q k^T / sqrt(dh) + bias + mask (mask = -inf at invalid keys, and at keys
     j > i when causal); o = softmax_j(s) v"""
     dh, n = q.shape[-1], q.shape[-2]
     s = q @ k.transpose(-1, -2) / math.sqrt(dh)
     if bias is not None:
-        s = s + bias[None]
+        s = s + (bias if bias.dim() == 4 else bias[None])
     s = s.masked_fill(~key_valid[:, None, None, :], float("-inf"))
     if causal:
         s = s.masked_fill(torch.ones(n, n, dtype=torch.bool).triu(1), float("-inf"))
@@ -728,8 +755,9 @@ def attention(u, P, pre, cfg, key_valid):
             theta = None
             if "rope_scaling" in cfg or "resonance" in cfg:
                 theta = rope_inv_freq(cfg, int(q.shape[-1] * cfg["rope_fraction"]), n)
-            q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta)
-            k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta)
+            positions = cfg.get("slot_positions")
+            q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta, positions)
+            k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta, positions)
             if cfg.get("rope_scaling") == "longrope":
                 assert cfg["rope_fraction"] == 1.0  # HF scales cos and sin: the rotated dims only
                 q, k = q * longrope_attention_factor(cfg), k * longrope_attention_factor(cfg)
@@ -811,8 +839,14 @@ def encoder_hidden(P, cfg, tokens, lengths):
         x = torch.cat([P["embed.cls"].expand(B, 1, d), x], dim=1)
         lengths = lengths + 1
     B, N, _ = x.shape
+    positions = None
+    if cfg.get("coupled"):  # the data's positions; a CLS slot at 0 moves every token's on by one
+        positions = torch.tensor(COUPLED_POSITIONS, dtype=torch.float64)
+        if cfg["pooling"] == "cls":
+            positions = torch.cat([torch.zeros(B, 1), positions + 1], dim=1)
+        cfg = dict(cfg, slot_positions=positions)
     if cfg["position_type"] == "sinusoidal":
-        x = x + sinusoidal_table(N, d)[None]
+        x = x + (sinusoidal_table(N, d)[None] if positions is None else sinusoidal_table(N, d, positions))
     elif cfg["position_type"] == "learned":
         x = x + P["embed.positions.weight"][:N][None]
     key_valid = torch.arange(N)[None, :] < lengths[:, None]  # [B,N]
@@ -956,6 +990,8 @@ def write_h5(path, cfg, params, logits, loss, grads, hidden=None):
         f.create_dataset("input/labels", data=labels.numpy(), **kw)
         if cfg.get("lm"):
             f.create_dataset("input/targets", data=np.array(LM_TARGETS[cfg["lm"]], dtype=np.int64), **kw)
+        if cfg.get("coupled"):
+            f.create_dataset("input/positions", data=np.array(COUPLED_POSITIONS, dtype=np.int64), **kw)
         for name, _, _ in param_specs(cfg):
             f.create_dataset("params/" + name, data=params[name].numpy(), **kw)
             f.create_dataset("grads/" + name, data=grads[name].numpy(), **kw)
@@ -1033,6 +1069,10 @@ def read_h5(path):
         params = {k: torch.from_numpy(f["params"][k][()]) for k in f["params"]}
         grads = {k: torch.from_numpy(f["grads"][k][()]) for k in f["grads"]}
         inp = [torch.from_numpy(f["input"][k][()]) for k in ("tokens", "lengths", "labels")]
+        if "positions" in f["input"]:  # a coupled variant: the model reads COUPLED_POSITIONS
+            if f["input"]["positions"][()].tolist() != COUPLED_POSITIONS:
+                raise ValueError(path + ": /input/positions differ from COUPLED_POSITIONS")
+            cfg["coupled"] = 1
         logits = torch.from_numpy(f["output/logits"][()])
         loss = float(f["output/loss"][()])
     return (cfg, params, *inp, logits, loss, grads)
@@ -1404,8 +1444,10 @@ def self_test(verbose=True):
     for variant, vcfg in VARIANTS.items():
         rotations = ("rope", "xpos", "p_rope")
         if (vcfg.get("position_type") in rotations or vcfg.get("interleave", {}).get("position_type") in rotations
-                or vcfg.get("logn_scaling") or vcfg.get("position_type") == "cope"):
-            continue  # torch.nn has no rotations, no query scaling, and no mask computed from q and k (CoPE)
+                or vcfg.get("logn_scaling") or vcfg.get("position_type") == "cope" or vcfg.get("coupled")):
+            # torch.nn has no rotations, no query scaling, and no mask computed from q and k (CoPE); nn_reference
+            # builds its masks and tables at 0..N-1, not at the coupled variants' positions
+            continue
         cfg = make_config(variant)
         P = init_params(cfg, variant_seed(variant))
         t, l, y = make_batch()
