@@ -113,6 +113,10 @@ VARIANTS = {
     "sinusoidal_coupled":  dict(position_type="sinusoidal", coupled=1),
     "t5_bias_coupled":     dict(position_type="t5_bias", coupled=1),
     "alibi_coupled":       dict(position_type="alibi", coupled=1),
+    "learned_coupled":     dict(position_type="learned", coupled=1),
+    "kerple_coupled":      dict(position_type="kerple", coupled=1),
+    "fire_coupled":        dict(position_type="fire", coupled=1),
+    "sandwich_coupled":    dict(position_type="sandwich", sandwich_dims=8, coupled=1),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -507,9 +511,9 @@ def directional_alibi_bias(n, before, after):
 KERPLE_EPS = 1e-2  # KERPLE's code keeps r1, r2 >= 0.01
 
 
-def kerple_bias(n, r1, r2):
-    # KERPLE (log): bias[h, i, j] = -r1_h log(1 + r2_h |i - j|), |i - j| for the encoder
-    pos = torch.arange(n, dtype=torch.float64)
+def kerple_bias(n, r1, r2, pos=None):
+    # KERPLE (log): bias[h, i, j] = -r1_h log(1 + r2_h |p_i - p_j|), p = 0..n-1 or one row's positions
+    pos = torch.arange(n, dtype=torch.float64) if pos is None else pos
     dist = (pos[:, None] - pos[None, :]).abs()
     return -r1[:, None, None] * torch.log1p(r2[:, None, None] * dist[None])
 
@@ -519,8 +523,15 @@ def position_bias(n, P, cfg, pre):
     pt = cfg["position_type"]
     positions = cfg.get("slot_positions")
     if positions is not None:
-        assert pt in ("rope", "sinusoidal", "t5_bias", "alibi") and not cfg.get("causal", 0), \
-            "coupled positions: not covered here"
+        assert pt in ("rope", "sinusoidal", "learned", "t5_bias", "alibi", "kerple", "fire", "sandwich") \
+            and not cfg.get("causal", 0), "coupled positions: not covered here"
+        per_row = {  # one row's [H, n, n] at its positions p (1-D), stacked to [B, H, n, n]
+            "kerple": lambda p: kerple_bias(n, P["position.kerple.r1"], P["position.kerple.r2"], p),
+            "fire": lambda p: fire_bias_at(p, p, P, pre + "fire.", cfg),
+            "sandwich": lambda p: sandwich_bias(n, cfg["heads"], cfg["sandwich_dims"] or cfg["d_model"], p),
+        }.get(pt)
+        if per_row:
+            return torch.stack([per_row(row) for row in positions])
     if pt == "t5_bias":
         return t5_bias(n, P["position.t5_bias.weight"], cfg["t5_num_buckets"], cfg["t5_max_distance"],
                        cfg.get("causal", 0), positions)
@@ -540,13 +551,14 @@ def position_bias(n, P, cfg, pre):
     return None
 
 
-def sandwich_bias(n, heads, dims):
+def sandwich_bias(n, heads, dims, pos=None):
     """Sandwich (Chi et al. 2023, "Dissecting Transformer Length Extrapolation via the Lens of
     Receptive Field Analysis", arXiv 2212.10356): the inner product of the two positions' d'-dim
     sinusoidal embeddings, p_m = [sin(m w_i), cos(m w_i)] for w_i = 1 / 10000^(2i/d'), i = 1..d'/2,
     less d'/2 (0 at m = n), head h = 1..H divided by 8h/H (ALiBi's range; NeMo's sandwich_pos_bias).
-    Built from the embeddings themselves, not the cos((m - n) w_i) identity. Returns [H, n, n]."""
-    pos = torch.arange(n, dtype=torch.float64)
+    Built from the embeddings themselves, not the cos((m - n) w_i) identity. Returns [H, n, n], at
+    positions 0..n-1 or at one row's `pos`."""
+    pos = torch.arange(n, dtype=torch.float64) if pos is None else pos
     w = 1.0 / 10000.0 ** (2.0 * torch.arange(1, dims // 2 + 1, dtype=torch.float64) / dims)
     ang = pos[:, None] * w[None, :]
     p = torch.cat([torch.sin(ang), torch.cos(ang)], dim=-1)        # [n, d']
@@ -848,7 +860,8 @@ def encoder_hidden(P, cfg, tokens, lengths):
     if cfg["position_type"] == "sinusoidal":
         x = x + (sinusoidal_table(N, d)[None] if positions is None else sinusoidal_table(N, d, positions))
     elif cfg["position_type"] == "learned":
-        x = x + P["embed.positions.weight"][:N][None]
+        table = P["embed.positions.weight"]
+        x = x + (table[:N][None] if positions is None else table[positions.to(torch.int64)])
     key_valid = torch.arange(N)[None, :] < lengths[:, None]  # [B,N]
     for i in range(cfg["layers"]):
         x = block(x, P, i, cfg, key_valid)
