@@ -197,17 +197,18 @@ TEST_CASE("models match the PyTorch golden files", "[golden]") {
 
 TEST_CASE("models at the data's positions match the PyTorch golden files (coupled, repeated, descending)",
           "[golden][positions]") {
-  const auto variant =
-      GENERATE(as<std::string>{}, "rope_coupled", "sinusoidal_coupled", "learned_coupled", "t5_bias_coupled",
-               "alibi_coupled", "kerple_coupled", "fire_coupled", "sandwich_coupled");
+  const auto variant = GENERATE(as<std::string>{}, "rope_coupled", "sinusoidal_coupled", "learned_coupled",
+                                "t5_bias_coupled", "alibi_coupled", "kerple_coupled", "fire_coupled",
+                                "sandwich_coupled", "rope_coupled_causal", "alibi_coupled_causal");
   for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
     for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
       const GoldenRun r = run_against(variant, dtype, kernel);
       INFO(variant << " " << dtype_name(dtype) << (kernel == AttentionKernel::fused ? " fused" : " composed")
-                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", worst gradient " << r.worst_grad
-                   << " " << r.grad_error);
+                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", hidden " << r.hidden_error
+                   << ", worst gradient " << r.worst_grad << " " << r.grad_error);
       CHECK(r.logits_error <= tolerance);
       CHECK(r.loss_error <= tolerance);
+      CHECK(r.hidden_error <= tolerance);  // the causal ones: every position's output
       CHECK(r.grad_error <= tolerance);
     }
 }

@@ -117,6 +117,8 @@ VARIANTS = {
     "kerple_coupled":      dict(position_type="kerple", coupled=1),
     "fire_coupled":        dict(position_type="fire", coupled=1),
     "sandwich_coupled":    dict(position_type="sandwich", sandwich_dims=8, coupled=1),
+    "rope_coupled_causal": dict(position_type="rope", rope_layout="interleaved", coupled=1, causal=1),
+    "alibi_coupled_causal": dict(position_type="alibi", coupled=1, causal=1),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -523,8 +525,12 @@ def position_bias(n, P, cfg, pre):
     pt = cfg["position_type"]
     positions = cfg.get("slot_positions")
     if positions is not None:
+        # causal: RoPE, and ALiBi's -m|p_i - p_j| (rotor's table of offsets read at p_i - p_j, which in a decoder
+        # may be negative: a key before the query can sit at a larger position)
         assert pt in ("rope", "sinusoidal", "learned", "t5_bias", "alibi", "kerple", "fire", "sandwich") \
-            and not cfg.get("causal", 0), "coupled positions: not covered here"
+            and (not cfg.get("causal", 0) or pt in ("rope", "alibi")), "coupled positions: not covered here"
+        if pt == "alibi":
+            return alibi_bias(n, cfg["heads"], positions)
         per_row = {  # one row's [H, n, n] at its positions p (1-D), stacked to [B, H, n, n]
             "kerple": lambda p: kerple_bias(n, P["position.kerple.r1"], P["position.kerple.r2"], p),
             "fire": lambda p: fire_bias_at(p, p, P, pre + "fire.", cfg),
