@@ -117,6 +117,9 @@ VARIANTS = {
     "kerple_coupled":      dict(position_type="kerple", coupled=1),
     "fire_coupled":        dict(position_type="fire", coupled=1),
     "sandwich_coupled":    dict(position_type="sandwich", sandwich_dims=8, coupled=1),
+    "xpos_coupled":        dict(position_type="xpos", rope_layout="interleaved",
+                                xpos_scale_base=4.0, xpos_gamma=0.4, coupled=1),
+    "p_rope_coupled":      dict(position_type="p_rope", rope_layout="half", kept_frequency_fraction=0.5, coupled=1),
     "rope_coupled_causal": dict(position_type="rope", rope_layout="interleaved", coupled=1, causal=1),
     "alibi_coupled_causal": dict(position_type="alibi", coupled=1, causal=1),
 }
@@ -388,29 +391,30 @@ def rope(x, layout, fraction=1.0, base=10000.0, theta=None, positions=None):
     return out
 
 
-def xpos(x, downscale, scale_base, gamma, base=10000.0):
+def xpos(x, downscale, scale_base, gamma, base=10000.0, positions=None):
     """xPos (Sun et al. 2022, arXiv 2212.10554; torchscale XPOS) on x [..., N, d],
     position m = 0..N-1, pairs (2i, 2i+1) as in the paper:
         zeta_i = (2i/d + gamma) / (1 + gamma),  s[m, i] = zeta_i^(m / scale_base)
         queries: x_m -> R(m theta_i) x_m * s[m, i];  keys (downscale): ... / s[m, i]
     written in torchscale's form x * cos' + rotate_every_two(x) * sin', with
     cos' and sin' the scaled tables duplicated per pair, so that q_m . k_n
-    carries zeta_i^((m - n) / scale_base)."""
+    carries zeta_i^((m - n) / scale_base). positions [B, N]: m = positions[b, n] (x is [B, H, N, d])."""
     n, d = x.shape[-2], x.shape[-1]
     i = torch.arange(d // 2, dtype=torch.float64)
     zeta = (2.0 * i / d + gamma) / (1.0 + gamma)
-    m = torch.arange(n, dtype=torch.float64)
-    scale = zeta[None, :] ** (m[:, None] / scale_base)      # [n, d/2]
+    m = torch.arange(n, dtype=torch.float64) if positions is None else positions[:, None, :]
+    scale = zeta ** (m[..., None] / scale_base)              # [n, d/2], or [B, 1, n, d/2]
     if downscale:
         scale = 1.0 / scale
-    ang = rope_angles(n, d, base)
+    theta = torch.pow(torch.tensor(float(base)), -2.0 * i / d)
+    ang = m[..., None] * theta                                # m * theta_i, as rope_angles
     cos = (torch.cos(ang) * scale).repeat_interleave(2, dim=-1)
     sin = (torch.sin(ang) * scale).repeat_interleave(2, dim=-1)
     every_two = torch.stack((-x[..., 1::2], x[..., 0::2]), dim=-1).flatten(-2)
     return x * cos + every_two * sin
 
 
-def p_rope(x, layout, kept, base=10000.0):
+def p_rope(x, layout, kept, base=10000.0, positions=None):
     """p-RoPE (Barbero et al. 2024, arXiv 2410.06205) on x [..., N, d]: pair i of
     RoPE's d/2 pairs turns by m theta_i, theta_i = base^(-2i/d) over the whole
     head, for the kept = p * d/2 highest frequencies (i < kept); the others are
@@ -424,7 +428,9 @@ def p_rope(x, layout, kept, base=10000.0):
     z = torch.complex(x[..., a_idx], x[..., b_idx])         # [..., n, d/2]
     i = torch.arange(d // 2, dtype=torch.float64)
     theta = torch.where(i < k, torch.pow(torch.tensor(float(base)), -2.0 * i / d), torch.zeros(()))
-    turn = torch.polar(torch.ones(n, d // 2), torch.arange(n, dtype=torch.float64)[:, None] * theta[None, :])
+    m = torch.arange(n, dtype=torch.float64) if positions is None else positions[:, None, :]  # [n] or [B, 1, n]
+    ang = m[..., None] * theta
+    turn = torch.polar(torch.ones_like(ang), ang)
     out = torch.empty_like(x)
     out[..., a_idx] = (z * turn).real
     out[..., b_idx] = (z * turn).imag
@@ -527,7 +533,8 @@ def position_bias(n, P, cfg, pre):
     if positions is not None:
         # causal: RoPE, and ALiBi's -m|p_i - p_j| (rotor's table of offsets read at p_i - p_j, which in a decoder
         # may be negative: a key before the query can sit at a larger position)
-        assert pt in ("rope", "sinusoidal", "learned", "t5_bias", "alibi", "kerple", "fire", "sandwich") \
+        assert pt in ("rope", "xpos", "p_rope", "sinusoidal", "learned", "t5_bias", "alibi", "kerple", "fire",
+                      "sandwich") \
             and (not cfg.get("causal", 0) or pt in ("rope", "alibi")), "coupled positions: not covered here"
         if pt == "alibi":
             return alibi_bias(n, cfg["heads"], positions)
@@ -781,11 +788,13 @@ def attention(u, P, pre, cfg, key_valid):
                 q, k = q * longrope_attention_factor(cfg), k * longrope_attention_factor(cfg)
         elif pt == "xpos":
             assert cfg["rope_layout"] == "interleaved"
-            q = xpos(q, False, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"])
-            k = xpos(k, True, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"])
+            positions = cfg.get("slot_positions")
+            q = xpos(q, False, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"], positions)
+            k = xpos(k, True, cfg["xpos_scale_base"], cfg["xpos_gamma"], cfg["rope_base"], positions)
         elif pt == "p_rope":
-            q = p_rope(q, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
-            k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"])
+            positions = cfg.get("slot_positions")
+            q = p_rope(q, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"], positions)
+            k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"], positions)
         if cfg.get("logn_scaling", 0):  # the queries after their rotation, keys untouched
             q = q * logn_factors(n, cfg["original_max_len"])[None, None, :, None]
         if pt == "cope":
