@@ -200,7 +200,8 @@ TEST_CASE("models at the data's positions match the PyTorch golden files (couple
   const auto variant =
       GENERATE(as<std::string>{}, "rope_coupled", "sinusoidal_coupled", "learned_coupled", "t5_bias_coupled",
                "alibi_coupled", "kerple_coupled", "fire_coupled", "sandwich_coupled", "xpos_coupled", "p_rope_coupled",
-               "rope_coupled_causal", "alibi_coupled_causal");
+               "alibi_directional_coupled", "rope_coupled_causal", "alibi_coupled_causal", "t5_bias_coupled_causal",
+               "kerple_coupled_causal", "fire_coupled_causal");
   for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
     for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
       const GoldenRun r = run_against(variant, dtype, kernel);

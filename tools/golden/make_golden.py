@@ -120,8 +120,12 @@ VARIANTS = {
     "xpos_coupled":        dict(position_type="xpos", rope_layout="interleaved",
                                 xpos_scale_base=4.0, xpos_gamma=0.4, coupled=1),
     "p_rope_coupled":      dict(position_type="p_rope", rope_layout="half", kept_frequency_fraction=0.5, coupled=1),
+    "alibi_directional_coupled": dict(position_type="alibi_directional", coupled=1),
     "rope_coupled_causal": dict(position_type="rope", rope_layout="interleaved", coupled=1, causal=1),
     "alibi_coupled_causal": dict(position_type="alibi", coupled=1, causal=1),
+    "t5_bias_coupled_causal": dict(position_type="t5_bias", coupled=1, causal=1),
+    "kerple_coupled_causal": dict(position_type="kerple", coupled=1, causal=1),
+    "fire_coupled_causal": dict(position_type="fire", coupled=1, causal=1),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -509,9 +513,9 @@ def directional_alibi_slopes(n_heads):
     return both[1::2], both[0::2]
 
 
-def directional_alibi_bias(n, before, after):
-    # bias[h, i, j] = -before_h (i - j) for j < i ;  -after_h (j - i) for j > i
-    pos = torch.arange(n, dtype=torch.float64)
+def directional_alibi_bias(n, before, after, pos=None):
+    # bias[h, i, j] = -before_h (p_i - p_j) for p_j < p_i ;  -after_h (p_j - p_i) for p_j > p_i; p = 0..n-1 or a row's
+    pos = torch.arange(n, dtype=torch.float64) if pos is None else pos
     rel = pos[:, None] - pos[None, :]                        # [i, j] -> i - j
     return -(before[:, None, None] * rel.clamp(min=0)[None] + after[:, None, None] * (-rel).clamp(min=0)[None])
 
@@ -531,17 +535,19 @@ def position_bias(n, P, cfg, pre):
     pt = cfg["position_type"]
     positions = cfg.get("slot_positions")
     if positions is not None:
-        # causal: RoPE, and ALiBi's -m|p_i - p_j| (rotor's table of offsets read at p_i - p_j, which in a decoder
-        # may be negative: a key before the query can sit at a larger position)
-        assert pt in ("rope", "xpos", "p_rope", "sinusoidal", "learned", "t5_bias", "alibi", "kerple", "fire",
-                      "sandwich") \
-            and (not cfg.get("causal", 0) or pt in ("rope", "alibi")), "coupled positions: not covered here"
+        # causal: each bias as rotor reads its table of offsets (or FIRE its pair bias) at p_i - p_j, which in a
+        # decoder may be negative (a key before the query can sit at a larger position): ALiBi's and KERPLE's
+        # |p_i - p_j|, FIRE's encoder form, T5's decoder buckets of p_j - p_i; keys after the query masked
+        assert pt in ("rope", "xpos", "p_rope", "sinusoidal", "learned", "t5_bias", "alibi", "alibi_directional",
+                      "kerple", "fire", "sandwich"), "coupled positions: not covered here"
         if pt == "alibi":
             return alibi_bias(n, cfg["heads"], positions)
         per_row = {  # one row's [H, n, n] at its positions p (1-D), stacked to [B, H, n, n]
             "kerple": lambda p: kerple_bias(n, P["position.kerple.r1"], P["position.kerple.r2"], p),
             "fire": lambda p: fire_bias_at(p, p, P, pre + "fire.", cfg),
             "sandwich": lambda p: sandwich_bias(n, cfg["heads"], cfg["sandwich_dims"] or cfg["d_model"], p),
+            "alibi_directional": lambda p: directional_alibi_bias(
+                n, P["position.alibi_directional.slopes_before"], P["position.alibi_directional.slopes_after"], p),
         }.get(pt)
         if per_row:
             return torch.stack([per_row(row) for row in positions])
