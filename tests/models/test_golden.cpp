@@ -175,6 +175,22 @@ GoldenRun run_lm_against(const std::string& variant, DType dtype, AttentionKerne
   return r;
 }
 
+// Logits, loss, every position's output (the causal files) and every gradient of `variant` on both kernels,
+// float64 to rounding and float32 to its precision.
+void check_on_both_kernels(const std::string& variant) {
+  for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
+    for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
+      const GoldenRun r = run_against(variant, dtype, kernel);
+      INFO(variant << " " << dtype_name(dtype) << (kernel == AttentionKernel::fused ? " fused" : " composed")
+                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", hidden " << r.hidden_error
+                   << ", worst gradient " << r.worst_grad << " " << r.grad_error);
+      CHECK(r.logits_error <= tolerance);
+      CHECK(r.loss_error <= tolerance);
+      CHECK(r.hidden_error <= tolerance);
+      CHECK(r.grad_error <= tolerance);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("models match the PyTorch golden files", "[golden]") {
@@ -202,33 +218,13 @@ TEST_CASE("models at the data's positions match the PyTorch golden files (couple
                "alibi_coupled", "kerple_coupled", "fire_coupled", "sandwich_coupled", "xpos_coupled", "p_rope_coupled",
                "alibi_directional_coupled", "rope_coupled_causal", "alibi_coupled_causal", "t5_bias_coupled_causal",
                "kerple_coupled_causal", "fire_coupled_causal");
-  for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
-    for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
-      const GoldenRun r = run_against(variant, dtype, kernel);
-      INFO(variant << " " << dtype_name(dtype) << (kernel == AttentionKernel::fused ? " fused" : " composed")
-                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", hidden " << r.hidden_error
-                   << ", worst gradient " << r.worst_grad << " " << r.grad_error);
-      CHECK(r.logits_error <= tolerance);
-      CHECK(r.loss_error <= tolerance);
-      CHECK(r.hidden_error <= tolerance);  // the causal ones: every position's output
-      CHECK(r.grad_error <= tolerance);
-    }
+  check_on_both_kernels(variant);
 }
 
 TEST_CASE("causal models match the PyTorch golden files (each encoding's decoder form)", "[golden][causal]") {
   const auto variant = GENERATE(as<std::string>{}, "t5_bias_causal", "fire_causal", "kerple_causal", "alibi_causal",
                                 "xpos_causal", "linear_rope_causal", "linear_rope_code_causal", "sandwich_causal");
-  for (const AttentionKernel kernel : {AttentionKernel::fused, AttentionKernel::composed})
-    for (const auto& [dtype, tolerance] : {std::pair{DType::F64, 1e-9}, std::pair{DType::F32, 1e-4}}) {
-      const GoldenRun r = run_against(variant, dtype, kernel);
-      INFO(variant << " " << dtype_name(dtype) << (kernel == AttentionKernel::fused ? " fused" : " composed")
-                   << ": logits " << r.logits_error << ", loss " << r.loss_error << ", hidden " << r.hidden_error
-                   << ", worst gradient " << r.worst_grad << " " << r.grad_error);
-      CHECK(r.logits_error <= tolerance);
-      CHECK(r.loss_error <= tolerance);
-      CHECK(r.hidden_error <= tolerance);
-      CHECK(r.grad_error <= tolerance);
-    }
+  check_on_both_kernels(variant);
 }
 
 TEST_CASE("CoPE matches the PyTorch golden files on the composed softmax (encoder and causal)", "[golden][cope]") {
