@@ -2,6 +2,7 @@
 // verdicts, statistics, order_dependence and position_usage, and report.md's
 // verdict in words, each cell's intervals and resolved pairs, the order
 // control and whether variants use positions.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -64,6 +65,20 @@ std::string holm_family(const StudyEvidence& e) {
   if (e.against.empty()) return "the pairs of that split and length";
   return "the planned comparisons of that split and length: each variant against `" + e.against +
          "` (spec `comparisons.against`)";
+}
+
+// "5000 replicates", or a range where cells with more rows drew more (StatisticsOptions::holm_resolution).
+std::string replicates_text(const StudyEvidence& e) {
+  int64_t fewest = e.options.replicates, most = e.options.replicates;
+  for (const CellStatistics& c : e.cells) {
+    fewest = std::min(fewest, c.replicates);
+    most = std::max(most, c.replicates);
+  }
+  if (fewest == most) return fmt::format("{} replicates", most);
+  return fmt::format(
+      "{} to {} replicates, more in a cell with more rows, so that its smallest Holm-adjusted p can "
+      "reach {}",
+      fewest, most, e.options.holm_resolution);
 }
 
 // The seed level of the bootstrap can only redraw the seeds at hand: with
@@ -233,19 +248,19 @@ std::string evidence_markdown(const StudyReport& r) {
     o << fmt::format(
         "\n## Statistics\n\nLoss in nats per token over every seed and every evaluation window (non-overlapping "
         "windows of the length, or as the spec's stride says{}), perplexity = e^loss; 95% intervals from a "
-        "two-level bootstrap ({} replicates, resampling seeds and windows, the loss a ratio of summed nats to summed "
+        "two-level bootstrap ({}, resampling seeds and windows, the loss a ratio of summed nats to summed "
         "tokens); pairs compared paired over the same seeds and windows, Holm-corrected over {}; tier 1 is the "
         "lowest loss and every variant not resolved from it, and so on.\n{}",
         budget > 0 ? fmt::format("; the split's first {} targets only, evaluation.max_tokens", budget) : "",
-        e.options.replicates, holm_family(e), few_seeds_note(e));
+        replicates_text(e), holm_family(e), few_seeds_note(e));
     for (const CellStatistics& c : e.cells) o << cell_table(c, e);
   } else if (!e.cells.empty()) {
     o << fmt::format(
         "\n## Statistics\n\nAccuracy in percent over every seed and test document; 95% intervals from a two-level "
-        "bootstrap ({} replicates, resampling seeds and documents); pairs compared paired over the same seeds and "
+        "bootstrap ({}, resampling seeds and documents); pairs compared paired over the same seeds and "
         "documents, Holm-corrected over {}; tier 1 is the best variant and every one not resolved from it, and so "
         "on.\n{}",
-        e.options.replicates, holm_family(e), few_seeds_note(e));
+        replicates_text(e), holm_family(e), few_seeds_note(e));
     for (const CellStatistics& c : e.cells) o << cell_table(c, e);
   }
   o << order_section(e) << usage_section(e);

@@ -319,13 +319,17 @@ void assign_tiers(CellStatistics& cell) {
 
 }  // namespace
 
-CellStatistics cell_statistics(const CellOutcomes& cell, const StatisticsOptions& options) {
-  check_options(options, static_cast<int64_t>(cell.variants.size()));
+CellStatistics cell_statistics(const CellOutcomes& cell, const StatisticsOptions& requested) {
+  const int64_t variants = static_cast<int64_t>(cell.variants.size());
+  StatisticsOptions options = requested;
+  if (options.holm_resolution > 0.0)
+    options.replicates = std::max(options.replicates, minimum_replicates(variants, options.holm_resolution));
+  check_options(options, variants);
   const CellRuns runs = gather_runs(cell);
   const Comparisons comparisons_ = comparisons(runs, cell, options);
   const Replicates replicates = bootstrap(runs, comparisons_, options);
   const int64_t tail = tail_count(options);
-  CellStatistics out{cell.split, cell.length, cell.scaling, cell.lower_is_better, {}, {}};
+  CellStatistics out{cell.split, cell.length, cell.scaling, cell.lower_is_better, {}, {}, options.replicates};
   for (size_t v = 0; v < cell.variants.size(); ++v)
     out.variants.push_back(variant_statistics(cell.variants[v], runs, v, replicates.variant[v], tail));
   std::vector<double> p;
@@ -373,7 +377,8 @@ nlohmann::json to_json(const CellStatistics& cell) {
                    {"length", cell.length},
                    {"scaling", cell.scaling},
                    {"variants", nlohmann::json::array()},
-                   {"pairs", nlohmann::json::array()}};
+                   {"pairs", nlohmann::json::array()},
+                   {"replicates", cell.replicates}};
   if (cell.lower_is_better) j["lower_is_better"] = true;
   for (const VariantStatistics& v : cell.variants) j["variants"].push_back(to_json(v));
   for (const PairStatistics& p : cell.pairs) j["pairs"].push_back(to_json(p));
@@ -386,6 +391,7 @@ nlohmann::json statistics_json(const std::vector<CellStatistics>& cells, const S
                      {"interval", "percentile"},
                      {"confidence", 1.0 - options.alpha},
                      {"replicates", options.replicates},
+                     {"holm_resolution", options.holm_resolution},
                      {"seed", options.seed},
                      {"correction", "holm"},
                      {"alpha", options.alpha},

@@ -43,8 +43,12 @@ namespace rotor {
 
 struct StatisticsOptions {
   int64_t replicates = 2000;  // B, at least minimum_replicates()
-  double alpha = 0.05;        // level of the intervals and of the Holm-corrected tests
-  uint64_t seed = 0;          // of the bootstrap draws
+  // When > 0, a cell with more variants than `replicates` can resolve gets
+  // minimum_replicates(variants, holm_resolution) instead: its smallest
+  // Holm-adjusted p can then fall below this, however many pairs it tests.
+  double holm_resolution = 0.0;
+  double alpha = 0.05;  // level of the intervals and of the Holm-corrected tests
+  uint64_t seed = 0;    // of the bootstrap draws
   // A variant of the cell that every other one is compared with ("none"):
   // VariantStatistics::indistinguishable_from_reference. Empty: no reference.
   std::string reference;
@@ -109,6 +113,7 @@ struct CellStatistics {
   bool lower_is_better = false;             // the cell's scores are losses (CellOutcomes::lower_is_better)
   std::vector<VariantStatistics> variants;  // in input order
   std::vector<PairStatistics> pairs;        // (variants[i], variants[j]) for i < j, in that order (tested ones)
+  int64_t replicates = 0;                   // B this cell drew (StatisticsOptions::holm_resolution)
 };
 
 // Throws DataError when the runs of the cell do not score the same number of

@@ -215,6 +215,29 @@ TEST_CASE("statistics: enough replicates for Holm over every pair", "[study][sta
   CHECK(cell_statistics(cell_of(twelve), fast(1320)).pairs.size() == 66);
 }
 
+TEST_CASE("statistics: holm_resolution draws as many replicates as a cell's pairs need", "[study][statistics]") {
+  // 24 rows, as a language-model study's variants times its RoPE scalings: 276 pairs, beyond 5000 replicates at 0.05.
+  std::vector<VariantOutcomes> rows;
+  for (int v = 0; v < 23; ++v) rows.push_back(variant("v" + std::to_string(v), {{1, {0.5, 0.5}}, {2, {0.5, 0.5}}}));
+  rows.push_back(variant("best", {{1, {1.0, 1.0}}, {2, {1.0, 1.0}}}));
+  StatisticsOptions o = fast(5000);
+  CHECK_THROWS_WITH(cell_statistics(cell_of(rows), o),
+                    Catch::Contains("replicates 5000 is too few: 24 variants at alpha 0.05 need at least 5520"));
+  o.holm_resolution = 0.01;
+  const CellStatistics c = cell_statistics(cell_of(rows), o);
+  CHECK(c.replicates == minimum_replicates(24, 0.01));
+  CHECK(c.replicates == 27600);
+  // Every pair with "best" is as strong as a difference gets, and reads as one after Holm over all 276.
+  int64_t different = 0;
+  for (const PairStatistics& p : c.pairs) {
+    CHECK(p.different == (p.a == "best" || p.b == "best"));
+    different += p.different;
+  }
+  CHECK(different == 23);
+  o.replicates = 30000;  // more than the resolution needs is kept
+  CHECK(cell_statistics(cell_of(rows), o).replicates == 30000);
+}
+
 TEST_CASE("statistics: the same inputs give the same bits, the bootstrap seed matters", "[study][statistics]") {
   std::map<int64_t, std::vector<double>> a, b;
   for (int64_t seed : {1, 2, 3}) {
