@@ -51,18 +51,13 @@ std::vector<int32_t> coupled_prompt_positions(const Config& config, const std::s
 }
 
 // A completion run answers its task's input: "=" appended, the answer up to the end mark (not printed).
-std::vector<int32_t> answer(const RestoredModel& r, const std::string& text, const GenerationOptions& options) {
+std::vector<int32_t> answer(const RestoredModel& r, const std::string& text, GenerationOptions options) {
   const std::vector<int32_t> prompt = completion_prompt(*r.tokenizer, text);
   fmt::print(stderr, "prompt: {}\n", r.tokenizer->decode(prompt));
   const Config& config = r.header.config;
-  if (config.data.generated.positions != TokenPositions::coupled)
-    return answer_prompt(r.language_model(), prompt, end_mark_token(*r.tokenizer), options);
-  if (options.temperature != 0.0)
-    throw ConfigError(
-        "--temperature: a run at coupled positions (data.generated.positions) decodes greedily; "
-        "expected 0");
-  return coupled_answer_prompt(r.language_model(), prompt, coupled_prompt_positions(config, text), options.max_new,
-                               end_mark_token(*r.tokenizer));
+  if (config.data.generated.positions == TokenPositions::coupled)
+    options.prompt_positions = coupled_prompt_positions(config, text);
+  return answer_prompt(r.language_model(), prompt, end_mark_token(*r.tokenizer), options);
 }
 
 int generate_command(const GenerateRequest& req) {

@@ -11,15 +11,6 @@ namespace rotor {
 namespace {
 
 // The logits of one sequence, [n, vocab], at `positions` (coupled) or 0..n-1 (empty).
-std::vector<double> sequence_logits(const LanguageModel& model, const std::vector<int32_t>& tokens,
-                                    const std::vector<int32_t>& positions) {
-  const auto n = static_cast<int64_t>(tokens.size());
-  const std::vector<int32_t> lengths{static_cast<int32_t>(n)};
-  ForwardContext ctx;
-  const ModelInput in{tokens, lengths, 1, n, positions.empty() ? nullptr : &positions};
-  return model.logits(in, ctx).value().to_doubles();
-}
-
 std::vector<int32_t> doc_positions(const TokenizedSplit& split, int64_t doc, int64_t count) {
   if (!split.has_positions()) return {};
   return std::vector<int32_t>(split.doc_positions(doc), split.doc_positions(doc) + count);
@@ -38,13 +29,15 @@ std::vector<int32_t> query_outputs(const LanguageModel& model, const TokenizedSp
   return out;
 }
 
-// Greedy decoding after the prompt (its tokens through the first targeted one, "="), up to the end mark.
-std::vector<int32_t> decoded_answer(const LanguageModel& model, const std::vector<int32_t>& prompt, int64_t answer,
-                                    int32_t end_mark, int64_t window) {
+// Greedy decoding after the prompt (its tokens through the first targeted one, "=", at `positions`: empty or
+// one a token), up to the end mark.
+std::vector<int32_t> decoded_answer(const LanguageModel& model, const std::vector<int32_t>& prompt,
+                                    std::vector<int32_t> positions, int64_t answer, int32_t end_mark, int64_t window) {
   GenerationOptions greedy;
   greedy.temperature = 0.0;
   greedy.max_new = answer + 1;  // the answer and its end mark
   greedy.window = window;
+  greedy.prompt_positions = std::move(positions);
   return answer_prompt(model, prompt, end_mark, greedy);
 }
 
@@ -62,22 +55,6 @@ int32_t mark_token(const Tokenizer& tokenizer, const std::string& name, const ch
 }
 
 }  // namespace
-
-std::vector<int32_t> coupled_answer_prompt(const LanguageModel& model, std::vector<int32_t> prompt,
-                                           std::vector<int32_t> positions, int64_t max_new, int32_t end_mark) {
-  NoGradGuard no_grad;
-  std::vector<int32_t> out;
-  while (static_cast<int64_t>(out.size()) < max_new) {
-    const std::vector<double> logits = sequence_logits(model, prompt, positions);
-    const size_t vocab = logits.size() / prompt.size();
-    const auto next = static_cast<int32_t>(argmax(logits.data() + (prompt.size() - 1) * vocab, vocab));
-    if (next == end_mark) break;
-    out.push_back(next);
-    prompt.push_back(next);
-    positions.push_back(static_cast<int32_t>(out.size()));
-  }
-  return out;
-}
 
 int32_t end_mark_token(const Tokenizer& tokenizer) { return mark_token(tokenizer, "end mark", kEndSymbol); }
 
@@ -123,10 +100,8 @@ std::vector<SequencePrediction> predict_sequences(const LanguageModel& model, co
       p.expected.pop_back();  // the end mark
       const std::vector<int32_t> prompt(tokens, tokens + std::min(first + 1, n));
       const auto answer = static_cast<int64_t>(p.expected.size());
-      p.predicted = split.has_positions()
-                        ? coupled_answer_prompt(model, prompt, doc_positions(split, doc, std::min(first + 1, n)),
-                                                answer + 1, end_mark)  // the answer and its end mark
-                        : decoded_answer(model, prompt, answer, end_mark, window);
+      p.predicted =
+          decoded_answer(model, prompt, doc_positions(split, doc, std::min(first + 1, n)), answer, end_mark, window);
     }
     out.push_back(std::move(p));
   }

@@ -36,15 +36,11 @@ int32_t end_mark_token(const Tokenizer& tokenizer);
 // does not know.
 std::vector<int32_t> completion_prompt(const Tokenizer& tokenizer, const std::string& text);
 
-// The answer to `prompt` (a completion prompt, ending with "="): generated with `options` until the end mark,
-// which is not returned, or for options.max_new tokens.
+// The answer to `prompt` (a completion prompt, ending with "="): generated with `options` (at its
+// prompt_positions, for data at coupled positions) until the end mark, which is not returned, or for
+// options.max_new tokens.
 std::vector<int32_t> answer_prompt(const LanguageModel& model, const std::vector<int32_t>& prompt, int32_t end_mark,
                                    GenerationOptions options);
-
-// The same at coupled positions (datasets/tasks/coupled_positions.h): `positions` one per prompt token, the
-// answer's symbol i at i + 1. Greedy, one whole forward a symbol, until the end mark or max_new symbols.
-std::vector<int32_t> coupled_answer_prompt(const LanguageModel& model, std::vector<int32_t> prompt,
-                                           std::vector<int32_t> positions, int64_t max_new, int32_t end_mark);
 
 // `end_mark`: the token id of kEndSymbol (prompt_answer); `window`: the most tokens a
 // forward reads (data.eval_max_len). The split must have targets.

@@ -8,19 +8,14 @@
 #include "engine/argmax.h"
 
 namespace rotor {
-namespace {
-
-// The scores of the next token after `context`: the last slot's logits of one forward.
-std::vector<double> next_token_logits(const LanguageModel& model, const std::vector<int32_t>& context) {
-  const int64_t n = static_cast<int64_t>(context.size());
+std::vector<double> sequence_logits(const LanguageModel& model, const std::vector<int32_t>& tokens,
+                                    const std::vector<int32_t>& positions) {
+  const auto n = static_cast<int64_t>(tokens.size());
   const std::vector<int32_t> lengths{static_cast<int32_t>(n)};
   ForwardContext ctx;
-  const std::vector<double> all = model.logits(ModelInput{context, lengths, 1, n}, ctx).value().to_doubles();
-  const size_t vocab = all.size() / static_cast<size_t>(n);
-  return std::vector<double>(all.end() - static_cast<std::ptrdiff_t>(vocab), all.end());
+  const ModelInput in{tokens, lengths, 1, n, positions.empty() ? nullptr : &positions};
+  return model.logits(in, ctx).value().to_doubles();
 }
-
-}  // namespace
 
 int32_t choose_token(const std::vector<double>& logits, double temperature, int64_t top_k, double u) {
   if (temperature == 0.0) return static_cast<int32_t>(argmax(logits.data(), logits.size()));
@@ -49,15 +44,23 @@ std::vector<int32_t> generate(const LanguageModel& model, const std::vector<int3
                               const GenerationOptions& options) {
   if (model.kind() != LanguageModelKind::causal) throw std::logic_error("generate: the model is not causal");
   if (prompt.empty() || options.window <= 0) throw std::logic_error("generate: an empty prompt or window");
+  if (!options.prompt_positions.empty() && options.prompt_positions.size() != prompt.size())
+    throw std::logic_error("generate: prompt_positions is not one position per prompt token");
   NoGradGuard no_grad;
   const RandomKey key{options.seed, stream_id("generate"), 0};
-  std::vector<int32_t> tokens = prompt;
+  std::vector<int32_t> tokens = prompt, positions = options.prompt_positions;
   for (int64_t k = 0; k < options.max_new; ++k) {
-    const size_t start = tokens.size() > static_cast<size_t>(options.window) ? tokens.size() - options.window : 0;
-    const std::vector<int32_t> context(tokens.begin() + static_cast<std::ptrdiff_t>(start), tokens.end());
-    const uint64_t position = tokens.size();
-    tokens.push_back(choose_token(next_token_logits(model, context), options.temperature, options.top_k,
-                                  key.uniform_double(position)));
+    const auto start = static_cast<std::ptrdiff_t>(
+        tokens.size() > static_cast<size_t>(options.window) ? tokens.size() - options.window : 0);
+    const std::vector<int32_t> context(tokens.begin() + start, tokens.end());
+    const std::vector<int32_t> at =
+        positions.empty() ? positions : std::vector<int32_t>(positions.begin() + start, positions.end());
+    const std::vector<double> logits = sequence_logits(model, context, at);
+    const size_t vocab = logits.size() / context.size();
+    const std::vector<double> next(logits.end() - static_cast<std::ptrdiff_t>(vocab), logits.end());
+    const uint64_t position = tokens.size();  // of the draw: the token's index in prompt + continuation
+    tokens.push_back(choose_token(next, options.temperature, options.top_k, key.uniform_double(position)));
+    if (!positions.empty()) positions.push_back(static_cast<int32_t>(k + 1));
     if (tokens.back() == options.stop) break;
   }
   return std::vector<int32_t>(tokens.begin() + static_cast<std::ptrdiff_t>(prompt.size()), tokens.end());

@@ -25,7 +25,14 @@ struct GenerationOptions {
   uint64_t seed = 0;
   int64_t window = 0;  // context tokens per forward (> 0)
   int32_t stop = -1;   // generation ends once this token is added (a completion run's end mark); -1: none
+  // The prompt's positions, one a token, for data at coupled positions (datasets/tasks/coupled_positions.h);
+  // generated token k (1, 2, ...) then sits at position k, as answer symbol k does. Empty: tokens at their slots.
+  std::vector<int32_t> prompt_positions{};
 };
+
+// The logits of every slot of one forward of `tokens` (a batch of one), at `positions` (empty: at their slots).
+std::vector<double> sequence_logits(const LanguageModel& model, const std::vector<int32_t>& tokens,
+                                    const std::vector<int32_t>& positions);
 
 // The next token for `logits` (one slot's scores): the argmax at temperature 0, else a draw
 // with the uniform number `u` in [0, 1) from softmax(logits / temperature) over the top k.
