@@ -10,7 +10,7 @@
 namespace rotor {
 namespace {
 
-void check(const BatchConfig& config) {
+void check_batch_config(const BatchConfig& config) {
   if (config.batch_tokens < 0) throw DataError("batch_tokens: expected 0 (off) or a positive budget");
   if (config.batch_tokens == 0 && config.batch_size < 1) {
     throw DataError("batch_size: expected at least 1, got " + std::to_string(config.batch_size));
@@ -60,7 +60,7 @@ void shuffle_window(int32_t* tokens, int64_t length, uint64_t seed, int64_t epoc
 
 std::vector<std::vector<int64_t>> plan_train_batches(const std::vector<int64_t>& lengths, const BatchConfig& config,
                                                      uint64_t seed, int64_t epoch) {
-  check(config);
+  check_batch_config(config);
   const auto step = static_cast<uint64_t>(epoch);
   const std::vector<int64_t> order =
       shuffled_indices(static_cast<int64_t>(lengths.size()), RandomKey{seed, stream_id("shuffle"), step});
@@ -91,7 +91,7 @@ std::vector<std::vector<int64_t>> plan_train_batches(const std::vector<int64_t>&
 }
 
 std::vector<std::vector<int64_t>> plan_eval_batches(const std::vector<int64_t>& lengths, const BatchConfig& config) {
-  check(config);
+  check_batch_config(config);
   std::vector<int64_t> order(lengths.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return lengths[a] > lengths[b]; });

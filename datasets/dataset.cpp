@@ -90,8 +90,8 @@ TokenizerConfig tokenizer_config(const DataConfig& c) {
   return t;
 }
 
-TokenizedSplit tokenize(const std::string& name, const std::vector<Document>& docs, const std::vector<int32_t>& labels,
-                        const Tokenizer& tokenizer) {
+TokenizedSplit tokenize_split(const std::string& name, const std::vector<Document>& docs,
+                              const std::vector<int32_t>& labels, const Tokenizer& tokenizer) {
   TokenizedSplit out;
   out.name = name;
   for (size_t i = 0; i < docs.size(); ++i) {
@@ -139,7 +139,7 @@ CachedTokens build(const DataConfig& c, const TokenizerConfig& t, const LoadOpti
   out.tokenizer = tokenizer->save();
   out.labels = labels.names();
   for (size_t i = 0; i < splits.size(); ++i)
-    out.splits.push_back(tokenize(splits[i].name, splits[i].docs, label_ids[i], *tokenizer));
+    out.splits.push_back(tokenize_split(splits[i].name, splits[i].docs, label_ids[i], *tokenizer));
   return out;
 }
 
@@ -272,7 +272,7 @@ std::vector<Document> read_documents(const std::string& path, const DataConfig& 
 TokenizedSplit tokenize_documents(const std::string& name, const std::vector<Document>& docs,
                                   const Tokenizer& tokenizer, const LabelVocab* labels) {
   const std::vector<int32_t> ids = labels ? labels->encode(docs, name) : std::vector<int32_t>(docs.size(), 0);
-  return tokenize(name, docs, ids, tokenizer);
+  return tokenize_split(name, docs, ids, tokenizer);
 }
 
 }  // namespace rotor

@@ -17,7 +17,7 @@ namespace rotor {
 namespace {
 
 // Bump when the file layout or the meaning of cached tokens changes.
-constexpr std::string_view kMagic = "rotor-token-cache 3\n";  // 3: per-token positions
+constexpr std::string_view kTokenCacheMagic = "rotor-token-cache 3\n";  // 3: per-token positions
 
 // Little-endian host layout; the cache is a local file, never shipped.
 class Writer {
@@ -114,7 +114,7 @@ std::optional<CachedTokens> load_token_cache(const std::string& path, const std:
   if (ec) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   Reader r(in, size);
-  if (r.str() != kMagic || r.str() != key) return std::nullopt;
+  if (r.str() != kTokenCacheMagic || r.str() != key) return std::nullopt;
   CachedTokens t;
   t.tokenizer = r.str();
   const uint64_t num_labels = r.u64();
@@ -157,7 +157,7 @@ void save_token_cache(const std::string& path, const std::string& key, const Cac
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) throw not_writable(std::strerror(errno));
     Writer w(out);
-    w.str(kMagic);
+    w.str(kTokenCacheMagic);
     w.str(key);
     w.str(tokens.tokenizer);
     w.u64(tokens.labels.size());

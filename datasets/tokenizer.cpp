@@ -8,7 +8,7 @@
 namespace rotor {
 namespace {
 
-constexpr std::string_view kMagic = "rotor-tokenizer ";
+constexpr std::string_view kTokenizerMagic = "rotor-tokenizer ";
 
 }  // namespace
 
@@ -17,7 +17,7 @@ std::string Tokenizer::special_token_text(int32_t id) {
   return names[id];
 }
 
-std::string Tokenizer::save() const { return std::string(kMagic) + name() + "\n" + payload(); }
+std::string Tokenizer::save() const { return std::string(kTokenizerMagic) + name() + "\n" + payload(); }
 
 std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
                                            const std::vector<std::string_view>& train_texts) {
@@ -37,10 +37,10 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerConfig& config,
 
 std::unique_ptr<Tokenizer> load_tokenizer(std::string_view bytes) {
   const size_t newline = bytes.find('\n');
-  if (bytes.substr(0, kMagic.size()) != kMagic || newline == std::string_view::npos) {
+  if (bytes.substr(0, kTokenizerMagic.size()) != kTokenizerMagic || newline == std::string_view::npos) {
     throw DataError("saved tokenizer: expected a header 'rotor-tokenizer <name>'");
   }
-  const std::string_view name = bytes.substr(kMagic.size(), newline - kMagic.size());
+  const std::string_view name = bytes.substr(kTokenizerMagic.size(), newline - kTokenizerMagic.size());
   const std::string_view payload = bytes.substr(newline + 1);
   switch (parse_option<TokenizerKind>(name).value_or(TokenizerKind::automatic)) {
     case TokenizerKind::byte:

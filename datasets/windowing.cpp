@@ -10,7 +10,7 @@
 namespace rotor {
 namespace {
 
-void check(const WindowConfig& config) {
+void check_window_config(const WindowConfig& config) {
   if (config.max_len < 1) throw DataError("max_len: expected at least 1, got " + std::to_string(config.max_len));
 }
 
@@ -58,7 +58,7 @@ void copy_window_values(const int32_t* doc, int64_t doc_length, const Window& wi
 
 std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfig& config, uint64_t seed,
                                   int64_t epoch) {
-  check(config);
+  check_window_config(config);
   if (split.has_targets()) return whole_samples(split, config, "data.max_len");
   const RandomKey key{seed, stream_id("train_window"), static_cast<uint64_t>(epoch)};
   std::vector<Window> out;
@@ -77,7 +77,7 @@ std::vector<Window> train_windows(const TokenizedSplit& split, const WindowConfi
 }
 
 std::vector<Window> eval_windows(const TokenizedSplit& split, const WindowConfig& config) {
-  check(config);
+  check_window_config(config);
   if (split.has_targets()) return whole_samples(split, config, "data.eval_max_len (0: data.max_len)");
   std::vector<Window> out;
   for (int64_t doc = 0; doc < split.num_docs(); ++doc) {

@@ -11,7 +11,7 @@
 namespace rotor {
 namespace {
 
-bool apply() {
+bool apply_malloc_tuning() {
 #if defined(ROTOR_WITH_TCMALLOC)
   // Keep freed spans: the next step needs the same memory again.
   MallocExtension::instance()->SetMemoryReleaseRate(0.0);
@@ -31,7 +31,7 @@ bool apply() {
 }  // namespace
 
 bool tune_malloc_for_repeated_steps() {
-  static const bool applied = apply();  // thread-safe, once
+  static const bool applied = apply_malloc_tuning();  // thread-safe, once
   return applied;
 }
 

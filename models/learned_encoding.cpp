@@ -35,7 +35,7 @@ class LearnedEncoding : public PositionEncoding {
 };
 
 // Randomized positions reach max_positions - 1: the table needs a row for each.
-void validate(const ModelConfig& c) {
+void validate_learned(const ModelConfig& c) {
   const int64_t rows = c.position.integer("max_len"), range = c.position.integer("max_positions");
   if (c.position.flag("randomized") && rows < range)
     throw ModelConfigError("model.position.max_len: the learned table has " + std::to_string(rows) +
@@ -49,7 +49,7 @@ PositionEncodingSpec learned_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "learned";
   s.adds_to_embeddings = true;
-  s.validate = validate;
+  s.validate = validate_learned;
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<LearnedEncoding>(store, c); };
   s.max_positions = [](const ModelConfig& c) { return c.position.integer("max_len"); };
   s.options = with_randomized_positions({

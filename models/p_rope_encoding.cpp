@@ -52,7 +52,7 @@ class PRopeEncoding : public PositionEncoding {
   RotaryEmbedding rope_;
 };
 
-void validate(const ModelConfig& c) {
+void validate_p_rope(const ModelConfig& c) {
   require_even_head_dim(c);
   const double p = c.position.number(kKeptShare), pairs = p * static_cast<double>(c.head_dim() / 2);
   if (std::abs(pairs - std::round(pairs)) > 1e-9)
@@ -66,7 +66,7 @@ void validate(const ModelConfig& c) {
 PositionEncodingSpec p_rope_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "p_rope";
-  s.validate = validate;
+  s.validate = validate_p_rope;
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<PRopeEncoding>(c); };
   s.options = rotary_options({"layout", "base"});
   s.options.push_back(

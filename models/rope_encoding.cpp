@@ -51,7 +51,7 @@ void validate_longrope_factors(const ModelConfig& c, bool longrope) {
   }
 }
 
-void validate(const ModelConfig& c) {
+void validate_rope(const ModelConfig& c) {
   const PositionConfig& p = c.position;
   require_even_head_dim(c);
   const double fraction = p.number("fraction"), factor = p.number("scaling_factor");
@@ -83,7 +83,7 @@ void validate(const ModelConfig& c) {
 PositionEncodingSpec rope_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "rope";
-  s.validate = validate;
+  s.validate = validate_rope;
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<RopeEncoding>(c); };
   s.options = with_randomized_positions(rotary_options());
   s.scales_lengths = true;

@@ -61,7 +61,7 @@ class SandwichEncoding : public PositionEncoding {
   int64_t heads_, dims_;
 };
 
-void validate(const ModelConfig& c) {
+void validate_sandwich(const ModelConfig& c) {
   const int64_t d = c.position.integer(kDims);
   if (d % 2 != 0)
     throw ModelConfigError(
@@ -78,7 +78,7 @@ void validate(const ModelConfig& c) {
 PositionEncodingSpec sandwich_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "sandwich";
-  s.validate = validate;
+  s.validate = validate_sandwich;
   s.make = [](ParameterStore&, const ModelConfig& c) {
     return std::make_unique<SandwichEncoding>(c.heads, sandwich_dims(c));
   };

@@ -82,7 +82,7 @@ class T5BiasEncoding : public PositionEncoding {
   std::vector<ParameterId> tables_;
 };
 
-void validate(const ModelConfig& c) {
+void validate_t5(const ModelConfig& c) {
   const int64_t buckets = c.position.integer("num_buckets");
   if (buckets < 4 || buckets % 2 != 0)
     throw ModelConfigError("model.position.num_buckets: must be an even number >= 4, got " + std::to_string(buckets));
@@ -95,7 +95,7 @@ void validate(const ModelConfig& c) {
 PositionEncodingSpec t5_bias_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "t5_bias";
-  s.validate = validate;
+  s.validate = validate_t5;
   s.make = [](ParameterStore& store, const ModelConfig& c) { return std::make_unique<T5BiasEncoding>(store, c); };
   s.options = with_randomized_positions({
       PositionOption::integer("num_buckets", 32, "relative-position buckets"),

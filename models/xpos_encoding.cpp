@@ -113,7 +113,7 @@ class XposEncoding : public PositionEncoding {
   mutable RotaryTables query_, key_;
 };
 
-void validate(const ModelConfig& c) {
+void validate_xpos(const ModelConfig& c) {
   require_even_head_dim(c);
   if (c.attention == AttentionKind::linear)
     throw ModelConfigError(
@@ -126,7 +126,7 @@ void validate(const ModelConfig& c) {
 PositionEncodingSpec xpos_encoding_spec() {
   PositionEncodingSpec s;
   s.name = "xpos";
-  s.validate = validate;
+  s.validate = validate_xpos;
   s.make = [](ParameterStore&, const ModelConfig& c) { return std::make_unique<XposEncoding>(c); };
   s.options = rotary_options({"layout", "base"});
   s.options.push_back(PositionOption::number("xpos_scale_base", 512.0,

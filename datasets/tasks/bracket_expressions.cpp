@@ -8,7 +8,7 @@ namespace {
 
 using Symbols = std::vector<std::string>;
 
-const char* const kOperators[] = {"+", "-", "*"};  // the authors' op 0, 1, 2
+const char* const kBracketOperators[] = {"+", "-", "*"};  // the authors' op 0, 1, 2
 
 // A recursive-descent reader of one expression from symbols [at, end).
 class ExpressionReader {
@@ -84,7 +84,7 @@ std::vector<std::string> draw_bracket_expression(Draws& draws, int64_t length, b
   Symbols out{"("};
   for (std::string& s : draw_bracket_expression(draws, left_length, multiply)) out.push_back(std::move(s));
   Symbols right = draw_bracket_expression(draws, length - 3 - left_length, multiply);
-  out.emplace_back(kOperators[draws.below(multiply ? 3 : 2)]);
+  out.emplace_back(kBracketOperators[draws.below(multiply ? 3 : 2)]);
   for (std::string& s : right) out.push_back(std::move(s));
   out.emplace_back(")");
   return out;

@@ -10,10 +10,7 @@
 namespace rotor {
 namespace {
 
-constexpr int64_t kDefaultTrainSize = 10000;
-constexpr int64_t kDefaultEvalSize = 1000;
-
-const SeparationTask& task_of(const DataConfig& config) {
+const SeparationTask& separation_task_of(const DataConfig& config) {
   const SeparationTask* task = find_separation_task(config.task);
   if (task == nullptr) throw DataError("task: '" + config.task + "' is not a separation task");
   return *task;
@@ -39,15 +36,9 @@ GeneratedSplit allowed_range(const std::string& task, const std::string& key, Ge
   return split;
 }
 
-std::string joined(const std::vector<std::string>& symbols) {
-  std::string out;
-  for (const std::string& s : symbols) out += (out.empty() ? "" : " ") + s;
-  return out;
-}
-
 // Fills `split` with distinct samples (none in `seen`), labels round-robin.
-DocumentSplit fill_split(const SeparationTask& task, const DataConfig& config, const GeneratedSplit& split,
-                         std::unordered_set<std::string>& seen, int64_t& attempts) {
+DocumentSplit fill_separation_split(const SeparationTask& task, const DataConfig& config, const GeneratedSplit& split,
+                                    std::unordered_set<std::string>& seen, int64_t& attempts) {
   const std::string stream = std::string(task.name) + "/" + split.name;
   const RandomKey length_key{config.data_seed, stream_id(stream + "/length"), 0};
   const uint64_t sample_stream = stream_id(stream);
@@ -68,7 +59,7 @@ DocumentSplit fill_split(const SeparationTask& task, const DataConfig& config, c
       const uint64_t draw = static_cast<uint64_t>(j * kDrawsPerSample + a);
       const int64_t n = split.min_len + step * static_cast<int64_t>(length_key.below(draw, lengths));
       std::string text =
-          joined(task.draw(config.generated, RandomKey{config.data_seed, sample_stream, draw}, n, label));
+          joined_symbols(task.draw(config.generated, RandomKey{config.data_seed, sample_stream, draw}, n, label));
       ++attempts;
       if (!seen.insert(text).second) continue;
       const std::string where = stream + " sample " + std::to_string(j);
@@ -80,6 +71,12 @@ DocumentSplit fill_split(const SeparationTask& task, const DataConfig& config, c
 }
 
 }  // namespace
+
+std::string joined_symbols(const std::vector<std::string>& symbols) {
+  std::string out;
+  for (const std::string& s : symbols) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
 
 void check_generated_options(const GeneratedTaskConfig& g) {
   const auto expect = [](bool ok, const std::string& key, const std::string& what, int64_t got) {
@@ -109,7 +106,7 @@ std::vector<std::string> separation_task_names() {
 bool is_separation_task(std::string_view task) { return find_separation_task(task) != nullptr; }
 
 std::vector<GeneratedSplit> separation_splits(const DataConfig& config) {
-  const SeparationTask& task = task_of(config);
+  const SeparationTask& task = separation_task_of(config);
   const GeneratedTaskConfig& g = config.generated;
   check_generated_options(g);
   const LengthRule rule = task.lengths(g);
@@ -131,10 +128,11 @@ std::vector<GeneratedSplit> separation_splits(const DataConfig& config) {
 }
 
 std::vector<DocumentSplit> separation_documents(const DataConfig& config, int64_t& attempts) {
-  const SeparationTask& task = task_of(config);
+  const SeparationTask& task = separation_task_of(config);
   std::unordered_set<std::string> seen;
   std::vector<DocumentSplit> out;
-  for (const GeneratedSplit& s : separation_splits(config)) out.push_back(fill_split(task, config, s, seen, attempts));
+  for (const GeneratedSplit& s : separation_splits(config))
+    out.push_back(fill_separation_split(task, config, s, seen, attempts));
   return out;
 }
 

@@ -29,6 +29,12 @@ namespace rotor {
 
 // Draws one sample may take before its split is declared unfillable.
 constexpr int64_t kDrawsPerSample = 100;
+// Every generated task's split sizes when data.train_size / data.eval_size are 0.
+constexpr int64_t kDefaultTrainSize = 10000;
+constexpr int64_t kDefaultEvalSize = 1000;
+
+// A sample's symbols as its text: separated by single spaces.
+std::string joined_symbols(const std::vector<std::string>& symbols);
 
 struct GeneratedSplit {
   std::string name;

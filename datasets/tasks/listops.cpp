@@ -12,7 +12,7 @@ namespace {
 
 constexpr double kValueProbability = 0.25;  // LRA's VALUE_P: r > 0.25 makes a leaf
 // Token codes while drawing: 0-9 digits, then the operators, then "]".
-constexpr const char* kOperators[] = {"[MIN", "[MAX", "[MED", "[SM"};
+constexpr const char* kListOpsOperators[] = {"[MIN", "[MAX", "[MED", "[SM"};
 constexpr uint8_t kFirstOperator = 10, kClose = 14;
 // Give up when the splits are this far from full: the length ranges do not
 // suit max_depth and max_args.
@@ -85,7 +85,7 @@ class TreeDraw {
       if (code < kFirstOperator) {
         s.text += static_cast<char>('0' + code);
       } else {
-        s.text += code == kClose ? "]" : kOperators[code - kFirstOperator];
+        s.text += code == kClose ? "]" : kListOpsOperators[code - kFirstOperator];
       }
     }
     return s;

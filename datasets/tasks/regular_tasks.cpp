@@ -19,7 +19,7 @@ using Symbols = std::vector<std::string>;
 constexpr int64_t kModulus = 5;      // modular_arithmetic.py: "We use 5 in the paper"
 constexpr int64_t kCycleLength = 5;  // cycle_navigation.py: _cycle_length
 const Symbols kMoves = {"-1", "0", "+1"};
-const Symbols kOperators = {"+", "*", "-"};  // modular_arithmetic.py's default order
+const Symbols kModularOperators = {"+", "*", "-"};  // modular_arithmetic.py's default order
 
 // A term's value: the product of its factors, negated when a "-" precedes it.
 struct Term {
@@ -46,7 +46,7 @@ SequenceSample draw_modular_arithmetic(const RandomKey& key, int64_t n) {
   const int64_t length = n % 2 == 1 ? n : n - 1;
   Symbols input;
   for (int64_t i = 0; i < length; ++i)
-    input.push_back(i % 2 == 0 ? number_symbol(draws.below(kModulus)) : kOperators[draws.below(3)]);
+    input.push_back(i % 2 == 0 ? number_symbol(draws.below(kModulus)) : kModularOperators[draws.below(3)]);
   Symbols out = modular_arithmetic_output(input);
   return {std::move(input), std::move(out)};
 }

@@ -14,19 +14,10 @@
 namespace rotor {
 namespace {
 
-constexpr int64_t kDefaultTrainSize = 10000;
-constexpr int64_t kDefaultEvalSize = 1000;
-
-const SequenceTask& task_of(const DataConfig& config) {
+const SequenceTask& sequence_task_of(const DataConfig& config) {
   const SequenceTask* task = find_sequence_task(config.task);
   if (task == nullptr) throw DataError("task: '" + config.task + "' is not a sequence task");
   return *task;
-}
-
-std::string joined(const std::vector<std::string>& symbols) {
-  std::string out;
-  for (const std::string& s : symbols) out += (out.empty() ? "" : " ") + s;
-  return out;
 }
 
 // Fills `split`: training samples as drawn, held-out ones redrawn until new to `seen`.
@@ -51,7 +42,7 @@ SequenceSplit fill_split(const SequenceTask& task, const DataConfig& config, con
       const int64_t n = split.min_len + static_cast<int64_t>(length_key.below(draw, lengths));
       SequenceSample sample = task.draw(RandomKey{config.data_seed, sample_stream, draw}, n);
       ++attempts;
-      if (!seen.insert(joined(sample.input)).second && held_out) continue;
+      if (!seen.insert(joined_symbols(sample.input)).second && held_out) continue;
       out.samples.push_back(std::move(sample));
       break;
     }
@@ -117,7 +108,7 @@ TokenizedSplit tokenize(const SequenceSplit& split, SequenceLayout layout, const
 bool is_sequence_task(std::string_view task) { return find_sequence_task(task) != nullptr; }
 
 std::vector<GeneratedSplit> sequence_splits(const DataConfig& config) {
-  const SequenceTask& task = task_of(config);
+  const SequenceTask& task = sequence_task_of(config);
   const GeneratedTaskConfig& g = config.generated;
   check_generated_options(g);
   const auto at_least_task_min = [&](const std::string& key, int64_t length) {
@@ -139,7 +130,7 @@ std::vector<GeneratedSplit> sequence_splits(const DataConfig& config) {
 }
 
 std::vector<SequenceSplit> sequence_samples(const DataConfig& config, int64_t& attempts) {
-  const SequenceTask& task = task_of(config);
+  const SequenceTask& task = sequence_task_of(config);
   std::unordered_set<std::string> seen;
   std::vector<SequenceSplit> out;
   for (const GeneratedSplit& s : sequence_splits(config)) out.push_back(fill_split(task, config, s, seen, attempts));
@@ -161,7 +152,7 @@ CachedTokens sequence_task_tokens(const DataConfig& config, const std::string& s
   const std::unique_ptr<Tokenizer> tokenizer = saved.empty() ? symbol_tokenizer(config, splits) : load_tokenizer(saved);
   SymbolIds id_of(*tokenizer);
   const char* coupled =
-      config.generated.positions == TokenPositions::coupled ? task_of(config).coupled_operator : nullptr;
+      config.generated.positions == TokenPositions::coupled ? sequence_task_of(config).coupled_operator : nullptr;
   for (const SequenceSplit& s : splits) out.splits.push_back(tokenize(s, config.sequence_layout, coupled, id_of));
   out.tokenizer = tokenizer->save();
   return out;

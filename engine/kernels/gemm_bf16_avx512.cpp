@@ -36,7 +36,7 @@ struct OperandView {
   int64_t sk, sj;
 };
 
-__mmask16 first_lanes(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xffff : n <= 0 ? 0 : (1u << n) - 1); }
+__mmask16 first_lanes16(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xffff : n <= 0 ? 0 : (1u << n) - 1); }
 
 // Words (x[k0+2p][j0+j], x[k0+2p+1][j0+j]) for pairs p < (kc+1)/2 and columns
 // j < cols rounded up to `width`, as panels of `width` columns: column j at
@@ -50,9 +50,9 @@ ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t
     const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22,
                                                 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
     for (int64_t j = 0; j < span; j += 16) {  // 16 columns (a 64-byte line of a row) at a time
-      const __mmask16 live = first_lanes(cols - j);
+      const __mmask16 live = first_lanes16(cols - j);
       // Lanes 8..15 go to column j + 8, in the next panel when panels are 8 wide.
-      const __mmask16 lo = first_lanes(std::min<int64_t>(8, span - j)), hi = first_lanes(span - j) & 0xff00;
+      const __mmask16 lo = first_lanes16(std::min<int64_t>(8, span - j)), hi = first_lanes16(span - j) & 0xff00;
       for (int64_t p = 0; p < pairs; ++p) {
         const float* r0 = v.x + (k0 + 2 * p) * v.sk + j0 + j;
         const __m512 even = _mm512_maskz_loadu_ps(live, r0);
@@ -75,8 +75,8 @@ ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t
     const float* col = v.x + (j0 + j) * v.sj + k0;
     for (int64_t p = 0; p < pairs; p += 16) {
       const int64_t left = kc - 2 * p;
-      const __m512 lo = _mm512_maskz_loadu_ps(first_lanes(left), col + 2 * p);
-      const __m512 hi = _mm512_maskz_loadu_ps(first_lanes(left - 16), col + 2 * p + 16);
+      const __m512 lo = _mm512_maskz_loadu_ps(first_lanes16(left), col + 2 * p);
+      const __m512 hi = _mm512_maskz_loadu_ps(first_lanes16(left - 16), col + 2 * p + 16);
       _mm512_store_si512(words, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(hi, lo)));
       const int64_t n = std::min<int64_t>(16, pairs - p);
       for (int64_t q = 0; q < n; ++q) *at(p + q, j) = words[q];
@@ -192,7 +192,7 @@ ROTOR_BF16_TARGET void block_product(const Operand& a_op, const Operand& b_op, i
                              ldc,
                              K > kDepth ? ws.data() + (ic + ir) * kColBlock + jr * kRows : nullptr,
                              std::min(kRows, mc - ir),
-                             {first_lanes(nc - jr), first_lanes(nc - jr - 16)},
+                             {first_lanes16(nc - jr), first_lanes16(nc - jr - 16)},
                              pc == 0,
                              pc + kc == K,
                              alpha,

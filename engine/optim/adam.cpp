@@ -11,7 +11,7 @@ namespace {
 
 const char* owner_name(Adam::Decay decay) { return decay == Adam::Decay::l2 ? "Adam" : "AdamW"; }
 
-AdamOptions validated(const AdamOptions& o, Adam::Decay decay) {
+AdamOptions validated_adam(const AdamOptions& o, Adam::Decay decay) {
   auto fail = [&](const std::string& what, double v) {
     throw ValueError(std::string(owner_name(decay)) + ": " + what + ", got " + std::to_string(v));
   };
@@ -54,7 +54,7 @@ void adam_update(T* __restrict p, const T* __restrict g, T* __restrict m, T* __r
 
 Adam::Adam(ParameterStore& params, AdamOptions options, Decay decay)
     : params_(params),
-      options_(validated(options, decay)),
+      options_(validated_adam(options, decay)),
       decay_(decay),
       slots_(params, {"m", "v"}, owner_name(decay)) {}
 

@@ -11,7 +11,7 @@ namespace {
 
 const char* const kOwner = "Sgd";
 
-SgdOptions validated(const SgdOptions& o) {
+SgdOptions validated_sgd(const SgdOptions& o) {
   auto fail = [](const std::string& what, double v) {
     throw ValueError(std::string(kOwner) + ": " + what + ", got " + std::to_string(v));
   };
@@ -39,7 +39,7 @@ void sgd_update(T* p, const T* g, T* buf, int64_t b, int64_t e, T lr, T decay, T
 
 Sgd::Sgd(ParameterStore& params, SgdOptions options)
     : params_(params),
-      options_(validated(options)),
+      options_(validated_sgd(options)),
       slots_(params, options.momentum > 0 ? std::vector<std::string>{"momentum"} : std::vector<std::string>{}, kOwner) {
 }
 

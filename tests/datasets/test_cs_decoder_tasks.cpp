@@ -47,7 +47,7 @@ const SequenceTask& task_named(const std::string& name) {
 RandomKey key(uint64_t step) { return RandomKey{2023, stream_id("cs-decoder-tasks"), step}; }
 
 // How often each output of a one-symbol task comes out of `draws` samples.
-std::map<std::string, double> output_shares(const std::string& name, int64_t n, int draws) {
+std::map<std::string, double> decoder_output_shares(const std::string& name, int64_t n, int draws) {
   std::map<std::string, double> shares;
   for (int i = 0; i < draws; ++i) {
     const SequenceSample sample = task_named(name).draw(key(static_cast<uint64_t>(i)), n);
@@ -264,22 +264,23 @@ TEST_CASE("cs and decoder tasks: the same key gives the same sample, other keys 
 TEST_CASE("cs and decoder tasks: the balance of one-symbol outputs", "[cs-decoder-tasks]") {
   // Uniform bits make the missing symbol and the parity fair coins at every n.
   for (int64_t n : {2, 7, 40}) {
-    auto missing = output_shares("missing-duplicate-string", n, 4000);
+    auto missing = decoder_output_shares("missing-duplicate-string", n, 4000);
     CHECK(missing["1"] == Approx(0.5).margin(0.03));
-    auto parity = output_shares("parity", n, 4000);
+    auto parity = decoder_output_shares("parity", n, 4000);
     CHECK(parity["yes"] == Approx(0.5).margin(0.03));
   }
-  CHECK(output_shares("missing-duplicate-string", 1, 100)["1"] == Approx(1.0));  // the authors' fixed length-1 sample
+  CHECK(decoder_output_shares("missing-duplicate-string", 1, 100)["1"] ==
+        Approx(1.0));  // the authors' fixed length-1 sample
   // A sum of n digits uniform in 1..9, mod 10, ends in r with probability
   // 1/10 + (10 [r = 0] - 1) / 10 * (-1/9)^n: never 0 at n = 1, 0 at 1/9 and
   // the rest at 8/81 each at n = 2, within 1e-19 of 1/10 at n = 20.
-  auto one = output_shares("summation", 1, 4000);
+  auto one = decoder_output_shares("summation", 1, 4000);
   CHECK(one.count("0") == 0);
   for (int r = 1; r <= 9; ++r) CHECK(one[std::to_string(r)] == Approx(1.0 / 9).margin(0.02));
-  auto two = output_shares("summation", 2, 8000);
+  auto two = decoder_output_shares("summation", 2, 8000);
   CHECK(two["0"] == Approx(1.0 / 9).margin(0.015));
   for (int r = 1; r <= 9; ++r) CHECK(two[std::to_string(r)] == Approx(8.0 / 81).margin(0.015));
-  auto twenty = output_shares("summation", 20, 8000);
+  auto twenty = decoder_output_shares("summation", 20, 8000);
   for (int r = 0; r <= 9; ++r) CHECK(twenty[std::to_string(r)] == Approx(0.1).margin(0.015));
 }
 

@@ -18,7 +18,7 @@ Digits digits(uint64_t value, int base) {
   return out;
 }
 
-uint64_t residue(const Digits& number, int base, uint64_t prime) {
+uint64_t digit_residue(const Digits& number, int base, uint64_t prime) {
   uint64_t r = 0;
   for (size_t i = number.size(); i-- > 0;) r = (r * static_cast<uint64_t>(base) + number[i]) % prime;
   return r;
@@ -88,10 +88,10 @@ TEST_CASE("digit vectors: 300-digit products and sums keep their residues", "[di
       a = trimmed(a);
       b = trimmed(b);
       REQUIRE(compare(a, b) > 0);
-      const uint64_t ra = residue(a, base, prime), rb = residue(b, base, prime);
-      CHECK(residue(add(a, b, base), base, prime) == (ra + rb) % prime);
-      CHECK(residue(multiply(a, b, base), base, prime) == ra * rb % prime);
-      CHECK(residue(subtract(a, b, base), base, prime) == (ra + prime - rb) % prime);
+      const uint64_t ra = digit_residue(a, base, prime), rb = digit_residue(b, base, prime);
+      CHECK(digit_residue(add(a, b, base), base, prime) == (ra + rb) % prime);
+      CHECK(digit_residue(multiply(a, b, base), base, prime) == ra * rb % prime);
+      CHECK(digit_residue(subtract(a, b, base), base, prime) == (ra + prime - rb) % prime);
     }
   }
 }

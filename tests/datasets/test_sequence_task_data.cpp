@@ -16,7 +16,7 @@ namespace {
 
 using Symbols = std::vector<std::string>;
 
-DataConfig small(const std::string& task) {
+DataConfig small_config(const std::string& task) {
   DataConfig c;
   c.task = task;
   c.labelled = false;  // a target per token, no document labels
@@ -62,7 +62,7 @@ TEST_CASE("render lays a hand case out as queries and as prompt and answer", "[d
 
 TEST_CASE("a sequence task's splits hold inputs of their lengths with per-token targets", "[datasets][sequence]") {
   for (const SequenceLayout layout : {SequenceLayout::queries, SequenceLayout::prompt_answer}) {
-    DataConfig c = small("reverse-string");
+    DataConfig c = small_config("reverse-string");
     c.sequence_layout = layout;
     const Dataset data = load_dataset(c);
     std::vector<std::string> names;
@@ -100,7 +100,7 @@ TEST_CASE("a sequence task's splits hold inputs of their lengths with per-token 
 
 TEST_CASE("a sequence task's held-out splits and their longest documents are known before training",
           "[datasets][sequence]") {
-  DataConfig c = small("reverse-string");
+  DataConfig c = small_config("reverse-string");
   CHECK(held_out_split_names(c) == std::vector<std::string>{"val", "test", "test_20", "test_30"});
   CHECK(held_out_split_max_tokens(c, "test_30") == 60);  // 30 symbols, 30 queries
   c.sequence_layout = SequenceLayout::prompt_answer;
@@ -113,7 +113,7 @@ TEST_CASE("a sequence task's held-out splits and their longest documents are kno
 TEST_CASE("held-out samples differ from every training sample and from each other", "[datasets][sequence]") {
   // Parity at lengths 1..8 has 510 strings for 400 training draws: the short ones are all in train, and the
   // held-out splits take what is left.
-  DataConfig c = small("parity-check");
+  DataConfig c = small_config("parity-check");
   c.generated.max_len = 8;
   c.generated.test_lengths = {9};
   const Dataset data = load_dataset(c);
@@ -137,7 +137,7 @@ TEST_CASE("held-out samples differ from every training sample and from each othe
 }
 
 TEST_CASE("sequence task data is a pure function of the options and data_seed", "[datasets][sequence]") {
-  DataConfig c = small("stack-manipulation");
+  DataConfig c = small_config("stack-manipulation");
   c.data_seed = 5;
   const Dataset a = load_dataset(c), b = load_dataset(c);
   c.data_seed = 6;
@@ -153,7 +153,7 @@ TEST_CASE("sequence task data is a pure function of the options and data_seed", 
 
 TEST_CASE("the token cache keeps a sequence task's targets, keyed on the layout", "[datasets][sequence][cache]") {
   test::TempDir dir;
-  DataConfig c = small("solve-equation");
+  DataConfig c = small_config("solve-equation");
   c.generated.min_len = 3;
   c.cache = true;
   c.cache_dir = dir.path("cache");
@@ -171,12 +171,12 @@ TEST_CASE("the token cache keeps a sequence task's targets, keyed on the layout"
 }
 
 TEST_CASE("bad sequence task settings are DataErrors naming the key", "[datasets][sequence]") {
-  DataConfig c = small("solve-equation");  // defined from 3 symbols on
+  DataConfig c = small_config("solve-equation");  // defined from 3 symbols on
   CHECK_THAT(test::data_error_of([&] { load_dataset(c); }), Contains("data.generated.min_len"));
   c.generated.min_len = 3;
   c.generated.test_lengths = {2};
   CHECK_THAT(test::data_error_of([&] { c.validate(); }), Contains("data.generated.test_lengths"));
-  c = small("reverse-string");
+  c = small_config("reverse-string");
   c.max_len = 20;  // train inputs up to 12 and as many queries: 24 tokens
   c.generated.test_lengths = {};
   const std::string too_long = test::data_error_of([&] { load_dataset(c); });

@@ -12,7 +12,7 @@ using Catch::Matchers::Contains;
 namespace {
 
 // A small corpus with enough repetition for SentencePiece to learn pieces.
-std::vector<std::string> corpus() {
+std::vector<std::string> tokenizer_corpus() {
   const char* words[] = {"the", "model",  "reads",  "long",      "documents", "and",  "learns",    "positions",
                          "of",  "tokens", "rotary", "encodings", "relative",  "bias", "sinusoidal"};
   std::vector<std::string> texts;
@@ -110,7 +110,7 @@ TEST_CASE("vocab tokenizer: lowercase and split_punctuation for natural-language
 }
 
 TEST_CASE("sentencepiece trains, keeps the special ids and round-trips", "[datasets][tokenizer][sentencepiece]") {
-  const auto texts = corpus();
+  const auto texts = tokenizer_corpus();
   for (const SpmModelType type : {SpmModelType::unigram, SpmModelType::bpe}) {
     INFO(option_name(type));
     const auto t = SentencePieceTokenizer::train(views(texts), 60, type);
@@ -136,7 +136,7 @@ TEST_CASE("sentencepiece trains, keeps the special ids and round-trips", "[datas
 }
 
 TEST_CASE("sentencepiece rejects bad settings", "[datasets][tokenizer][sentencepiece]") {
-  const auto texts = corpus();
+  const auto texts = tokenizer_corpus();
   CHECK_THAT(test::data_error_of([&] { SentencePieceTokenizer::train(views(texts), 4, SpmModelType::unigram); }),
              Contains("vocab_size"));
   const std::vector<std::string> blank = {" \n\n "};

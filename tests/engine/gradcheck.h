@@ -39,6 +39,6 @@ Tensor rand_positive(const Shape& shape, uint64_t seed);  // in [0.5, 2)
 #define ROTOR_CAT_(a, b) a##b
 #define ROTOR_CAT(a, b) ROTOR_CAT_(a, b)
 // Declares a gradient-check test case for an op and registers the op as covered.
-#define GRADCHECK(op, description)                                                                    \
-  static const bool ROTOR_CAT(gradcheck_registered_, __LINE__) = rotor::test::register_gradcheck(op); \
+#define GRADCHECK(op, description)                                                                       \
+  static const bool ROTOR_CAT(gradcheck_registered_, __COUNTER__) = rotor::test::register_gradcheck(op); \
   TEST_CASE("gradcheck " description, "[gradcheck]")

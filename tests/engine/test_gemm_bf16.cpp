@@ -61,8 +61,8 @@ struct Reference {
   std::vector<double> exact, bound;
 };
 
-Reference reference(const Case& c, const std::vector<float>& A, const std::vector<float>& B,
-                    const std::vector<float>& C0, int extra_roundings = 0) {
+Reference reference_product(const Case& c, const std::vector<float>& A, const std::vector<float>& B,
+                            const std::vector<float>& C0, int extra_roundings = 0) {
   const double u = std::ldexp(1.0, -24), n = double(c.K + 3 + extra_roundings);
   const double gamma = n * u / (1 - n * u);
   Reference r{std::vector<double>(static_cast<size_t>(c.M * c.N)), std::vector<double>(static_cast<size_t>(c.M * c.N))};
@@ -96,14 +96,14 @@ void require_close(const std::vector<float>& got, const std::vector<double>& exp
 
 void require_within_bound(const Case& c, const std::vector<float>& A, const std::vector<float>& B,
                           const std::vector<float>& C0, const std::vector<float>& got, int extra_roundings = 0) {
-  const Reference ref = reference(c, A, B, C0, extra_roundings);
+  const Reference ref = reference_product(c, A, B, C0, extra_roundings);
   require_close(got, ref.exact, ref);
 }
 
 using GemmFn = void (*)(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*, float, float*);
 
-std::vector<float> run(GemmFn f, const Case& c, const std::vector<float>& A, const std::vector<float>& B,
-                       std::vector<float> C) {
+std::vector<float> run_gemm(GemmFn f, const Case& c, const std::vector<float>& A, const std::vector<float>& B,
+                            std::vector<float> C) {
   f(c.ta, c.tb, c.M, c.N, c.K, c.alpha, A.data(), B.data(), c.beta, C.data());
   return C;
 }
@@ -160,8 +160,8 @@ TEST_CASE("gemm_bf16 and its portable path are within fp32 summation's bound of 
     INFO("ta " << c.ta << " tb " << c.tb << " M " << c.M << " N " << c.N << " K " << c.K << " alpha " << c.alpha
                << " beta " << c.beta << (cpu_has_bf16_dot() ? " (native)" : " (portable)"));
     const auto A = uniform(c.M * c.K, seed++), B = uniform(c.K * c.N, seed++), C0 = start_c(c, seed++);
-    require_within_bound(c, A, B, C0, run(gemm_bf16, c, A, B, C0));
-    require_within_bound(c, A, B, C0, run(gemm_bf16_rounded_fp32, c, A, B, C0));
+    require_within_bound(c, A, B, C0, run_gemm(gemm_bf16, c, A, B, C0));
+    require_within_bound(c, A, B, C0, run_gemm(gemm_bf16_rounded_fp32, c, A, B, C0));
   }
 }
 
@@ -219,11 +219,11 @@ TEST_CASE("gemm_bf16 gives the same bits with one thread and with two, on both p
         std::vector<float> one, two;
         {
           ThreadCountGuard threads(1);
-          one = run(f, k, A, B, C0);
+          one = run_gemm(f, k, A, B, C0);
         }
         {
           ThreadCountGuard threads(2);
-          two = run(f, k, A, B, C0);
+          two = run_gemm(f, k, A, B, C0);
         }
         CHECK(same_bits(one, two));
       }
@@ -253,8 +253,8 @@ TEST_CASE("the native bf16 kernel and the portable path agree within twice the b
     const Case c{(t & 1) != 0, (t & 2) != 0, 150, 260, 1001, 1.f, 0.f};
     INFO("ta " << c.ta << " tb " << c.tb);
     const auto A = uniform(c.M * c.K, 71 + t), B = uniform(c.K * c.N, 81 + t), C0 = start_c(c, 91 + t);
-    const auto native = run(gemm_bf16, c, A, B, C0), portable = run(gemm_bf16_rounded_fp32, c, A, B, C0);
-    const Reference ref = reference(c, A, B, C0);
+    const auto native = run_gemm(gemm_bf16, c, A, B, C0), portable = run_gemm(gemm_bf16_rounded_fp32, c, A, B, C0);
+    const Reference ref = reference_product(c, A, B, C0);
     require_close(native, std::vector<double>(portable.begin(), portable.end()), ref, 2);
   }
 }

@@ -94,7 +94,7 @@ Run run_fp32(const std::function<Vars(const Vars&)>& project, const std::vector<
   return r;
 }
 
-Vars composed(const Vars& v, size_t p, int64_t heads) {
+Vars composed_projection(const Vars& v, size_t p, int64_t heads) {
   Vars outs;
   for (size_t i = 0; i < p; ++i) outs.push_back(split_heads(linear(v[0], v[1 + i], v[1 + p + i]), heads));
   return outs;
@@ -119,7 +119,7 @@ const Shape kRowsShape{2, 300, 48};
 TEST_CASE("head_projection matches split_heads(linear(x, w, b)) and its gradients") {
   const auto in = inputs(kRowsShape, 64, 3, true, 4);
   const Run fused = run_fp32([](const Vars& v) { return projections(v, 3, true, 4); }, in);
-  const Run ref = run_fp32([](const Vars& v) { return composed(v, 3, 4); }, in);
+  const Run ref = run_fp32([](const Vars& v) { return composed_projection(v, 3, 4); }, in);
   // The same dot products, but BLAS need not round a [128, 3d] block as it does a [128, d] one (here the values
   // and weight gradients differ in the last bits), and dx is one product over K = 3d rather than three
   // accumulated: measured 1.6e-7 to 5.6e-7 of the largest value, a few ulps.

@@ -21,10 +21,10 @@ using namespace rotor::model_test;
 namespace {
 
 // An encoding with its parameters allocated and initialised.
-struct Built {
+struct BuiltCausal {
   ParameterStore store;
   std::unique_ptr<PositionEncoding> encoding;
-  explicit Built(const ModelConfig& c) : store(DType::F64) {
+  explicit BuiltCausal(const ModelConfig& c) : store(DType::F64) {
     encoding = make_position_encoding(store, c);
     store.allocate(4);
     encoding->initialize(store, 4);
@@ -51,7 +51,7 @@ TEST_CASE("t5 decoder buckets: every bucket for keys at or before the query (32 
 
 TEST_CASE("t5 bias: causal table [H, 2N-1] reads the decoder bucket of j - i, the encoder table is unchanged",
           "[t5][causal]") {
-  const Built t5(tiny_config("t5_bias"));
+  const BuiltCausal t5(tiny_config("t5_bias"));
   const int64_t n = 40, offsets = 2 * n - 1, heads = 2;
   const std::vector<double> causal = t5.table(n, true), encoder = t5.table(n, false);
   const std::vector<double> weights = t5.store.value(t5.store.id("position.t5_bias.weight")).to_doubles();
@@ -66,7 +66,7 @@ TEST_CASE("t5 bias: causal table [H, 2N-1] reads the decoder bucket of j - i, th
 TEST_CASE("t5 bias: causal buckets need max_distance above num_buckets/2", "[t5][causal]") {
   ModelConfig c = tiny_config("t5_bias");
   c.position.set("max_distance", 16);  // valid for the encoder (> 32/4), not for the decoder's log range
-  const Built t5(c);
+  const BuiltCausal t5(c);
   CHECK_NOTHROW(t5.table(8, false));
   CHECK_THROWS_AS(t5.table(8, true), ModelConfigError);
 }
@@ -78,7 +78,7 @@ TEST_CASE("directional ALiBi, fixed slopes, causal: the ALiBi paper's -m_h (i - 
   ModelConfig c = tiny_config("alibi_directional");
   c.heads = heads;
   c.d_model = 4 * heads;
-  const Built alibi(c);
+  const BuiltCausal alibi(c);
   const int64_t n = 30, offsets = 2 * n - 1;
   const std::vector<double> causal = alibi.table(n, true), encoder = alibi.table(n, false);
   const std::vector<double> paper = alibi_bias(heads, n, DType::F64).to_doubles();

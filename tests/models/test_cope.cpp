@@ -22,7 +22,7 @@ ModelConfig cope_config(int64_t npos_max = 8) {
   return c;
 }
 
-std::vector<double> logits_of(EncoderClassifier& model, const ToyBatch& b, bool causal = false) {
+std::vector<double> cope_logits(EncoderClassifier& model, const ToyBatch& b, bool causal = false) {
   NoGradGuard no_grad;
   ForwardContext ctx;
   ctx.causal = causal;
@@ -79,9 +79,9 @@ TEST_CASE("cope: an encoder with mean pooling cannot tell a sequence from its re
   ToyBatch r = b;
   for (int64_t s = 0; s < b.batch; ++s)
     std::reverse(r.tokens.begin() + s * b.seq_len, r.tokens.begin() + s * b.seq_len + b.lengths[s]);
-  const std::vector<double> a = logits_of(model, b), m = logits_of(model, r);
+  const std::vector<double> a = cope_logits(model, b), m = cope_logits(model, r);
   for (size_t i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(m[i]).margin(1e-12));
   CHECK_FALSE(order_blindness(c).empty());
   // ... while the paper's causal form tells them apart
-  CHECK(logits_of(model, b, true) != logits_of(model, r, true));
+  CHECK(cope_logits(model, b, true) != cope_logits(model, r, true));
 }

@@ -40,7 +40,7 @@ std::string error_of(const ModelConfig& c) {
   return "";
 }
 
-std::vector<double> logits_of(const ModelConfig& c, const ToyBatch& b) {
+std::vector<double> interleaved_logits(const ModelConfig& c, const ToyBatch& b) {
   EncoderClassifier model(c, DType::F64);
   model.initialize(7);
   return eval_logits(model, b);
@@ -103,7 +103,7 @@ TEST_CASE("interleaved position: an encoding interleaved with itself is the plai
     ModelConfig mixed = interleaved(plain, 2, 1, plain.position.type);
     mixed.interleaved_position.position = plain.position;
     REQUIRE(error_of(mixed).empty());
-    CHECK(logits_of(mixed, b) == logits_of(plain, b));
+    CHECK(interleaved_logits(mixed, b) == interleaved_logits(plain, b));
   }
 }
 
@@ -114,7 +114,7 @@ TEST_CASE("interleaved position: a model whose every layer takes the interleaved
     INFO(type);
     const ModelConfig mixed = interleaved(one, 2, 0, type);
     REQUIRE(error_of(mixed).empty());
-    CHECK(logits_of(mixed, b) == logits_of(tiny_config(type), b));
+    CHECK(interleaved_logits(mixed, b) == interleaved_logits(tiny_config(type), b));
   }
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("interleaved position: the interleaved layers change the model, and on
   const ToyBatch b = make_toy_batch(ToyTask::order, 3, 10, 12, 4, 0);
   const ModelConfig rope = four_layers("rope-interleaved");
   const ModelConfig irope = interleaved(rope, 4, 3, "none");
-  CHECK(logits_of(irope, b) != logits_of(rope, b));
+  CHECK(interleaved_logits(irope, b) != interleaved_logits(rope, b));
   ParameterStore params(DType::F64);
   const TransformerEncoder encoder(params, irope, DType::F64, false);
   for (int64_t layer = 0; layer < 4; ++layer) CHECK(encoder.layer_encoding(layer).rotates() == (layer != 3));

@@ -30,7 +30,7 @@ ModelConfig encoding_config(const std::string& type) {
   return c;
 }
 
-std::vector<double> logits_of(const ModelConfig& c, const ToyBatch& b, const Positions& positions = Positions()) {
+std::vector<double> logn_logits(const ModelConfig& c, const ToyBatch& b, const Positions& positions = Positions()) {
   EncoderClassifier model(c, DType::F64);
   model.initialize(5);
   NoGradGuard no_grad;
@@ -64,15 +64,15 @@ TEST_CASE("logn scaling: every encoding's model is unchanged bit for bit up to t
   const ModelConfig plain = encoding_config(type), scaled = with_logn(plain, 16);
   REQUIRE_NOTHROW(scaled.validate());
   const ToyBatch b = make_toy_batch(ToyTask::order, 3, 16, plain.vocab_size, 4, 0, 3);
-  CHECK(logits_of(scaled, b) == logits_of(plain, b));
+  CHECK(logn_logits(scaled, b) == logn_logits(plain, b));
   if (type != "none") {  // explicit positions that stay below 16, too
     const Positions spread = random_positions(RandomKey{3, 1, 4}, 12, 16);
     const ToyBatch short_batch = make_toy_batch(ToyTask::order, 3, 12, plain.vocab_size, 4, 0, 3);
-    CHECK(logits_of(scaled, short_batch, spread) == logits_of(plain, short_batch, spread));
+    CHECK(logn_logits(scaled, short_batch, spread) == logn_logits(plain, short_batch, spread));
   }
   // past it the queries are sharpened
   const ToyBatch longer = make_toy_batch(ToyTask::order, 3, 24, plain.vocab_size, 4, 0, 3);
-  CHECK(logits_of(scaled, longer) != logits_of(plain, longer));
+  CHECK(logn_logits(scaled, longer) != logn_logits(plain, longer));
 }
 
 TEST_CASE("logn scaling: the fused and composed kernels agree past the training length", "[logn]") {
@@ -81,7 +81,7 @@ TEST_CASE("logn scaling: the fused and composed kernels agree past the training 
   ModelConfig fused = with_logn(encoding_config(type), 6), composed = fused;
   composed.attention_kernel = AttentionKernel::composed;
   const ToyBatch b = make_toy_batch(ToyTask::order, 3, 20, fused.vocab_size, 4, 0, 3);
-  const std::vector<double> a = logits_of(fused, b), c = logits_of(composed, b);
+  const std::vector<double> a = logn_logits(fused, b), c = logn_logits(composed, b);
   for (size_t i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(c[i]).margin(1e-12));
 }
 

@@ -18,11 +18,12 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const char* const kEncodings[] = {"rope-interleaved",  "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
-                                  "alibi_directional", "kerple",    "fire",       "xpos",    "p_rope"};
+const char* const kRandomizedEncodings[] = {
+    "rope-interleaved",  "rope-half", "sinusoidal", "learned", "t5_bias", "alibi",
+    "alibi_directional", "kerple",    "fire",       "xpos",    "p_rope"};
 
 // "alibi_directional" with learned slopes, so its parameters are in play too.
-ModelConfig config_for(const std::string& variant, bool cls = false) {
+ModelConfig randomized_config(const std::string& variant, bool cls = false) {
   ModelConfig c = tiny_config(variant);
   c.layers = 2;
   if (variant == "alibi_directional") c.position.set("learned_slopes", true);
@@ -38,7 +39,7 @@ std::vector<double> logits_at(const ModelConfig& c, const ToyBatch& b, const Pos
   return model.logits(b.input(), ctx, positions).value().to_doubles();
 }
 
-double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+double max_randomized_difference(const std::vector<double>& a, const std::vector<double>& b) {
   REQUIRE(a.size() == b.size());
   double d = 0;
   for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
@@ -78,7 +79,7 @@ TEST_CASE("randomized positions: every position is drawn equally often", "[posit
 TEST_CASE("randomized positions: a training forward uses the context's draw", "[positions][model]") {
   const std::string variant = GENERATE(values<std::string>({"rope-interleaved", "learned", "t5_bias", "fire"}));
   CAPTURE(variant);
-  ModelConfig c = config_for(variant, true);
+  ModelConfig c = randomized_config(variant, true);
   randomize_positions(c, 64);
   EncoderClassifier model(c, DType::F64);
   model.initialize(3);
@@ -92,10 +93,10 @@ TEST_CASE("randomized positions: a training forward uses the context's draw", "[
 }
 
 TEST_CASE("randomized positions: evaluation is the model without them, bit for bit", "[positions][model]") {
-  const std::string variant = GENERATE(from_range(std::begin(kEncodings), std::end(kEncodings)));
+  const std::string variant = GENERATE(from_range(std::begin(kRandomizedEncodings), std::end(kRandomizedEncodings)));
   const bool cls = GENERATE(false, true);
   CAPTURE(variant, cls);
-  ModelConfig plain = config_for(variant, cls);
+  ModelConfig plain = randomized_config(variant, cls);
   if (variant == "learned") plain.position.set("max_len", 64);
   ModelConfig randomized = plain;
   randomize_positions(randomized, 64);
@@ -110,7 +111,7 @@ TEST_CASE("randomized positions: with randomized_evaluation an evaluation forwar
           "[positions][model]") {
   const std::string variant = GENERATE(values<std::string>({"rope-interleaved", "sinusoidal", "alibi"}));
   CAPTURE(variant);
-  ModelConfig c = config_for(variant, false);
+  ModelConfig c = randomized_config(variant, false);
   randomize_positions(c, 64);
   c.position.set("randomized_evaluation", true);
   EncoderClassifier model(c, DType::F64);
@@ -128,17 +129,17 @@ TEST_CASE("randomized positions: with randomized_evaluation an evaluation forwar
 }
 
 TEST_CASE("randomized positions: explicit 0..N-1 is the contiguous model", "[positions][model]") {
-  const std::string variant = GENERATE(from_range(std::begin(kEncodings), std::end(kEncodings)));
+  const std::string variant = GENERATE(from_range(std::begin(kRandomizedEncodings), std::end(kRandomizedEncodings)));
   const bool cls = GENERATE(false, true);
   CAPTURE(variant, cls);
-  const ModelConfig c = config_for(variant, cls);
+  const ModelConfig c = randomized_config(variant, cls);
   const ToyBatch b = make_toy_batch(ToyTask::order, 4, 15, c.vocab_size, 5, 0, 3);
   const int64_t n = 15 + (cls ? 1 : 0);
   const std::vector<double> contiguous = logits_at(c, b, Positions());
-  CHECK(max_difference(logits_at(c, b, Positions{Positions().list(n)}), contiguous) < 1e-12);
+  CHECK(max_randomized_difference(logits_at(c, b, Positions{Positions().list(n)}), contiguous) < 1e-12);
   // and other positions give another model (all but none take positions)
   const Positions spread = random_positions(RandomKey{1, 2, 3}, n, 60);
-  CHECK(max_difference(logits_at(c, b, spread), contiguous) > 1e-6);
+  CHECK(max_randomized_difference(logits_at(c, b, spread), contiguous) > 1e-6);
 }
 
 TEST_CASE("randomized positions: relative encodings see only p_i - p_j, even 1e5 further on", "[positions][model]") {
@@ -146,18 +147,18 @@ TEST_CASE("randomized positions: relative encodings see only p_i - p_j, even 1e5
       {"rope-interleaved", "rope-half", "t5_bias", "alibi", "alibi_directional", "kerple", "xpos", "p_rope"}));
   const int64_t shift = GENERATE(1, 12345, 100000);
   CAPTURE(variant, shift);
-  const ModelConfig c = config_for(variant, true);
+  const ModelConfig c = randomized_config(variant, true);
   const ToyBatch b = make_toy_batch(ToyTask::order, 4, 20, c.vocab_size, 6, 0, 3);
   const Positions p = random_positions(RandomKey{4, 5, 6}, 21, 200);
   const std::vector<double> near = logits_at(c, b, p);
   // float64 angles of positions near 1e5 carry ~1e-11 of rounding
-  CHECK(max_difference(logits_at(c, b, shifted(p, shift)), near) < 1e-9);
+  CHECK(max_randomized_difference(logits_at(c, b, shifted(p, shift)), near) < 1e-9);
 }
 
 TEST_CASE("randomized positions: config keys", "[positions][config]") {
   SECTION("every encoding that takes positions declares them; none rejects them, naming the key") {
-    for (const char* variant : kEncodings) {
-      ModelConfig c = config_for(variant);
+    for (const char* variant : kRandomizedEncodings) {
+      ModelConfig c = randomized_config(variant);
       randomize_positions(c, 64);
       CHECK_NOTHROW(c.validate());
     }

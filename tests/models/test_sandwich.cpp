@@ -33,11 +33,11 @@ std::vector<double> table(const ModelConfig& c, int64_t length) {
   return e->relative_bias(store, 0, length, false).value().to_doubles();
 }
 
-double at(const std::vector<double>& t, int64_t length, int64_t h, int64_t offset) {
+double sandwich_at(const std::vector<double>& t, int64_t length, int64_t h, int64_t offset) {
   return t[static_cast<size_t>(h * (2 * length - 1) + offset + length - 1)];
 }
 
-std::vector<double> logits_at(const ModelConfig& c, const ToyBatch& b, const Positions& p) {
+std::vector<double> sandwich_logits_at(const ModelConfig& c, const ToyBatch& b, const Positions& p) {
   EncoderClassifier model(c, DType::F64);
   model.initialize(3);
   NoGradGuard no_grad;
@@ -55,10 +55,10 @@ TEST_CASE("sandwich: (sum_i cos((m - n) / 10000^(2i/d')) - d'/2) H / (8h) per he
       const double m = std::abs(static_cast<double>(offset));
       const double product =
           std::cos(m / std::pow(1e4, 2.0 / 6)) + std::cos(m / std::pow(1e4, 4.0 / 6)) + std::cos(m / 1e4) - 3.0;
-      CHECK(at(t, 9, h, offset) == Approx(product * 4.0 / (8.0 * (h + 1))).margin(1e-15));
+      CHECK(sandwich_at(t, 9, h, offset) == Approx(product * 4.0 / (8.0 * (h + 1))).margin(1e-15));
     }
   // hand value: offset 1, d' = 2 (one pair, w = 1e-4), one head: (cos(1e-4) - 1) / 8
-  CHECK(at(table(sandwich_config(1, 2), 3), 3, 0, 1) == Approx((std::cos(1e-4) - 1) / 8).epsilon(1e-12));
+  CHECK(sandwich_at(table(sandwich_config(1, 2), 3), 3, 0, 1) == Approx((std::cos(1e-4) - 1) / 8).epsilon(1e-12));
   // sandwich_dims 0 takes d_model (16 for two heads)
   CHECK(table(sandwich_config(2, 0), 5) == table(sandwich_config(2, 16), 5));
 }
@@ -69,15 +69,15 @@ TEST_CASE("sandwich: of m - n only, symmetric, 0 at m = n, negative and bounded 
   const std::vector<double> whole = table(c, far), near = table(c, 40);
   int64_t differ = 0;
   for (int64_t h = 0; h < heads; ++h) {
-    for (int64_t d = -39; d <= 39; ++d) differ += at(near, 40, h, d) != at(whole, far, h, d);
-    CHECK(at(whole, far, h, 0) == 0.0);
+    for (int64_t d = -39; d <= 39; ++d) differ += sandwich_at(near, 40, h, d) != sandwich_at(whole, far, h, d);
+    CHECK(sandwich_at(whole, far, h, 0) == 0.0);
     const double floor = -static_cast<double>(dims) * heads / (8.0 * (h + 1));
     for (int64_t d = 1; d < far; d += 37) {
-      CHECK(at(whole, far, h, d) == at(whole, far, h, -d));
-      CHECK(at(whole, far, h, d) < 0.0);
-      CHECK(at(whole, far, h, d) >= floor);
+      CHECK(sandwich_at(whole, far, h, d) == sandwich_at(whole, far, h, -d));
+      CHECK(sandwich_at(whole, far, h, d) < 0.0);
+      CHECK(sandwich_at(whole, far, h, d) >= floor);
     }
-    CHECK(at(whole, far, h, 100000) == Approx(at(whole, far, 0, 100000) / (h + 1)).epsilon(1e-12));
+    CHECK(sandwich_at(whole, far, h, 100000) == Approx(sandwich_at(whole, far, 0, 100000) / (h + 1)).epsilon(1e-12));
   }
   CHECK(differ == 0);
 }
@@ -89,9 +89,9 @@ TEST_CASE("sandwich: the model sees p_i - p_j only, with every position shifted 
   c.layers = 2;
   const ToyBatch b = make_toy_batch(ToyTask::order, 4, 20, c.vocab_size, 6, 0, 3);
   Positions p = random_positions(RandomKey{4, 5, 6}, 20, 200);
-  const std::vector<double> base = logits_at(c, b, p);
+  const std::vector<double> base = sandwich_logits_at(c, b, p);
   for (int64_t& x : p.values) x += shift;
-  const std::vector<double> moved = logits_at(c, b, p);
+  const std::vector<double> moved = sandwich_logits_at(c, b, p);
   for (size_t i = 0; i < base.size(); ++i) CHECK(moved[i] == Approx(base[i]).margin(1e-11));
 }
 
@@ -113,7 +113,8 @@ TEST_CASE("sandwich: the fused kernel gives the composed reference's logits", "[
   ModelConfig fused = sandwich_config(2), composed = sandwich_config(2);
   composed.attention_kernel = AttentionKernel::composed;
   const ToyBatch b = make_toy_batch(ToyTask::order, 3, 33, 12, 2, 0, 5);
-  const std::vector<double> a = logits_at(fused, b, Positions()), r = logits_at(composed, b, Positions());
+  const std::vector<double> a = sandwich_logits_at(fused, b, Positions()),
+                            r = sandwich_logits_at(composed, b, Positions());
   for (size_t i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(r[i]).margin(1e-12));
 }
 

@@ -27,7 +27,7 @@ ModelConfig t5_config(int64_t d_model, bool per_layer) {
   return c;
 }
 
-double rms(const std::vector<double>& v) {
+double rms_of(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x * x;
   return std::sqrt(s / static_cast<double>(v.size()));
@@ -46,8 +46,8 @@ TEST_CASE("t5 bias: table_init inverse_sqrt_d_model starts the table at N(0, d_m
   const double ratio = (1.0 / 8.0) / narrow.init_std;  // d_model^-1/2 = 1/8 against 0.02
   for (size_t i = 0; i < a.size(); ++i) CHECK(b[i] == Approx(a[i] * ratio).epsilon(1e-12));
   // 128 draws: their RMS is the std to within about 20%
-  CHECK(rms(a) == Approx(0.02).epsilon(0.2));
-  CHECK(rms(b) == Approx(0.125).epsilon(0.2));
+  CHECK(rms_of(a) == Approx(0.02).epsilon(0.2));
+  CHECK(rms_of(b) == Approx(0.125).epsilon(0.2));
   // the other weights start as before
   CHECK(table_start(narrow, "layers.0.attn.q.weight") == table_start(wide, "layers.0.attn.q.weight"));
 }

@@ -53,7 +53,7 @@ void add_unwritten_text(hid_t file, const std::string& key, size_t bytes) {
   hdf5::write_attribute(ds.get(), "kind", std::string("text"));
 }
 
-std::string read_error(const std::string& path) {
+std::string forged_read_error(const std::string& path) {
   try {
     read_checkpoint(path);
   } catch (const CheckpointError& e) {
@@ -86,7 +86,7 @@ TEST_CASE("forged checkpoint: datasets each within the file but together far bey
   const size_t file_size = rotor::test::read_bytes(path).size();
   REQUIRE(file_size > 40 << 10);  // each tensor alone fits the file
   REQUIRE(file_size < 184 << 10);
-  CHECK(read_error(path) ==
+  CHECK(forged_read_error(path) ==
         path + ": its datasets declare 188416 bytes of data in all (4 datasets), more than the file's " +
             std::to_string(file_size) + " bytes (forged or damaged; nothing was read)");
 }
@@ -99,7 +99,7 @@ TEST_CASE("forged checkpoint: a fixed-length string longer than the file is refu
   reads.texts["config"] = "";  // NUL bytes read back as an empty text
   forge(
       path, [](hid_t f) { add_unwritten_text(f, "config", size_t{1} << 20); }, reads);
-  CHECK_THAT(read_error(path),
+  CHECK_THAT(forged_read_error(path),
              Catch::StartsWith(path + ": its datasets declare 1048576 bytes of data in all (1 datasets)"));
 }
 
@@ -119,9 +119,9 @@ TEST_CASE("forged checkpoint: texts must be fixed-length strings", "[checkpoint]
         hdf5::write_attribute(ds.get(), "kind", std::string("text"));
       },
       reads);
-  CHECK(read_error(path) == path +
-                                ": dataset config (kind text) holds string of shape scalar, expected a scalar "
-                                "fixed-length string of at most 64 MiB");
+  CHECK(forged_read_error(path) == path +
+                                       ": dataset config (kind text) holds string of shape scalar, expected a scalar "
+                                       "fixed-length string of at most 64 MiB");
 }
 
 TEST_CASE("hdf5 strings longer than the reader's bound are refused", "[checkpoint][forged]") {

@@ -208,7 +208,7 @@ void default_to_train_length(PositionConfig& position, const std::string& prefix
 }
 
 // `for_this_machine`: also apply validate_for_this_machine().
-Config build(const FlatConfig& flat, const std::string& origin, bool for_this_machine) {
+Config build_config(const FlatConfig& flat, const std::string& origin, bool for_this_machine) {
   std::vector<std::string> keys;
   for (const ConfigOption& o : config_options()) keys.push_back(o.key);
   Config config;
@@ -290,7 +290,7 @@ Config parse_config_text(const std::string& yaml, const std::string& origin,
                          const std::vector<std::string>& overrides) {
   FlatConfig flat = flatten_text(yaml, origin);
   apply_overrides(flat, overrides);
-  return build(flat, origin, /*for_this_machine=*/false);
+  return build_config(flat, origin, /*for_this_machine=*/false);
 }
 
 StoredConfig parse_stored_config(const std::string& yaml, const std::string& origin,
@@ -299,7 +299,7 @@ StoredConfig parse_stored_config(const std::string& yaml, const std::string& ori
   StoredConfig s;
   try {
     flat = flatten_text(upgrade_stored_config(yaml), origin);
-    s.trained = build(flat, origin, /*for_this_machine=*/false);
+    s.trained = build_config(flat, origin, /*for_this_machine=*/false);
   } catch (const ConfigError& e) {
     throw StoredConfigError(e.what());
   }
@@ -308,7 +308,7 @@ StoredConfig parse_stored_config(const std::string& yaml, const std::string& ori
     return s;
   }
   apply_overrides(flat, overrides);
-  s.config = build(flat, origin, /*for_this_machine=*/false);
+  s.config = build_config(flat, origin, /*for_this_machine=*/false);
   return s;
 }
 
@@ -324,7 +324,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   std::set<std::string> chain;
   FlatConfig flat = load_flat(path, chain);
   apply_overrides(flat, overrides);
-  return build(flat, path, /*for_this_machine=*/true);
+  return build_config(flat, path, /*for_this_machine=*/true);
 }
 
 std::string dump_config(const Config& config) {

@@ -40,7 +40,7 @@ std::vector<MetricDeclaration> targeted_metrics(const std::string& sample_metric
   return {{"loss", true}, {"token_accuracy", false, "token accuracy"}, {sample_metric, false, label}};
 }
 
-std::vector<ObjectiveSpec> rows() {
+std::vector<ObjectiveSpec> objective_rows() {
   return {
       {ObjectiveKind::classify,
        [](const ModelConfig& m) { return std::make_unique<EncoderClassifier>(m, DType::F32); },
@@ -117,7 +117,7 @@ std::string ObjectiveSpec::metric_names() const {
 }
 
 const std::vector<ObjectiveSpec>& objectives() {
-  static const std::vector<ObjectiveSpec> table = rows();
+  static const std::vector<ObjectiveSpec> table = objective_rows();
   return table;
 }
 

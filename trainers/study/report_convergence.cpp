@@ -15,7 +15,7 @@ namespace rotor {
 namespace {
 
 std::string steps(double v) { return std::isnan(v) ? "–" : fmt::format("{:.0f}", v); }
-std::string interval(double low, double high) {
+std::string steps_interval(double low, double high) {
   return std::isnan(low) ? "–" : fmt::format("{:.0f} to {:.0f}", low, high);
 }
 
@@ -27,7 +27,7 @@ std::string variants_table(const ThresholdConvergence& c) {
     for (const auto& [seed, step] : v.steps)
       per_seed += (per_seed.empty() ? "" : ", ") + fmt::format("{}: {:.0f}", seed, step);
     o << "| " << v.name << " | " << v.steps.size() << "/" << v.runs() << " | " << steps(v.mean) << " | "
-      << interval(v.ci_low, v.ci_high) << " | " << per_seed << " |\n";
+      << steps_interval(v.ci_low, v.ci_high) << " | " << per_seed << " |\n";
   }
   return o.str();
 }
@@ -51,7 +51,7 @@ std::string pairs_table(const ThresholdConvergence& c) {
        "|---|--:|--:|--:|--:|--:|---|\n";
   for (const ConvergencePair& p : c.pairs) {
     o << "| " << p.a << " − " << p.b << " | " << p.n_seeds << " | " << steps(p.difference) << " | "
-      << interval(p.ci_low, p.ci_high) << " | " << (p.n_seeds < 2 ? "–" : fmt::format("{:.3g}", p.p)) << " | "
+      << steps_interval(p.ci_low, p.ci_high) << " | " << (p.n_seeds < 2 ? "–" : fmt::format("{:.3g}", p.p)) << " | "
       << (p.n_seeds < 2 ? "–" : fmt::format("{:.3g}", p.p_holm)) << " | " << pair_reading(p) << " |\n";
   }
   return o.str();

@@ -110,7 +110,9 @@ void add_tied_groups(const CellStatistics& cell, std::vector<Finding>& groups) {
 
 std::string at_cells(const Finding& f) { return " at " + join(f.cells, ", ", " and ") + " tokens"; }
 
-std::string where(const Finding& f, double alpha) { return at_cells(f) + " (" + p_band(f.worst_p, alpha) + ")"; }
+std::string finding_cells(const Finding& f, double alpha) {
+  return at_cells(f) + " (" + p_band(f.worst_p, alpha) + ")";
+}
 
 // "a > b ... ; a > c ..." with the same cells and band read as "a > b, c ...",
 // then "a > c, d ...; b > c, d ..." as "a, b > c, d ..."; `leads` is " < "
@@ -122,7 +124,7 @@ std::vector<std::string> pair_clauses(const std::vector<Finding>& pairs, double 
   };
   std::vector<Clause> by_leader, merged;
   for (const Finding& f : pairs) {
-    const std::string at = where(f, alpha);
+    const std::string at = finding_cells(f, alpha);
     auto same = [&](const Clause& c) { return c.leaders.front() == f.key[0] && c.where == at; };
     auto it = std::find_if(by_leader.begin(), by_leader.end(), same);
     if (it == by_leader.end()) it = by_leader.insert(by_leader.end(), Clause{{f.key[0]}, {}, at});
@@ -156,7 +158,7 @@ std::string split_verdict(const std::vector<CellStatistics>& cells, double alpha
   if (extremes.empty() && pairs.empty())
     return fmt::format("no difference the data can resolve: all variants tied (Holm-corrected p >= {:g})", alpha);
   std::vector<std::string> clauses;
-  for (const Finding& f : extremes) clauses.push_back(f.text + " every other variant" + where(f, alpha));
+  for (const Finding& f : extremes) clauses.push_back(f.text + " every other variant" + finding_cells(f, alpha));
   for (const std::string& c : pair_clauses(pairs, alpha, cells.front().lower_is_better ? " < " : " > "))
     clauses.push_back(c);
   for (const Finding& f : groups) clauses.push_back(f.text + (f.cells.size() == cells.size() ? "" : at_cells(f)));

@@ -42,7 +42,7 @@ std::vector<SuitePapersSummary::Pair> randomized_pairs(const std::vector<StudyVa
   return pairs;
 }
 
-std::string percent(double v) { return std::isnan(v) ? "–" : fmt::format("{:.1f}", 100.0 * v); }
+std::string percent_or_dash(double v) { return std::isnan(v) ? "–" : fmt::format("{:.1f}", 100.0 * v); }
 
 // Which tasks no variant learnt in distribution: their ranks beyond training are ranks of noise.
 std::string learnt_sentence(const std::vector<TaskPapersScores>& tasks, const SuitePapersSummary& s) {
@@ -116,13 +116,13 @@ std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, co
     o += "| " + t.task + " |";
     for (const std::string& v : s.variants) {
       const PapersScore* p = find_score(t, v);
-      const std::string cell = p == nullptr ? "–" : percent(p->reported);
+      const std::string cell = p == nullptr ? "–" : percent_or_dash(p->reported);
       o += " " + (p != nullptr && rank_in(t, *p) == 1 ? "**" + cell + "**" : cell) + " |";
     }
     o += "\n";
   }
   o += "| *mean over tasks* |";
-  for (double m : s.mean_score) o += " " + percent(m) + " |";
+  for (double m : s.mean_score) o += " " + percent_or_dash(m) + " |";
   o += "\n";
   auto rank_row = [&](const std::string& label, const std::vector<double>& ranks) {
     o += "| *" + label + "* |";

@@ -27,7 +27,7 @@ const std::vector<std::pair<std::string, double (*)(const SampleTotals&)>> kMeas
 
 // A scored batch as gather_in_order carries it: per row (sample), its nats,
 // targeted positions and correct ones.
-ScoredBatch packed(int64_t index, const Batch& batch, const TargetScores& s) {
+ScoredBatch packed_targets(int64_t index, const Batch& batch, const TargetScores& s) {
   ScoredBatch b{index, batch.doc_ids, {}, {}};
   for (size_t r = 0; r < s.row_nats.size(); ++r) {
     b.logits.push_back(s.row_nats[r]);
@@ -129,7 +129,8 @@ TargetedEvaluation evaluate_targeted(LanguageModel& model, const TokenizedSplit&
     throw DataError("split '" + split.name + "' has no per-token targets, which train.objective " + spec.name() +
                     " scores; evaluate a split of the run's sequence task (--split) instead");
   Sampler sampler = make_eval_sampler(split, data);
-  const std::vector<ScoredBatch> scored = score_batches(model, sampler, split.name, {targeted_batch, packed}, options);
+  const std::vector<ScoredBatch> scored =
+      score_batches(model, sampler, split.name, {targeted_batch, packed_targets}, options);
   TargetedEvaluation out;
   out.samples = unpacked(scored, split.num_docs());
   out.scores = targeted_scores(out.samples, spec);

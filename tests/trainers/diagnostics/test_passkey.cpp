@@ -75,7 +75,7 @@ TEST_CASE("passkey: keys are five digits, fixed by the seed, and vary over trial
 
 namespace {
 
-std::unique_ptr<LanguageModel> causal_model(const std::string& encoding) { return test::causal_model(encoding, 3); }
+std::unique_ptr<LanguageModel> passkey_model(const std::string& encoding) { return test::causal_model(encoding, 3); }
 
 std::vector<int32_t> greedy(const LanguageModel& model, const PasskeyPrompt& p) {
   const int64_t window = int64_t(p.tokens.size() + p.answer.size());  // never slides
@@ -89,7 +89,7 @@ TEST_CASE("passkey: the teacher-forced exact match is greedy generation's", "[di
   const PasskeyPromptBuilder builder(*tokenizer);
   for (const std::string encoding : {"rope", "alibi"}) {
     INFO(encoding);
-    const auto owned = causal_model(encoding);
+    const auto owned = passkey_model(encoding);
     const LanguageModel& model = *owned;
     for (int64_t t = 0; t < 3; ++t) {
       PasskeyPrompt p = builder.build(140, 0.5 * double(t), passkey_key(1, t));
@@ -115,7 +115,7 @@ TEST_CASE("passkey: the teacher-forced exact match is greedy generation's", "[di
 TEST_CASE("passkey: a cell reads windows of exactly the requested length", "[diagnostics][passkey]") {
   const auto tokenizer = byte_tokenizer();
   const PasskeyPromptBuilder builder(*tokenizer);
-  const auto owned = causal_model("rope");
+  const auto owned = passkey_model("rope");
   const int64_t shortest = passkey_min_window(builder, passkey_key(2, 0));
   const PasskeyCell cell = passkey_cell(*owned, builder, shortest + 30, 0.5, 4, 2);
   CHECK(cell.trials == 4);

@@ -39,7 +39,7 @@ CellOutcomes weighted_cell(std::vector<VariantOutcomes> variants) {
   return c;
 }
 
-StatisticsOptions fast() {
+StatisticsOptions fast_options() {
   StatisticsOptions o;
   o.replicates = 1000;
   return o;
@@ -81,7 +81,7 @@ StudyVariant variant_named(const std::string& name, const std::string& position)
 TEST_CASE("LM statistics: identical runs are tied with p = 1", "[study][statistics]") {
   std::map<int64_t, std::vector<double>> runs;
   for (int64_t seed : {1, 2, 3}) runs[seed] = window_nats(seed, 2.0);
-  const CellStatistics c = cell_statistics(weighted_cell({{"rope", runs}, {"alibi", runs}}), fast());
+  const CellStatistics c = cell_statistics(weighted_cell({{"rope", runs}, {"alibi", runs}}), fast_options());
   CHECK(c.lower_is_better);
   REQUIRE(c.pairs.size() == 1);
   CHECK(c.pairs[0].difference == 0.0);
@@ -98,7 +98,7 @@ TEST_CASE("LM statistics: a planted loss gap is found, the lower loss ranked fir
     rope[seed] = window_nats(seed, 2.3);
     alibi[seed] = window_nats(seed + 100, 2.0);
   }
-  const CellStatistics c = cell_statistics(weighted_cell({{"rope", rope}, {"alibi", alibi}}), fast());
+  const CellStatistics c = cell_statistics(weighted_cell({{"rope", rope}, {"alibi", alibi}}), fast_options());
   const PairStatistics& p = c.pairs.at(0);
   CHECK(p.difference == Approx(0.3).margin(0.03));  // rope - alibi in nats per token
   CHECK(p.ci_low > 0.0);
@@ -114,12 +114,12 @@ TEST_CASE("LM statistics: the mean is summed nats over summed tokens, not a mean
   // Two windows: 10 nats over 10 tokens and 30 nats over 10 tokens, then 10 over 10 and 10 over 30 (loss cells).
   CellOutcomes equal{"test", 64, "none", {{"a", {{1, {10.0, 30.0}}}}}, {10.0, 10.0}, true};
   CellOutcomes unequal{"test", 64, "none", {{"a", {{1, {10.0, 10.0}}}}}, {10.0, 30.0}, true};
-  CHECK(cell_statistics(equal, fast()).variants[0].mean == 2.0);
-  CHECK(cell_statistics(unequal, fast()).variants[0].mean == 0.5);  // 20 / 40, where window means give 0.67
+  CHECK(cell_statistics(equal, fast_options()).variants[0].mean == 2.0);
+  CHECK(cell_statistics(unequal, fast_options()).variants[0].mean == 0.5);  // 20 / 40, where window means give 0.67
   unequal.weights.pop_back();
-  CHECK_THROWS(cell_statistics(unequal, fast()));
+  CHECK_THROWS(cell_statistics(unequal, fast_options()));
   CellOutcomes negative{"test", 64, "none", {{"a", {{1, {-1.0, 10.0}}}}}, {10.0, 10.0}, true};
-  CHECK_THROWS(cell_statistics(negative, fast()));
+  CHECK_THROWS(cell_statistics(negative, fast_options()));
 }
 
 TEST_CASE("LM evidence: loss cells with scalings as variants, no order control or usage", "[study]") {

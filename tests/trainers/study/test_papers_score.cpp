@@ -21,7 +21,7 @@ SweepCell cell(const std::string& split, double token_accuracy, const std::strin
   return c;
 }
 
-RunResult run(const std::string& variant, uint64_t seed, std::vector<SweepCell> sweep) {
+RunResult papers_run(const std::string& variant, uint64_t seed, std::vector<SweepCell> sweep) {
   RunResult r;
   r.run = StudyRun{variant, seed, variant + "-seed" + std::to_string(seed)};
   r.finished = true;
@@ -37,9 +37,10 @@ TEST_CASE("the papers' score averages a run's test lengths and keeps the best se
   report.variants = {VariantSummary{"rope"}, VariantSummary{"alibi"}};
   report.runs = {
       // test (in distribution) and a scaled cell are not the papers' lengths
-      run("rope", 1, {cell("test", 1.0), cell("test_40", 0.6), cell("test_60", 0.5), cell("test_60", 0.9, "ntk")}),
-      run("rope", 2, {cell("test", 1.0), cell("test_40", 0.8), cell("test_60", 0.7)}),
-      run("alibi", 1, {cell("test", 0.9), cell("test_40", 0.5), cell("test_60", 0.5)}),
+      papers_run("rope", 1,
+                 {cell("test", 1.0), cell("test_40", 0.6), cell("test_60", 0.5), cell("test_60", 0.9, "ntk")}),
+      papers_run("rope", 2, {cell("test", 1.0), cell("test_40", 0.8), cell("test_60", 0.7)}),
+      papers_run("alibi", 1, {cell("test", 0.9), cell("test_40", 0.5), cell("test_60", 0.5)}),
   };
   const std::vector<PapersScore> s = papers_scores(report);
   REQUIRE(s.size() == 2);
@@ -62,8 +63,8 @@ TEST_CASE("a completion study's papers' score is the exact match averaged over l
   StudyReport report;
   report.objective = &objective_spec(ObjectiveKind::completion);
   report.variants = {VariantSummary{"none"}};
-  report.runs = {run("none", 1, {cell("test", 1.0), cell("test_30", 0.6), cell("test_40", 0.2)}),
-                 run("none", 2, {cell("test", 1.0), cell("test_30", 1.0), cell("test_40", 0.6)})};
+  report.runs = {papers_run("none", 1, {cell("test", 1.0), cell("test_30", 0.6), cell("test_40", 0.2)}),
+                 papers_run("none", 2, {cell("test", 1.0), cell("test_30", 1.0), cell("test_40", 0.6)})};
   const std::vector<PapersScore> s = papers_scores(report);
   REQUIRE(s.size() == 1);
   CHECK(s[0].best == Approx(0.4));  // exact match is half the token accuracy in these cells

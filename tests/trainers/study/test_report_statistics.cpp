@@ -10,7 +10,7 @@ namespace {
 
 // A finished run that predicts the first `correct` of 100 documents right at
 // 16 tokens on test, and reaches val accuracy `reached` at step 10.
-RunResult run(const std::string& variant, uint64_t seed, int correct, double reached) {
+RunResult report_run(const std::string& variant, uint64_t seed, int correct, double reached) {
   RunResult r;
   r.run = {variant, seed, variant + "-seed" + std::to_string(seed)};
   r.dir = "/nonexistent/runs/" + r.run.id;
@@ -43,8 +43,8 @@ StudyReport two_variant_report() {
   }
   report.objective = &objective_spec(ObjectiveKind::classify);
   for (uint64_t seed : {1, 2}) {
-    report.runs.push_back(run("rope", seed, 90, 0.9));
-    report.runs.push_back(run("none", seed, 50, 0.4));
+    report.runs.push_back(report_run("rope", seed, 90, 0.9));
+    report.runs.push_back(report_run("none", seed, 50, 0.4));
   }
   for (const StudyVariant& v : spec.variants) {
     std::vector<RunResult> own;

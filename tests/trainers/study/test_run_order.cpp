@@ -22,7 +22,7 @@ std::vector<std::string> ids(const std::vector<StudyRun>& runs) {
   return out;
 }
 
-StudyRun run(const std::string& id) {
+StudyRun order_run(const std::string& id) {
   StudyRun r;
   r.id = id;
   return r;
@@ -32,7 +32,8 @@ StudyRun run(const std::string& id) {
 
 TEST_CASE("run order: longest first, ties and unknown lengths in the spec's order", "[study]") {
   const std::map<std::string, double> seconds{{"a", 10}, {"b", 30}, {"c", -1}, {"d", 30}, {"e", 0}, {"f", -1}};
-  const std::vector<StudyRun> runs{run("a"), run("b"), run("c"), run("d"), run("e"), run("f")};
+  const std::vector<StudyRun> runs{order_run("a"), order_run("b"), order_run("c"),
+                                   order_run("d"), order_run("e"), order_run("f")};
   const auto sorted = longest_first(runs, [&](const StudyRun& r) { return seconds.at(r.id); });
   CHECK(ids(sorted) == std::vector<std::string>{"b", "d", "a", "e", "c", "f"});
   CHECK(ids(longest_first({}, [](const StudyRun&) { return 1.0; })).empty());

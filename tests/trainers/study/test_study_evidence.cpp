@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kDocs = 400;
 
-StudyVariant variant(const std::string& name, const std::string& position, bool shuffled) {
+StudyVariant evidence_variant(const std::string& name, const std::string& position, bool shuffled) {
   StudyVariant v;
   v.name = name;
   v.config.model.position.type = position;
@@ -25,9 +25,9 @@ StudyVariant variant(const std::string& name, const std::string& position, bool 
 
 // A finished run whose prediction is right on the first `correct` documents
 // (labels all 1, a wrong prediction says 0), swept at 64 tokens on test.
-RunResult run(const std::string& variant, uint64_t seed, int correct, double entropy) {
+RunResult run(const std::string& evidence_variant, uint64_t seed, int correct, double entropy) {
   RunResult r;
-  r.run = {variant, seed, variant + "-seed" + std::to_string(seed)};
+  r.run = {evidence_variant, seed, evidence_variant + "-seed" + std::to_string(seed)};
   r.dir = "/runs/" + r.run.id;
   r.finished = true;
   SweepCell c;
@@ -45,8 +45,9 @@ RunResult run(const std::string& variant, uint64_t seed, int correct, double ent
 }  // namespace
 
 TEST_CASE("evidence: a planted difference, its order control and the no-position reference", "[study]") {
-  const std::vector<StudyVariant> variants{variant("rope", "rope", false), variant("nopos", "none", false),
-                                           variant("rope-shuffled", "rope", true)};
+  const std::vector<StudyVariant> variants{evidence_variant("rope", "rope", false),
+                                           evidence_variant("nopos", "none", false),
+                                           evidence_variant("rope-shuffled", "rope", true)};
   std::vector<RunResult> runs;
   for (uint64_t seed : {1, 2, 3}) {
     runs.push_back(run("rope", seed, 360 + static_cast<int>(seed), 0.6));  // ~90%
@@ -84,8 +85,9 @@ TEST_CASE("evidence: a planted difference, its order control and the no-position
 
 TEST_CASE("evidence: a variant whose encoding and pooling cannot see a reversal is named in the report", "[study]") {
   // Symmetric ALiBi with mean pooling: every run looks like it learnt nothing about order, whatever the budget.
-  std::vector<StudyVariant> variants{variant("rope", "rope", false), variant("nopos", "none", false),
-                                     variant("alibi", "alibi", false), variant("alibi-cls", "alibi", false)};
+  std::vector<StudyVariant> variants{evidence_variant("rope", "rope", false), evidence_variant("nopos", "none", false),
+                                     evidence_variant("alibi", "alibi", false),
+                                     evidence_variant("alibi-cls", "alibi", false)};
   variants[3].config.model.pooling = Pooling::cls;
   std::vector<RunResult> runs;
   for (uint64_t seed : {1, 2})
@@ -120,7 +122,8 @@ TEST_CASE("attention is near uniform only when every layer is", "[study]") {
 }
 
 TEST_CASE("evidence: an order control within noise says the task cannot rank encodings", "[study]") {
-  const std::vector<StudyVariant> variants{variant("rope", "rope", false), variant("rope-shuffled", "rope", true)};
+  const std::vector<StudyVariant> variants{evidence_variant("rope", "rope", false),
+                                           evidence_variant("rope-shuffled", "rope", true)};
   std::vector<RunResult> runs;
   for (uint64_t seed : {1, 2}) {
     runs.push_back(run("rope", seed, 300, 0.5));
@@ -135,7 +138,8 @@ TEST_CASE("evidence: an order control within noise says the task cannot rank enc
 }
 
 TEST_CASE("evidence: runs scored on other documents are refused", "[study]") {
-  const std::vector<StudyVariant> variants{variant("rope", "rope", false), variant("alibi", "alibi", false)};
+  const std::vector<StudyVariant> variants{evidence_variant("rope", "rope", false),
+                                           evidence_variant("alibi", "alibi", false)};
   std::vector<RunResult> runs{run("rope", 1, 300, 0.5), run("alibi", 1, 300, 0.5)};
   runs[1].sweep[0].labels[7] = 0;
   CHECK_THROWS_WITH(gather_evidence(variants, runs, StatisticsOptions{}, ""),
@@ -143,8 +147,9 @@ TEST_CASE("evidence: runs scored on other documents are refused", "[study]") {
 }
 
 TEST_CASE("evidence: planned comparisons test each variant against one reference, the order control kept", "[study]") {
-  const std::vector<StudyVariant> variants{variant("rope", "rope", false), variant("alibi", "alibi", false),
-                                           variant("nopos", "none", false), variant("rope-shuffled", "rope", true)};
+  const std::vector<StudyVariant> variants{
+      evidence_variant("rope", "rope", false), evidence_variant("alibi", "alibi", false),
+      evidence_variant("nopos", "none", false), evidence_variant("rope-shuffled", "rope", true)};
   std::vector<RunResult> runs;
   for (uint64_t seed : {1, 2, 3}) {
     runs.push_back(run("rope", seed, 330 + static_cast<int>(seed), 0.6));
@@ -183,7 +188,8 @@ TEST_CASE("evidence: planned comparisons test each variant against one reference
 
 TEST_CASE("evidence: the report says when fewer than 3 seeds leave the seed level of the bootstrap unsampled",
           "[study]") {
-  const std::vector<StudyVariant> variants{variant("rope", "rope", false), variant("nopos", "none", false)};
+  const std::vector<StudyVariant> variants{evidence_variant("rope", "rope", false),
+                                           evidence_variant("nopos", "none", false)};
   StudyReport report;
   std::vector<RunResult> runs;
   for (uint64_t seed : {1, 2}) {
@@ -201,7 +207,8 @@ TEST_CASE("evidence: the report says when fewer than 3 seeds leave the seed leve
 
 TEST_CASE("evidence: predictions identical to the no-position variant's are counted per seed and said plainly",
           "[study]") {
-  const std::vector<StudyVariant> variants{variant("t5_bias", "t5_bias", false), variant("nopos", "none", false)};
+  const std::vector<StudyVariant> variants{evidence_variant("t5_bias", "t5_bias", false),
+                                           evidence_variant("nopos", "none", false)};
   std::vector<RunResult> runs{run("t5_bias", 1, 200, 0.6), run("nopos", 1, 200, 0.6), run("t5_bias", 2, 202, 0.6),
                               run("nopos", 2, 200, 0.6)};
   const StudyEvidence e = gather_evidence(variants, runs, StatisticsOptions{}, "");

@@ -38,7 +38,7 @@ json read_json(const fs::path& p) {
   return json::parse(in);
 }
 
-std::string read_text(const fs::path& p) {
+std::string read_file_text(const fs::path& p) {
   std::ifstream in(p);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
@@ -96,7 +96,7 @@ void check_offset_profiles(const fs::path& dir) {
     CHECK(fs::exists(dir / "out/runs" / (std::string(variant) + "-seed1") / "offsets.json"));
     CHECK_FALSE(fs::exists(dir / "out/runs" / (std::string(variant) + "-seed2") / "offsets.json"));
   }
-  const std::string md = read_text(dir / "out/report.md");
+  const std::string md = read_file_text(dir / "out/report.md");
   CHECK_THAT(md, Catch::Contains("[Attention against distance](#attention-against-distance)"));
   CHECK_THAT(md, Catch::Contains("\n## Attention against distance\n"));
   CHECK_THAT(md, Catch::Contains("### rope (seed 1)\n\nMean attention distance |j − i| per head, layer 0:"));
@@ -126,7 +126,7 @@ void check_frequency_use(const fs::path& dir) {
     CHECK(shares.size() == uses[0]["pairs"].size());
     CHECK(std::accumulate(shares.begin(), shares.end(), 0.0) == Approx(1.0).epsilon(1e-9));
   }
-  const std::string md = read_text(dir / "out/report.md");
+  const std::string md = read_file_text(dir / "out/report.md");
   const size_t rope = md.find("### rope (seed 1)"), learned = md.find("### learned (seed 1)");
   const size_t frequency = md.find("\nFrequency use (Barbero et al. 2024; `rotor analyze frequencies`)");
   CHECK((rope < frequency && frequency < learned));  // under rope's heading, and under it alone
@@ -139,7 +139,7 @@ void check_report_without_offsets(const fs::path& dir, const std::string& study_
   fs::remove(dir / "out/runs/rope-seed1/offsets.json");
   fs::remove(dir / "out/runs/rope-seed1/frequencies.json");
   rebuild_study_report(study_dir);
-  const std::string md = read_text(dir / "out/report.md");
+  const std::string md = read_file_text(dir / "out/report.md");
   CHECK_THAT(md, Catch::Contains("### rope (seed 1)\n\nnot measured (the study ran before offset profiles were part of "
                                  "it); rerun `rotor compare study.yaml` to measure them for the finished runs."));
   CHECK_THAT(md, Catch::Contains("Not measured (the study ran before frequency use was part of it); rerun `rotor "

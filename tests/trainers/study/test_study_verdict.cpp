@@ -12,8 +12,8 @@ using namespace rotor;
 namespace {
 
 // Variants with their tiers, in spec order.
-CellStatistics cell(int64_t length, const std::vector<std::pair<std::string, int64_t>>& tiers,
-                    const std::string& scaling = "none") {
+CellStatistics verdict_cell(int64_t length, const std::vector<std::pair<std::string, int64_t>>& tiers,
+                            const std::string& scaling = "none") {
   CellStatistics c;
   c.split = "test";
   c.length = length;
@@ -46,10 +46,10 @@ void add_pair(CellStatistics& c, const std::string& a, const std::string& b, dou
 
 TEST_CASE("verdict: a pair merged across lengths with the band of its largest p, a group tied everywhere",
           "[study][verdict]") {
-  CellStatistics at512 = cell(512, {{"rope", 1}, {"sinusoidal", 2}, {"t5_bias", 1}, {"alibi", 1}});
+  CellStatistics at512 = verdict_cell(512, {{"rope", 1}, {"sinusoidal", 2}, {"t5_bias", 1}, {"alibi", 1}});
   add_pair(at512, "rope", "sinusoidal", 0.2, 0.004);
   add_pair(at512, "rope", "t5_bias", 0.01, 0.6);
-  CellStatistics at1024 = cell(1024, {{"rope", 1}, {"sinusoidal", 2}, {"t5_bias", 1}, {"alibi", 1}});
+  CellStatistics at1024 = verdict_cell(1024, {{"rope", 1}, {"sinusoidal", 2}, {"t5_bias", 1}, {"alibi", 1}});
   add_pair(at1024, "rope", "sinusoidal", 0.3, 0.0002);
   add_pair(at1024, "rope", "alibi", 0.0, 1.0);
   CHECK(split_verdict({at512, at1024}, 0.05) ==
@@ -57,7 +57,7 @@ TEST_CASE("verdict: a pair merged across lengths with the band of its largest p,
 }
 
 TEST_CASE("verdict: the leader is read from the interval, so b can beat a", "[study][verdict]") {
-  CellStatistics c = cell(64, {{"none", 2}, {"rope", 1}});
+  CellStatistics c = verdict_cell(64, {{"none", 2}, {"rope", 1}});
   add_pair(c, "none", "rope", -0.3, 0.0004);
   CHECK(split_verdict({c}, 0.05) == "rope > none at 64 tokens (p < 0.001)");
   c.pairs[0].p_holm = 0.03;
@@ -65,12 +65,12 @@ TEST_CASE("verdict: the leader is read from the interval, so b can beat a", "[st
 }
 
 TEST_CASE("verdict: tied groups that change with the length are listed per length", "[study][verdict]") {
-  CellStatistics at64 = cell(64, {{"a", 1}, {"b", 1}, {"c", 2}});
+  CellStatistics at64 = verdict_cell(64, {{"a", 1}, {"b", 1}, {"c", 2}});
   add_pair(at64, "a", "c", 0.2, 0.001);
-  CellStatistics at128 = cell(128, {{"a", 1}, {"b", 2}, {"c", 2}});
+  CellStatistics at128 = verdict_cell(128, {{"a", 1}, {"b", 2}, {"c", 2}});
   add_pair(at128, "a", "b", 0.2, 0.02);
   add_pair(at128, "a", "c", 0.2, 0.02);
-  CellStatistics at256 = cell(256, {{"a", 1}, {"b", 2}, {"c", 2}});
+  CellStatistics at256 = verdict_cell(256, {{"a", 1}, {"b", 2}, {"c", 2}});
   add_pair(at256, "a", "b", 0.2, 0.03);
   add_pair(at256, "a", "c", 0.2, 0.0001);
   CHECK(split_verdict({at64, at128, at256}, 0.05) ==
@@ -79,28 +79,28 @@ TEST_CASE("verdict: tied groups that change with the length are listed per lengt
 }
 
 TEST_CASE("verdict: nothing significant anywhere is said plainly", "[study][verdict]") {
-  CellStatistics at64 = cell(64, {{"a", 1}, {"b", 1}});
+  CellStatistics at64 = verdict_cell(64, {{"a", 1}, {"b", 1}});
   add_pair(at64, "a", "b", 0.01, 0.2);
-  CellStatistics at128 = cell(128, {{"a", 1}, {"b", 1}});
+  CellStatistics at128 = verdict_cell(128, {{"a", 1}, {"b", 1}});
   add_pair(at128, "a", "b", -0.01, 0.7);
   CHECK(split_verdict({at64, at128}, 0.05) ==
         "no difference the data can resolve: all variants tied (Holm-corrected p >= 0.05)");
-  CHECK(split_verdict({cell(64, {{"a", 1}})}, 0.05) ==
+  CHECK(split_verdict({verdict_cell(64, {{"a", 1}})}, 0.05) ==
         "nothing to compare: fewer than two variants with finished runs");
   CHECK(split_verdict({}, 0.05) == "nothing to compare: fewer than two variants with finished runs");
 }
 
 TEST_CASE("verdict: a scaled cell is labelled with its scaling", "[study][verdict]") {
-  CellStatistics plain = cell(1024, {{"rope", 1}, {"alibi", 2}});
+  CellStatistics plain = verdict_cell(1024, {{"rope", 1}, {"alibi", 2}});
   add_pair(plain, "rope", "alibi", 0.1, 0.002);
-  CellStatistics scaled = cell(1024, {{"rope", 1}, {"alibi", 2}}, "ntk");
+  CellStatistics scaled = verdict_cell(1024, {{"rope", 1}, {"alibi", 2}}, "ntk");
   add_pair(scaled, "rope", "alibi", 0.1, 0.002);
   CHECK(split_verdict({plain, scaled}, 0.05) == "rope > alibi at 1024 and 1024 (ntk) tokens (p < 0.01)");
 }
 
 TEST_CASE("verdict: one leader over several variants at the same cells and band is one clause", "[study][verdict]") {
   // xpos, tied with everyone, keeps rope from being above and learned from being below every other variant.
-  CellStatistics c = cell(64, {{"none", 2}, {"alibi", 2}, {"rope", 1}, {"learned", 3}, {"xpos", 1}});
+  CellStatistics c = verdict_cell(64, {{"none", 2}, {"alibi", 2}, {"rope", 1}, {"learned", 3}, {"xpos", 1}});
   add_pair(c, "none", "rope", -0.3, 0.0004);
   add_pair(c, "alibi", "rope", -0.3, 0.0002);
   add_pair(c, "learned", "rope", -0.5, 0.003);
@@ -118,8 +118,8 @@ TEST_CASE("verdict: a variant below every other one is said once, merged across 
   const std::vector<std::string> others{"rope", "t5_bias", "alibi", "learned", "none"};
   std::vector<CellStatistics> cells;
   for (int64_t length : {512, 1024}) {
-    CellStatistics c =
-        cell(length, {{"rope", 1}, {"sinusoidal", 2}, {"t5_bias", 1}, {"alibi", 1}, {"learned", 1}, {"none", 1}});
+    CellStatistics c = verdict_cell(
+        length, {{"rope", 1}, {"sinusoidal", 2}, {"t5_bias", 1}, {"alibi", 1}, {"learned", 1}, {"none", 1}});
     for (const std::string& o : others) add_pair(c, o, "sinusoidal", 0.1, length == 512 ? 0.03 : 0.004);
     cells.push_back(c);
   }
@@ -135,7 +135,7 @@ TEST_CASE("verdict: a variant below every other one is said once, merged across 
 }
 
 TEST_CASE("verdict: a language model's best variant has a lower loss than every other one", "[study][verdict]") {
-  CellStatistics c = cell(1024, {{"alibi", 1}, {"rope", 2}, {"none", 2}});
+  CellStatistics c = verdict_cell(1024, {{"alibi", 1}, {"rope", 2}, {"none", 2}});
   c.lower_is_better = true;
   add_pair(c, "alibi", "rope", -0.4, 0.0001);
   add_pair(c, "alibi", "none", -0.5, 0.0001);

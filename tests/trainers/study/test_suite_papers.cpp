@@ -11,15 +11,15 @@ using namespace rotor;
 
 namespace {
 
-StudyVariant variant(const std::string& name, const std::string& type, bool randomized) {
+StudyVariant suite_variant(const std::string& name, const std::string& type, bool randomized) {
   StudyVariant v{name};
   v.config.model.position.type = type;
   if (randomized) v.config.model.position.set("randomized", true);
   return v;
 }
 
-PapersScore score(const std::string& variant, double reported) {
-  PapersScore p{variant};
+PapersScore score(const std::string& suite_variant, double reported) {
+  PapersScore p{suite_variant};
   p.reported = p.best = p.mean = reported;
   p.seeds = 1;
   return p;
@@ -28,8 +28,9 @@ PapersScore score(const std::string& variant, double reported) {
 }  // namespace
 
 TEST_CASE("a suite ranks variants per task and averages reciprocal ranks and randomized gains", "[sequence]") {
-  const std::vector<StudyVariant> variants = {variant("rope", "rope", false), variant("none", "none", false),
-                                              variant("rope-randomized", "rope", true)};
+  const std::vector<StudyVariant> variants = {suite_variant("rope", "rope", false),
+                                              suite_variant("none", "none", false),
+                                              suite_variant("rope-randomized", "rope", true)};
   const std::vector<TaskPapersScores> tasks = {
       {"copy", {score("rope", 0.5), score("none", 0.9), score("rope-randomized", 0.7)}},  // ranks 3, 1, 2
       {"sort", {score("rope", 0.6), score("none", 0.6), score("rope-randomized", 0.4)}},  // ranks 1, 1, 3
@@ -59,7 +60,7 @@ TEST_CASE("a suite ranks variants per task and averages reciprocal ranks and ran
 }
 
 TEST_CASE("a suite without papers' scores has no such section", "[sequence]") {
-  const std::vector<StudyVariant> variants = {variant("rope", "rope", false)};
+  const std::vector<StudyVariant> variants = {suite_variant("rope", "rope", false)};
   CHECK(suite_papers_markdown({{"listops", {}}}, variants, "Protocol.").empty());
   const SuitePapersSummary s = summarise_papers_scores({{"listops", {}}}, variants);
   CHECK(std::isnan(s.mean_reciprocal_rank[0]));
@@ -67,7 +68,8 @@ TEST_CASE("a suite without papers' scores has no such section", "[sequence]") {
 }
 
 TEST_CASE("a suite ranks its variants again over the tasks some variant learnt in distribution", "[sequence]") {
-  const std::vector<StudyVariant> variants = {variant("rope", "rope", false), variant("none", "none", false)};
+  const std::vector<StudyVariant> variants = {suite_variant("rope", "rope", false),
+                                              suite_variant("none", "none", false)};
   auto learnt = [](PapersScore p, double in_distribution) {
     p.in_distribution = in_distribution;
     return p;
@@ -97,7 +99,7 @@ TEST_CASE("a suite ranks its variants again over the tasks some variant learnt i
 }
 
 TEST_CASE("a suite whose every task has in-distribution scores learnt shows no second ranking", "[sequence]") {
-  const std::vector<StudyVariant> variants = {variant("rope", "rope", false)};
+  const std::vector<StudyVariant> variants = {suite_variant("rope", "rope", false)};
   PapersScore p = score("rope", 0.4);
   p.in_distribution = 0.95;
   const std::string md = suite_papers_markdown({{"copy", {p}}}, variants, "Protocol.");

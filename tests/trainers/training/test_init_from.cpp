@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool same_bits(const Tensor& a, const Tensor& b) {
+bool same_f32_bits(const Tensor& a, const Tensor& b) {
   return a.shape() == b.shape() && a.dtype() == DType::F32 && b.dtype() == DType::F32 &&
          std::memcmp(a.data<float>(), b.data<float>(), static_cast<size_t>(a.numel()) * sizeof(float)) == 0;
 }
@@ -71,9 +71,9 @@ void check_encoder_from(const PretrainedEncoder& source, Config config) {
     const bool in_encoder = std::find(encoder.begin(), encoder.end(), p.name) != encoder.end();
     const auto saved = source.contents.tensors.find("model/" + p.name);
     if (in_encoder && saved != source.contents.tensors.end())
-      CHECK(same_bits(value, saved->second));
+      CHECK(same_f32_bits(value, saved->second));
     else
-      CHECK(same_bits(value, fresh->parameters().value(fresh->parameters().id(p.name))));
+      CHECK(same_f32_bits(value, fresh->parameters().value(fresh->parameters().id(p.name))));
   }
   CHECK(std::find(encoder.begin(), encoder.end(), "head.weight") == encoder.end());
   CHECK(std::find(encoder.begin(), encoder.end(), "embed.tokens.weight") != encoder.end());
@@ -183,7 +183,7 @@ TEST_CASE("init_from: a resumed fine-tune is bit-identical and does not read the
   const auto b = read_checkpoint((dir / "resumed" / "checkpoints" / "step-00000024.h5").string());
   for (const auto& [key, t] : a.tensors) {
     INFO(key);
-    CHECK(same_bits(t, b.tensors.at(key)));
+    CHECK(same_f32_bits(t, b.tensors.at(key)));
   }
   CHECK(a.texts.at("config") == b.texts.at("config"));  // the record of the source, kept
   CHECK(test::read_text(dir / "straight" / "summary.json").find("init_from_checksum") != std::string::npos);

@@ -9,7 +9,7 @@
 using namespace rotor;
 
 namespace {
-std::string read(const std::filesystem::path& p) {
+std::string read_back(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream s;
   s << in.rdbuf();
@@ -26,13 +26,13 @@ TEST_CASE("early stopping ends the run after `patience` evaluations without impr
                  "",
                  (dir / "run").string()};
   REQUIRE(train(r) == 0);
-  const std::string summary = read(dir / "run" / "summary.json");
+  const std::string summary = read_back(dir / "run" / "summary.json");
   CHECK_THAT(summary, Catch::Contains("\"steps\":8,"));
   CHECK_THAT(summary, Catch::Contains("\"best_step\":4,"));
   CHECK_THAT(summary, Catch::Contains("\"test\":{\"accuracy\":"));
   // The best checkpoint survives keep_last.
   CHECK(std::filesystem::exists(dir / "run" / "checkpoints" / "step-00000004.h5"));
-  CHECK_THAT(read(dir / "run" / "config.yaml"), Catch::Contains("early_stopping_patience: 1"));
+  CHECK_THAT(read_back(dir / "run" / "config.yaml"), Catch::Contains("early_stopping_patience: 1"));
 }
 
 TEST_CASE("a run by epochs stops at the epoch boundary and logs every event as JSON lines") {
@@ -51,7 +51,7 @@ TEST_CASE("a run by epochs stops at the epoch boundary and logs every event as J
   }
   CHECK(evals == 2);  // one per epoch
   // 160 training windows in batches of 16 with accumulation 2: 5 updates per epoch.
-  CHECK_THAT(read(dir / "run" / "summary.json"), Catch::Contains("\"steps\":10,"));
+  CHECK_THAT(read_back(dir / "run" / "summary.json"), Catch::Contains("\"steps\":10,"));
 }
 
 TEST_CASE("a run by epochs whose warm-up outlasts it is refused once the steps per epoch are known") {
