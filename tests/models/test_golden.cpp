@@ -217,7 +217,9 @@ TEST_CASE("models at the data's positions match the PyTorch golden files (couple
       GENERATE(as<std::string>{}, "rope_coupled", "sinusoidal_coupled", "learned_coupled", "t5_bias_coupled",
                "alibi_coupled", "kerple_coupled", "fire_coupled", "sandwich_coupled", "xpos_coupled", "p_rope_coupled",
                "alibi_directional_coupled", "rope_coupled_causal", "alibi_coupled_causal", "t5_bias_coupled_causal",
-               "kerple_coupled_causal", "fire_coupled_causal");
+               "kerple_coupled_causal", "fire_coupled_causal", "rope_llama3_coupled", "rope_dynamic_ntk_coupled",
+               "rope_resonance_coupled", "rope_longrope_coupled", "rope_logn_coupled", "xpos_coupled_causal",
+               "sandwich_coupled_causal");
   check_on_both_kernels(variant);
 }
 

@@ -126,6 +126,21 @@ VARIANTS = {
     "t5_bias_coupled_causal": dict(position_type="t5_bias", coupled=1, causal=1),
     "kerple_coupled_causal": dict(position_type="kerple", coupled=1, causal=1),
     "fire_coupled_causal": dict(position_type="fire", coupled=1, causal=1),
+    # the frequency schedules and the query scaling at the data's positions: each row's current length is its
+    # largest position + 1 (4 and 3), past L = 2, so dynamic NTK's base and LongRoPE's factors are the row's own
+    "rope_llama3_coupled": dict(position_type="rope", rope_layout="half", rope_scaling="llama3", scaling_factor=4.0,
+                                original_max_len=64, low_freq_factor=1.0, high_freq_factor=4.0, coupled=1),
+    "rope_dynamic_ntk_coupled": dict(position_type="rope", rope_layout="interleaved", rope_scaling="dynamic_ntk",
+                                     scaling_factor=2.0, original_max_len=2, coupled=1),
+    "rope_resonance_coupled": dict(position_type="rope", rope_layout="interleaved", resonance=1, coupled=1),
+    "rope_longrope_coupled": dict(position_type="rope", rope_layout="interleaved", rope_scaling="longrope",
+                                  scaling_factor=4.0, original_max_len=3, short_factors=[1.0, 1.25, 1.5, 2.0],
+                                  long_factors=[1.0, 2.0, 4.0, 8.0], coupled=1),
+    "rope_logn_coupled":   dict(position_type="rope", rope_layout="interleaved", logn_scaling=1, original_max_len=2,
+                                coupled=1),
+    "xpos_coupled_causal": dict(position_type="xpos", rope_layout="interleaved", xpos_scale_base=4.0, xpos_gamma=0.4,
+                                coupled=1, causal=1),
+    "sandwich_coupled_causal": dict(position_type="sandwich", sandwich_dims=0, coupled=1, causal=1),
 }
 
 TOKENS = [[3, 7, 1, 12, 19, 5, 8], [4, 4, 9, 2, 11, 0, 0]]
@@ -371,10 +386,10 @@ def rope(x, layout, fraction=1.0, base=10000.0, theta=None, positions=None):
     """
     n, dh = x.shape[-2], x.shape[-1]
     r = int(dh * fraction)
-    if positions is not None:  # angle[b, 1, n, i] = positions[b, n] * theta_i
-        assert theta is None
-        theta = torch.pow(torch.tensor(float(base)), -2.0 * torch.arange(r // 2, dtype=torch.float64) / r)
-        ang = positions[:, None, :, None] * theta
+    if positions is not None:  # angle[b, 1, n, i] = positions[b, n] * theta_i, or theta[b, i]: each row's schedule
+        if theta is None:
+            theta = torch.pow(torch.tensor(float(base)), -2.0 * torch.arange(r // 2, dtype=torch.float64) / r)
+        ang = positions[:, None, :, None] * (theta if theta.dim() == 1 else theta[:, None, None, :])
     elif theta is None:
         ang = rope_angles(n, r, base)
     else:  # a frequency schedule's theta_i: angle[m, i] = m * theta_i
@@ -784,9 +799,12 @@ def attention(u, P, pre, cfg, key_valid):
     else:
         if pt == "rope":
             theta = None
-            if "rope_scaling" in cfg or "resonance" in cfg:
-                theta = rope_inv_freq(cfg, int(q.shape[-1] * cfg["rope_fraction"]), n)
             positions = cfg.get("slot_positions")
+            if "rope_scaling" in cfg or "resonance" in cfg:
+                r = int(q.shape[-1] * cfg["rope_fraction"])
+                # at the data's positions a row's current length is its largest position + 1 (Positions::end)
+                theta = (rope_inv_freq(cfg, r, n) if positions is None else
+                         torch.stack([rope_inv_freq(cfg, r, int(row.max().item()) + 1) for row in positions]))
             q = rope(q, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta, positions)
             k = rope(k, cfg["rope_layout"], cfg["rope_fraction"], cfg["rope_base"], theta, positions)
             if cfg.get("rope_scaling") == "longrope":
@@ -802,7 +820,13 @@ def attention(u, P, pre, cfg, key_valid):
             q = p_rope(q, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"], positions)
             k = p_rope(k, cfg["rope_layout"], cfg["kept_frequency_fraction"], cfg["rope_base"], positions)
         if cfg.get("logn_scaling", 0):  # the queries after their rotation, keys untouched
-            q = q * logn_factors(n, cfg["original_max_len"])[None, None, :, None]
+            positions = cfg.get("slot_positions")
+            if positions is None:
+                q = q * logn_factors(n, cfg["original_max_len"])[None, None, :, None]
+            else:  # the query at position p takes log(p + 1, L) past L
+                L = cfg["original_max_len"]
+                f = torch.where(positions + 1 > L, torch.log(positions + 1) / math.log(L), torch.ones_like(positions))
+                q = q * f[:, None, :, None]
         if pt == "cope":
             o = cope_attention(q, k, v, key_valid, P[pre + "cope.embeddings"], cfg["cope_npos_max"],
                                cfg.get("causal", 0))
