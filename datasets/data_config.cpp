@@ -54,6 +54,9 @@ void DataConfig::validate() const {
             "sequence task '" + task + "' reads one token a symbol: tokenizer vocab (or empty), without lowercase " +
                 "and split_punctuation");
   }
+  require(positions_field.empty() || task.empty(), "positions_field",
+          "reads per-token positions from a JSONL file's field; task '" + task + "' brings its own data (leave " +
+              "data.task empty and name the files)");
   if (generated.positions == TokenPositions::coupled) {
     const SequenceTask* t = find_sequence_task(task);
     require(t != nullptr && t->coupled_operator != nullptr, "generated.positions",

@@ -58,7 +58,10 @@ struct DataConfig {
   std::string text_field = "text";    // JSONL field or CSV column of the text
   std::string label_field = "label";  // ... of the label (string or integer)
   std::string key_field;              // ... of the split key; empty: the text is the key
-  double val_fraction = 0.1;          // hash split shares, in whole percents
+  // JSONL field of each token's position (a list of integers, one per token the run's tokenizer
+  // gives the text); empty: token t of a window at t. Classification only.
+  std::string positions_field;
+  double val_fraction = 0.1;  // hash split shares, in whole percents
   double test_fraction = 0.1;
   // Non-empty: keep only documents with these labels (e.g. drop aclImdb's "unsup").
   std::vector<std::string> include_labels;

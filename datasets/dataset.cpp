@@ -27,8 +27,11 @@ std::vector<Document> read_source(const std::string& path, const DataConfig& c, 
   // Documents to label carry an id: data.key_field, or an "id" field where present.
   const bool to_label = labelled == Labelled::no;
   const FieldNames fields{c.text_field, to_label || !c.labelled ? "" : c.label_field,
-                          to_label && c.key_field.empty() ? "id" : c.key_field, to_label && c.key_field.empty()};
+                          to_label && c.key_field.empty() ? "id" : c.key_field, to_label && c.key_field.empty(),
+                          c.positions_field};
   const DataFormat format = resolved_format(path, c);
+  if (!c.positions_field.empty() && format != DataFormat::jsonl)
+    throw DataError("positions_field: '" + path + "' is not JSONL; per-token positions are read from a JSONL field");
   if (format == DataFormat::text && c.labelled && !to_label) {
     throw DataError("format: '" + path +
                     "' is text, which has no labels (a classifier reads jsonl, csv, tsv or a folder "
@@ -97,7 +100,12 @@ TokenizedSplit tokenize_split(const std::string& name, const std::vector<Documen
   for (size_t i = 0; i < docs.size(); ++i) {
     const std::vector<int32_t> ids = tokenizer.encode(docs[i].text);
     if (ids.empty()) throw DataError(docs[i].where + ": the text encodes to no tokens");
-    out.add(ids, labels[i]);
+    const std::vector<int32_t>& positions = docs[i].positions;
+    if (!positions.empty() && positions.size() != ids.size())
+      throw DataError(docs[i].where + ": " + std::to_string(positions.size()) + " positions (data.positions_field) " +
+                      "for a text of " + std::to_string(ids.size()) + " tokens: give one position per token of " +
+                      "the run's tokenizer (" + tokenizer.name() + ")");
+    out.add(ids, labels[i], positions);
   }
   return out;
 }

@@ -20,7 +20,7 @@ Document make_document(std::string text, std::string label, std::string key, con
   }
   if (label.empty() && !fields.label.empty()) throw DataError(where + ": empty label in field '" + fields.label + "'");
   if (key.empty() && !fields.key_optional) key = text;
-  return Document{std::move(text), std::move(label), std::move(key), where};
+  return Document{std::move(text), std::move(label), std::move(key), where, {}};
 }
 
 void require_file(const std::string& path) {

@@ -52,8 +52,8 @@ std::string replace_lone_surrogates(std::string_view text, int64_t& replaced) {
   return out;
 }
 
-// Collects the top-level scalar fields of one object; nested values are
-// checked by the parser and kept as Kind::nested.
+// Collects the top-level scalar fields of one object, and its arrays of
+// scalars; deeper values are checked by the parser and kept as Kind::nested.
 class ObjectReader : public json::json_sax_t {
  public:
   ObjectReader(std::string_view line, const std::string& where) : line_(line), where_(where) {}
@@ -67,10 +67,10 @@ class ObjectReader : public json::json_sax_t {
   }
   bool string(string_t& v) override { return scalar(JsonValue::Kind::string, v); }
   bool binary(binary_t&) override { return scalar(JsonValue::Kind::nested, ""); }
-  bool start_object(std::size_t) override { return open(); }
+  bool start_object(std::size_t) override { return open(JsonValue::Kind::nested); }
   bool start_array(std::size_t) override {
     if (depth_ == 0) fail(line_.find_first_not_of(" \t\r") + 1, "expected '{' (one JSON object per line)");
-    return open();
+    return open(JsonValue::Kind::array);
   }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
@@ -96,11 +96,14 @@ class ObjectReader : public json::json_sax_t {
   }
   bool scalar(JsonValue::Kind kind, std::string text) {
     if (depth_ == 0) fail(line_.find_first_not_of(" \t\r") + 1, "expected '{' (one JSON object per line)");
-    if (depth_ == 1) object_.back().second = JsonValue{kind, std::move(text)};
+    if (depth_ == 1) object_.back().second = JsonValue{kind, std::move(text), {}};
+    if (depth_ == 2 && object_.back().second.kind == JsonValue::Kind::array)
+      object_.back().second.items.push_back(JsonValue{kind, std::move(text), {}});
     return true;
   }
-  bool open() {
-    if (depth_ == 1) object_.back().second.kind = JsonValue::Kind::nested;
+  bool open(JsonValue::Kind kind) {
+    if (depth_ == 1) object_.back().second.kind = kind;
+    if (depth_ == 2) object_.back().second = JsonValue{JsonValue::Kind::nested, "", {}};  // an array of arrays
     if (++depth_ > kMaxNesting) fail(1, "values nested deeper than " + std::to_string(kMaxNesting) + " levels");
     return true;
   }
@@ -151,8 +154,10 @@ const char* describe(JsonValue::Kind kind) {
       return "a boolean";
     case JsonValue::Kind::null:
       return "null";
+    case JsonValue::Kind::array:
+      return "an array";
     case JsonValue::Kind::nested:
-      return "an array or object";
+      return "an object or nested array";
   }
   return "a value";
 }

@@ -1,8 +1,8 @@
 #pragma once
 // JSON Lines records: each line is one object, parsed by nlohmann::json's SAX
-// parser. Scalar fields are kept; nested arrays and objects are validated and
-// skipped, since a classification record only needs a text, a label and maybe
-// a key.
+// parser. Scalar fields are kept, and so are arrays of scalars (a record's
+// per-token positions); deeper values are validated and skipped, since a
+// classification record only needs a text, a label, maybe a key and positions.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,11 +12,12 @@
 namespace rotor {
 
 struct JsonValue {
-  enum class Kind { string, number, boolean, null, nested };
+  enum class Kind { string, number, boolean, null, array, nested };
   Kind kind = Kind::null;
   // string: the unescaped UTF-8 text; number: the literal as written;
-  // boolean: "true" or "false"; null and nested: empty.
+  // boolean: "true" or "false"; null, array and nested: empty.
   std::string text;
+  std::vector<JsonValue> items;  // array (of scalars only): its elements; an array holding more is nested
 };
 
 // Fields in the order they appear; duplicate names are an error.

@@ -16,6 +16,29 @@ const JsonValue& required_field(const JsonObject& object, const std::string& nam
   return *value;
 }
 
+// The positions field: a list of integers in [0, kMaxTokenPosition].
+std::vector<int32_t> read_positions(const JsonObject& object, const std::string& name, const std::string& where) {
+  const JsonValue* found = find_field(object, name);
+  if (found == nullptr)
+    throw DataError(where + ": missing field '" + name + "' (data.positions_field: the run reads each token's " +
+                    "position from it)");
+  const JsonValue& value = *found;
+  const std::string expected = where + ": field '" + name + "' (data.positions_field) must be a list of " +
+                               "integers in [0, " + std::to_string(kMaxTokenPosition) + "], one per token";
+  if (value.kind != JsonValue::Kind::array) throw DataError(expected + ", found " + describe(value.kind));
+  std::vector<int32_t> positions;
+  for (const JsonValue& item : value.items) {
+    const bool integer = item.kind == JsonValue::Kind::number && is_integer_literal(item.text) &&
+                         item.text.size() <= 10 && item.text[0] != '-';
+    if (!integer || std::stoll(item.text) > kMaxTokenPosition)
+      throw DataError(expected + ", found " + (item.kind == JsonValue::Kind::number ? item.text : describe(item.kind)) +
+                      " at index " + std::to_string(positions.size()));
+    positions.push_back(static_cast<int32_t>(std::stoll(item.text)));
+  }
+  if (positions.empty()) throw DataError(expected + ", found an empty list");
+  return positions;
+}
+
 }  // namespace
 
 std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fields, Utf8Repairs& repairs) {
@@ -57,6 +80,7 @@ std::vector<Document> read_jsonl(const std::string& path, const FieldNames& fiel
       key = k->text;
     }
     docs.push_back(make_document(text.text, std::move(label), std::move(key), where, fields));
+    if (!fields.positions.empty()) docs.back().positions = read_positions(object, fields.positions, where);
   }
   if (in.bad()) throw DataError("error while reading '" + path + "'");
   if (docs.empty()) throw DataError(path + ": no documents (expected one JSON object per line)");

@@ -56,6 +56,7 @@ std::vector<DataOptionEffect> rows() {
       changes("text_field", &D::text_field),
       changes("label_field", &D::label_field),
       changes("key_field", &D::key_field),
+      changes("positions_field", &D::positions_field),
       changes("val_fraction", &D::val_fraction),
       changes("test_fraction", &D::test_fraction),
       changes("include_labels", &D::include_labels),

@@ -5,8 +5,9 @@
 // hook takes one window's positions for the whole batch (models/positions.h),
 // so the encoder runs the rows that share a list of positions together and
 // rows at different positions apart: a batch whose rows all differ costs one
-// forward per row. Rows at 0..N-1 take the contiguous path, so a batch of
-// them is today's model to the bit.
+// forward per row. Rows whose tokens sit at 0..n-1 take the contiguous path,
+// padding and all (padding slots are never attended to), so a batch of them is
+// today's model to the bit.
 #include <cstdint>
 #include <vector>
 
@@ -20,10 +21,12 @@ struct PositionGroup {
 };
 
 // token_positions: [batch * seq_len] row-major, >= 0 (padding slots included: their
-// value is the data's, attention masks them). cls_slot: slot 0 is a [CLS] at
-// position 0 and token t sits at slot t + 1, position p + 1. Groups come in
-// the order of their first row. Throws ShapeError when the sizes disagree.
-std::vector<PositionGroup> group_rows_by_positions(const std::vector<int32_t>& token_positions, int64_t batch,
-                                                   int64_t seq_len, bool cls_slot);
+// value is the data's, attention masks them); lengths: [batch], each row's real
+// tokens. cls_slot: slot 0 is a [CLS] at position 0 and token t sits at slot
+// t + 1, position p + 1. Groups come in the order of their first row. Throws
+// ShapeError when the sizes disagree.
+std::vector<PositionGroup> group_rows_by_positions(const std::vector<int32_t>& token_positions,
+                                                   const std::vector<int32_t>& lengths, int64_t batch, int64_t seq_len,
+                                                   bool cls_slot);
 
 }  // namespace rotor

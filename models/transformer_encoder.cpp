@@ -97,7 +97,8 @@ Var TransformerEncoder::encode(const ParameterStore& params, const ModelInput& i
 
 Var TransformerEncoder::encode_at_input_positions(const ParameterStore& params, const ModelInput& in,
                                                   ForwardContext& ctx, std::vector<int32_t>& lengths) const {
-  const std::vector<PositionGroup> groups = group_rows_by_positions(*in.positions, in.batch, in.seq_len, cls_ >= 0);
+  const std::vector<PositionGroup> groups =
+      group_rows_by_positions(*in.positions, in.lengths, in.batch, in.seq_len, cls_ >= 0);
   if (groups.size() == 1) return encode_window(params, in, ctx, groups[0].positions, lengths);
   if (ctx.attention_capture)  // a capture holds one forward's layer inputs, not several
     throw std::logic_error("TransformerEncoder: attention capture over rows at different positions");

@@ -83,22 +83,32 @@ std::vector<int32_t> coupled_positions(int64_t n) {
 }  // namespace
 
 TEST_CASE("explicit positions: rows group by their positions in the order of their first row", "[positions]") {
+  const std::vector<int32_t> kFull{3, 3, 3, 3};  // every row's tokens fill its slots
   const std::vector<int32_t> p{0, 1, 2, /**/ 3, 3, 1, /**/ 0, 1, 2, /**/ 3, 3, 1};
-  const std::vector<PositionGroup> groups = group_rows_by_positions(p, 4, 3, false);
+  const std::vector<PositionGroup> groups = group_rows_by_positions(p, kFull, 4, 3, false);
   REQUIRE(groups.size() == 2);
   CHECK(groups[0].positions.contiguous());  // 0..N-1: the contiguous path
   CHECK(groups[0].rows == std::vector<int64_t>{0, 2});
   CHECK(groups[1].positions.values == std::vector<int64_t>{3, 3, 1});
   CHECK(groups[1].rows == std::vector<int64_t>{1, 3});
   SECTION("a CLS slot sits at 0 and moves every token's position on by one") {
-    const std::vector<PositionGroup> cls = group_rows_by_positions(p, 4, 3, true);
+    const std::vector<PositionGroup> cls = group_rows_by_positions(p, kFull, 4, 3, true);
     CHECK(cls[0].positions.contiguous());  // CLS at 0, tokens at 1..3
     CHECK(cls[1].positions.values == std::vector<int64_t>{0, 4, 4, 2});
-    CHECK(group_rows_by_positions({0, 0, 1}, 1, 3, true)[0].positions.values == std::vector<int64_t>{0, 1, 1, 2});
+    CHECK(group_rows_by_positions({0, 0, 1}, {3}, 1, 3, true)[0].positions.values == std::vector<int64_t>{0, 1, 1, 2});
   }
   SECTION("sizes and signs are checked") {
-    CHECK_THROWS_AS(group_rows_by_positions(p, 4, 4, false), ShapeError);
-    CHECK_THROWS_WITH(group_rows_by_positions({0, -1}, 1, 2, false), Contains("position -1"));
+    CHECK_THROWS_AS(group_rows_by_positions(p, kFull, 4, 4, false), ShapeError);
+    CHECK_THROWS_AS(group_rows_by_positions(p, {3, 3}, 4, 3, false), ShapeError);
+    CHECK_THROWS_WITH(group_rows_by_positions({0, -1}, {2}, 1, 2, false), Contains("position -1"));
+  }
+  SECTION("a row whose tokens sit at 0..n-1 is contiguous whatever its padding holds") {
+    const std::vector<PositionGroup> padded =
+        group_rows_by_positions({0, 1, 0, /**/ 0, 1, 2, /**/ 1, 0, 0}, {2, 3, 2}, 3, 3, false);
+    REQUIRE(padded.size() == 2);
+    CHECK(padded[0].positions.contiguous());
+    CHECK(padded[0].rows == std::vector<int64_t>{0, 1});
+    CHECK(padded[1].positions.values == std::vector<int64_t>{1, 0, 0});  // other rows keep the data's padding
   }
   CHECK(Positions{{3, 3, 1}}.end(3) == 4);
   CHECK(Positions{{3, 3, 1}}.span(3) == 3);

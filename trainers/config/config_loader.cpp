@@ -249,10 +249,10 @@ void validate(const Config& c) {
   // Windows of data.max_len / data.eval_max_len tokens must fit the position table.
   c.model.validate_training_length(c.data.max_len, "data.max_len");
   if (c.data.eval_max_len > 0) c.model.validate_length(c.data.eval_max_len, "data.eval_max_len");
-  require(c.data.generated.positions != TokenPositions::coupled || !c.model.position.flag("randomized"),
-          "model.position.randomized",
-          "the data gives each token its position (data.generated.positions: coupled); randomized positions would "
-          "replace them. Turn one of them off");
+  const bool data_positions = c.data.generated.positions == TokenPositions::coupled || !c.data.positions_field.empty();
+  require(!data_positions || !c.model.position.flag("randomized"), "model.position.randomized",
+          "the data gives each token its position (data.generated.positions: coupled, or data.positions_field); "
+          "randomized positions would replace them. Turn one of them off");
   const TrainConfig& t = c.train;
   best_metric_declaration(t);  // one the objective declares
   require(t.max_steps > 0 || t.max_epochs > 0, "train.max_steps", "set train.max_steps or train.max_epochs (> 0)");

@@ -222,6 +222,10 @@ std::vector<ConfigOption> rows() {
       OPT("data.text_field", data.text_field, "JSONL field or CSV column holding the text"),
       OPT("data.label_field", data.label_field, "JSONL field or CSV column holding the label").classification(),
       OPT("data.key_field", data.key_field, "Field whose hash decides the split (empty: the text)"),
+      OPT("data.positions_field", data.positions_field,
+          "JSONL field of each token's position: a list of integers, one per token of the run's tokenizer "
+          "(empty: a window's tokens at 0..N-1)")
+          .classification(),
       OPT("data.val_fraction", data.val_fraction, "Hash split: share of validation").at_least(0).below(1),
       OPT("data.test_fraction", data.test_fraction, "Hash split: share of test").at_least(0).below(1),
       OPT("data.include_labels", data.include_labels, "Keep only documents with these labels").classification(),

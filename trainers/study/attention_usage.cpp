@@ -5,6 +5,7 @@
 #include "trainers/config/objective_table.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
+#include "trainers/training/batch_input.h"
 #include "trainers/training/restored_model.h"
 #include "trainers/training/run_compute_scope.h"
 
@@ -71,7 +72,7 @@ AttentionUsage measure_attention_usage(const std::string& run_dir) {
     Sampler sampler = make_sampler(best.data, r.header.config.data, u.split);
     Batch batch;
     while (u.windows < kAttentionWindows && sampler.next(batch)) {
-      r.classifier("attention usage").logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
+      r.classifier("attention usage").logits(batch_input(batch), ctx);
       u.windows += batch.batch_size;
     }
     u.layer_entropy = observer.means();

@@ -4,6 +4,7 @@
 
 #include "engine/argmax.h"
 #include "models/encoder_classifier.h"
+#include "trainers/training/batch_input.h"
 #include "trainers/training/evaluator.h"
 #include "trainers/training/objective.h"
 
@@ -24,7 +25,7 @@ class Classification : public Objective {
 
   BatchLoss forward(const Batch& batch, ForwardContext& ctx) const override {
     BatchLoss out;
-    const Var logits = model_->logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx);
+    const Var logits = model_->logits(batch_input(batch), ctx);
     out.loss = model_->loss(logits, batch.labels, label_smoothing_);
     out.terms = batch.batch_size;
     // Correct predictions (the first largest logit) and real tokens.

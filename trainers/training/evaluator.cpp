@@ -10,6 +10,7 @@
 #include "storage/checkpoint_error.h"
 #include "trainers/distributed/communicator.h"
 #include "trainers/distributed/scored_batches.h"
+#include "trainers/training/batch_input.h"
 
 namespace rotor {
 namespace {
@@ -34,7 +35,7 @@ DocumentScores score_documents(EncoderClassifier& model, Sampler& sampler, int64
   for (int64_t index = 0; sampler.next(batch); ++index) {
     if (!scores_batch(comm, index)) continue;
     ctx.step = static_cast<uint64_t>(index);  // randomized_evaluation draws a batch's positions from it
-    const Tensor logits = model.logits({batch.tokens, batch.lengths, batch.batch_size, batch.seq_len}, ctx).value();
+    const Tensor logits = model.logits(batch_input(batch), ctx).value();
     scored.push_back({index, batch.doc_ids, batch.labels, logits.to_doubles()});
     on_batch(index + 1, batch);
   }
