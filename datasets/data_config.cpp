@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "datasets/data_error.h"
+#include "datasets/document.h"
 #include "datasets/tasks/builtin_tasks.h"
 #include "datasets/tasks/generated_tasks.h"
 #include "datasets/tasks/sequence_task_data.h"
@@ -57,6 +58,10 @@ void DataConfig::validate() const {
   require(positions_field.empty() || task.empty(), "positions_field",
           "reads per-token positions from a JSONL file's field; task '" + task + "' brings its own data (leave " +
               "data.task empty and name the files)");
+  require(generated.position_offset >= 0 && generated.position_offset <= kMaxTokenPosition, "generated.position_offset",
+          "expected an offset in [0, " + std::to_string(kMaxTokenPosition) + "]");
+  require(generated.position_offset == 0 || generated.positions == TokenPositions::coupled, "generated.position_offset",
+          "moves coupled positions: set data.generated.positions: coupled");
   if (generated.positions == TokenPositions::coupled) {
     const SequenceTask* t = find_sequence_task(task);
     require(t != nullptr && t->coupled_operator != nullptr, "generated.positions",

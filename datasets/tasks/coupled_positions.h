@@ -15,9 +15,10 @@
 //     input "1 0 1 + 1 1", layout queries:
 //     tokens     1 0 1 + 1 1 ? ? ? ? ? ? ?
 //     positions  1 2 3 0 1 2 1 2 3 4 5 6 7
-// The papers also start the count at a random offset in training; this rule
-// does not (relative encodings do not need it; absolute ones see positions up
-// to the longest answer only).
+// The papers also start the count at a random offset in training:
+// data.generated.position_offset K moves each training sample's positions from
+// 1 on by its own offset in [0, K] (sequence_task_data.cpp); held-out samples
+// count from 1, as at test time.
 #include <cstdint>
 #include <vector>
 

@@ -36,6 +36,9 @@ struct GeneratedTaskConfig {
   int64_t keys = 128;                                // K: key symbols of recall (k0, k1, ...); test_256 needs 127
   int64_t offset = 4;                                // k: how far after the marker the offset task looks
   TokenPositions positions = TokenPositions::index;  // sequence tasks: the tokens' positions
+  // Coupled positions: each training sample's count starts at a random offset in [0, this] (Cho et al.
+  // 2024), so that an absolute encoding meets large positions in training; 0: none.
+  int64_t position_offset = 0;
 };
 
 }  // namespace rotor

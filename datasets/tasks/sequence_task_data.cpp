@@ -86,19 +86,31 @@ class SymbolIds {
   std::map<std::string, int32_t> ids_;
 };
 
-// `coupled_operator`: non-null, the tokens get coupled positions (tasks/coupled_positions.h).
+// Sample j's coupled positions from 1 on moved by its offset, uniform in [0, max_offset]: draw j of `key`.
+std::vector<int32_t> offset_positions(std::vector<int32_t> positions, const RandomKey& key, int64_t j,
+                                      int64_t max_offset) {
+  const auto offset = static_cast<int32_t>(key.below(static_cast<uint64_t>(j), static_cast<uint64_t>(max_offset) + 1));
+  for (int32_t& p : positions)
+    if (p > 0) p += offset;
+  return positions;
+}
+
+// `coupled_operator`: non-null, the tokens get coupled positions (tasks/coupled_positions.h), a training
+// split's each from its own offset in [0, max_offset] (drawn from `offset_key`).
 TokenizedSplit tokenize(const SequenceSplit& split, SequenceLayout layout, const char* coupled_operator,
-                        SymbolIds& id_of) {
+                        SymbolIds& id_of, const RandomKey& offset_key, int64_t max_offset) {
   TokenizedSplit out;
   out.name = split.name;
+  const int64_t offsets = split.name == "train" ? max_offset : 0;
   for (const SequenceSample& sample : split.samples) {
     const RenderedSample r = render(sample, layout);
     std::vector<int32_t> tokens, targets;
     for (const std::string& t : r.tokens) tokens.push_back(id_of(t));
     for (const std::string& t : r.targets) targets.push_back(t.empty() ? kNoTarget : id_of(t));
-    out.add_with_targets(
-        tokens, targets,
-        coupled_operator ? coupled_positions(sample, coupled_operator, layout) : std::vector<int32_t>{});
+    std::vector<int32_t> positions;
+    if (coupled_operator) positions = coupled_positions(sample, coupled_operator, layout);
+    if (offsets > 0) positions = offset_positions(std::move(positions), offset_key, out.num_docs(), offsets);
+    out.add_with_targets(tokens, targets, positions);
   }
   return out;
 }
@@ -153,7 +165,10 @@ CachedTokens sequence_task_tokens(const DataConfig& config, const std::string& s
   SymbolIds id_of(*tokenizer);
   const char* coupled =
       config.generated.positions == TokenPositions::coupled ? sequence_task_of(config).coupled_operator : nullptr;
-  for (const SequenceSplit& s : splits) out.splits.push_back(tokenize(s, config.sequence_layout, coupled, id_of));
+  const RandomKey offset_key{config.data_seed, stream_id(config.task + "/train/position_offset"), 0};
+  for (const SequenceSplit& s : splits)
+    out.splits.push_back(
+        tokenize(s, config.sequence_layout, coupled, id_of, offset_key, config.generated.position_offset));
   out.tokenizer = tokenizer->save();
   return out;
 }

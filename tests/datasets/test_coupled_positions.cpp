@@ -2,6 +2,8 @@
 // the rule on hand cases in both layouts, every generated sample's digits at their
 // significance, the positions through the token cache and into batches, and the
 // tasks and settings that refuse them.
+#include <set>
+
 #include "datasets/batcher.h"
 #include "datasets/dataset.h"
 #include "datasets/tasks/coupled_positions.h"
@@ -119,4 +121,32 @@ TEST_CASE("coupled positions: a task without operands to couple refuses them, na
   CHECK_THAT(test::data_error_of([&] { c.validate(); }), Contains("data.generated.positions"));
   c = coupled("addition", SequenceLayout::prompt_answer);
   CHECK_NOTHROW(c.validate());
+}
+
+TEST_CASE("coupled positions: a training sample's count starts at its own random offset",
+          "[datasets][sequence][positions]") {
+  DataConfig c = coupled("binary-addition", SequenceLayout::queries);
+  const Dataset plain = load_dataset(c);
+  c.generated.position_offset = 5;
+  const Dataset moved = load_dataset(c);
+  const TokenizedSplit &before = plain.split("train"), &after = moved.split("train");
+  REQUIRE(after.tokens == before.tokens);
+  std::set<int32_t> offsets;
+  for (int64_t d = 0; d < after.num_docs(); ++d) {
+    const int32_t* p0 = before.doc_positions(d);
+    const int32_t* p1 = after.doc_positions(d);
+    const int32_t offset = p1[0] - p0[0];  // a sample starts with an operand digit, at position 1
+    CHECK(offset >= 0);
+    CHECK(offset <= 5);
+    offsets.insert(offset);
+    for (int64_t t = 0; t < after.doc_length(d); ++t)
+      CHECK(p1[t] == (p0[t] == 0 ? 0 : p0[t] + offset));  // the operator and the answer mark stay at 0
+  }
+  CHECK(offsets.size() == 6);                                 // every offset in [0, 5] drawn among 200 samples
+  for (const std::string split : {"val", "test", "test_20"})  // held-out samples count from 1, as at test time
+    CHECK(moved.split(split).positions == plain.split(split).positions);
+  CHECK(load_dataset(c).split("train").positions == after.positions);  // a pure function of data_seed
+  c.generated.positions = TokenPositions::index;
+  CHECK_THAT(test::data_error_of([&] { c.validate(); }),
+             Contains("generated.position_offset: moves coupled positions: set data.generated.positions: coupled"));
 }

@@ -249,6 +249,10 @@ void validate(const Config& c) {
   // Windows of data.max_len / data.eval_max_len tokens must fit the position table.
   c.model.validate_training_length(c.data.max_len, "data.max_len");
   if (c.data.eval_max_len > 0) c.model.validate_length(c.data.eval_max_len, "data.eval_max_len");
+  // A training sample's coupled positions reach its window length plus its offset.
+  if (c.data.generated.position_offset > 0)
+    c.model.validate_length(c.data.max_len + c.data.generated.position_offset,
+                            "data.max_len + data.generated.position_offset");
   const bool data_positions = c.data.generated.positions == TokenPositions::coupled || !c.data.positions_field.empty();
   require(!data_positions || !c.model.position.flag("randomized"), "model.position.randomized",
           "the data gives each token its position (data.generated.positions: coupled, or data.positions_field); "

@@ -256,6 +256,10 @@ std::vector<ConfigOption> rows() {
           "Sequence tasks: the tokens' positions. index: token t at t. coupled (binary-addition, addition): digits "
           "of the same significance in both operands and the answer share a position, the operator and answer "
           "mark take 0 (position coupling, Cho et al. 2024; docs/guide/tasks-sequence.md)"),
+      OPT("data.generated.position_offset", data.generated.position_offset,
+          "Coupled positions: each training sample's count starts at a random offset in [0, this] (Cho et al. "
+          "2024); 0: none")
+          .at_least(0),
       OPT("data.tokenizer", data.tokenizer,
           "Tokenizer (empty: vocab for generated tasks, byte otherwise). Natural-language text: vocab with lowercase "
           "and "

@@ -120,6 +120,22 @@ TEST_CASE("randomized positions beside coupled ones are refused at config load, 
                                      Catch::Contains("data.generated.positions: coupled"));
 }
 
+TEST_CASE("a coupled run's position offset must fit a learned table, checked at config load",
+          "[sequence][positions][config]") {
+  Config c = coupled_config(ObjectiveKind::transduction);
+  c.run.name = "offset";
+  c.train.max_steps = 10;
+  c.train.best_metric = objective_spec(ObjectiveKind::transduction).default_best_metric;
+  c.model.vocab_size = 8;
+  c.model.position.type = "learned";
+  c.model.position.set("max_len", 64);
+  c.data.generated.position_offset = 40;  // max_len 24 + 40 = 64 rows: fits
+  CHECK_NOTHROW(validate(c));
+  c.data.generated.position_offset = 41;
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("model.position.max_len: the learned position table has 64 rows, but "
+                                                 "data.max_len + data.generated.position_offset = 65 needs 65"));
+}
+
 TEST_CASE("a training run at coupled positions trains on them, at any number of gradient groups",
           "[sequence][positions][slow]") {
   const auto dir = fresh_dir("coupled-run");
