@@ -37,6 +37,16 @@ Config coupled_config(ObjectiveKind kind, const Dataset* data = nullptr) {
   return c;
 }
 
+// A transduction config at coupled positions that passes config validation as it is.
+Config loadable_coupled_config() {
+  Config c = coupled_config(ObjectiveKind::transduction);
+  c.run.name = "coupled";
+  c.train.max_steps = 10;
+  c.train.best_metric = objective_spec(ObjectiveKind::transduction).default_best_metric;
+  c.model.vocab_size = 8;
+  return c;
+}
+
 // The argmax at each slot of one sample, teacher-forced, at its coupled positions.
 std::vector<int32_t> forced_argmax(const LanguageModel& model, const TokenizedSplit& split, int64_t doc) {
   const LanguageModelBatch alone = targeted_batch(make_batch(split, eval_windows(split, WindowConfig{}), {doc}));
@@ -108,11 +118,7 @@ TEST_CASE("greedy decoding at coupled positions agrees with the teacher-forced a
 
 TEST_CASE("randomized positions beside coupled ones are refused at config load, naming the key",
           "[sequence][positions][config]") {
-  Config c = coupled_config(ObjectiveKind::transduction);
-  c.run.name = "coupled";
-  c.train.max_steps = 10;
-  c.train.best_metric = objective_spec(ObjectiveKind::transduction).default_best_metric;
-  c.model.vocab_size = 8;
+  Config c = loadable_coupled_config();
   CHECK_NOTHROW(validate(c));
   c.model.position.set("randomized", true);
   c.model.position.set("max_positions", 64);
@@ -122,11 +128,7 @@ TEST_CASE("randomized positions beside coupled ones are refused at config load, 
 
 TEST_CASE("a coupled run's position offset must fit a learned table, checked at config load",
           "[sequence][positions][config]") {
-  Config c = coupled_config(ObjectiveKind::transduction);
-  c.run.name = "offset";
-  c.train.max_steps = 10;
-  c.train.best_metric = objective_spec(ObjectiveKind::transduction).default_best_metric;
-  c.model.vocab_size = 8;
+  Config c = loadable_coupled_config();
   c.model.position.type = "learned";
   c.model.position.set("max_len", 64);
   c.data.generated.position_offset = 40;  // max_len 24 + 40 = 64 rows: fits
