@@ -28,12 +28,13 @@ std::vector<int32_t> read_positions(const JsonObject& object, const std::string&
   if (value.kind != JsonValue::Kind::array) throw DataError(expected + ", found " + describe(value.kind));
   std::vector<int32_t> positions;
   for (const JsonValue& item : value.items) {
-    const bool integer = item.kind == JsonValue::Kind::number && is_integer_literal(item.text) &&
-                         item.text.size() <= 10 && item.text[0] != '-';
-    if (!integer || std::stoll(item.text) > kMaxTokenPosition)
+    const bool digits = item.kind == JsonValue::Kind::number && is_integer_literal(item.text) &&
+                        item.text.size() <= 10 && item.text[0] != '-';  // <= 10 digits: std::stoll cannot overflow
+    const int64_t p = digits ? std::stoll(item.text) : -1;
+    if (p < 0 || p > kMaxTokenPosition)
       throw DataError(expected + ", found " + (item.kind == JsonValue::Kind::number ? item.text : describe(item.kind)) +
                       " at index " + std::to_string(positions.size()));
-    positions.push_back(static_cast<int32_t>(std::stoll(item.text)));
+    positions.push_back(static_cast<int32_t>(p));
   }
   if (positions.empty()) throw DataError(expected + ", found an empty list");
   return positions;

@@ -10,7 +10,7 @@
 namespace rotor {
 namespace {
 
-// The logits of one sequence, [n, vocab], at `positions` (coupled) or 0..n-1 (empty).
+// The first `count` positions of a document of the split; empty when the split has none.
 std::vector<int32_t> doc_positions(const TokenizedSplit& split, int64_t doc, int64_t count) {
   if (!split.has_positions()) return {};
   return std::vector<int32_t>(split.doc_positions(doc), split.doc_positions(doc) + count);
