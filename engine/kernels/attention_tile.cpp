@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -41,8 +41,8 @@ void tile_matmul_at_portable(int64_t M, int64_t N, int64_t K, const T* A, int64_
   portable_product(M, N, K, A, 1, lda, B, ldb, C, ldc, accumulate);
 }
 
-// The primary templates are the portable code; float gets the AVX-512
-// specialisations below when the compiler targets AVX-512.
+// The primary templates are the portable code; float gets the register-tiled
+// specialisations below when the compiler targets AVX-512 or AVX2 with FMA.
 template <class T>
 void tile_matmul(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
                  bool accumulate) {
@@ -69,15 +69,53 @@ T exp_shifted(T* x, int64_t n, T shift) {
   return sum;
 }
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 namespace {
 
+#if defined(__AVX512F__)
 constexpr __mmask16 kAll = 0xFFFF;
 
 inline __mmask16 first_lanes(int64_t count) {
   return count >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << count) - 1u);
 }
 
+// 16 floats in a zmm; products in tiles of 6 rows x 4 vectors (24 accumulators
+// + 4 B vectors + 1 broadcast of 32 registers; 6 rows measured 1.5x faster
+// than 4, bench/README.md).
+struct Lanes {
+  using Reg = __m512;
+  using Mask = __mmask16;
+  static constexpr int kWidth = 16, kRows = 6, kVectors = 4;
+  static Mask first(int64_t count) { return first_lanes(count); }
+  static Mask all() { return kAll; }
+  static Reg zero() { return _mm512_setzero_ps(); }
+  static Reg broadcast(float a) { return _mm512_set1_ps(a); }
+  static Reg load(Mask m, const float* p) { return _mm512_maskz_loadu_ps(m, p); }
+  static void store(float* p, Mask m, Reg v) { _mm512_mask_storeu_ps(p, m, v); }
+  static Reg fma(Reg a, Reg b, Reg c) { return _mm512_fmadd_ps(a, b, c); }
+};
+#else
+// 8 floats in a ymm, for CPUs without AVX-512: tiles of 6 rows x 2 vectors (12
+// accumulators + 2 B vectors + 1 broadcast of 16 registers). Each output is the
+// portable loop's chain of fused multiply-adds in k order: the same bits.
+struct Lanes {
+  using Reg = __m256;
+  using Mask = __m256i;
+  static constexpr int kWidth = 8, kRows = 6, kVectors = 2;
+  static Mask first(int64_t count) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(std::min<int64_t>(count, 8))), lane);
+  }
+  static Mask all() { return _mm256_set1_epi32(-1); }
+  static Reg zero() { return _mm256_setzero_ps(); }
+  static Reg broadcast(float a) { return _mm256_set1_ps(a); }
+  static Reg load(Mask m, const float* p) { return _mm256_maskload_ps(p, m); }
+  static void store(float* p, Mask m, Reg v) { _mm256_maskstore_ps(p, m, v); }
+  static Reg fma(Reg a, Reg b, Reg c) { return _mm256_fmadd_ps(a, b, c); }
+};
+#endif
+
+#if defined(__AVX512F__)
 // Folds the 16 lanes left to right.
 template <class F>
 inline float lanes_in_order(__m512 v, F f) {
@@ -107,79 +145,77 @@ inline __m512 exp_avx512(__m512 x) {
   p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
   return _mm512_maskz_scalef_ps(kAll, p, k);
 }
+#endif
 
-// R rows x V vectors of 16 columns held in registers across the whole K loop
-// (R = 6, V = 4: 24 accumulators + 4 B vectors + 1 broadcast of 32 zmm; 6 rows
-// measured 1.5x faster than 4, bench/README.md).
-// `mask` limits the last vector to the columns that exist. A(r, k) is
-// A[r * lda + k], or A[k * lda + r] when `TransposedA`.
+// R rows x V vectors of Lanes::kWidth columns held in registers across the
+// whole K loop. `last` limits the last vector to the columns that exist.
+// A(r, k) is A[r * lda + k], or A[k * lda + r] when `TransposedA`.
 template <int R, int V, bool TransposedA>
-inline void block_avx512(int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
-                         __mmask16 last, bool accumulate) {
+inline void block_tile(int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
+                       Lanes::Mask last, bool accumulate) {
+  constexpr int W = Lanes::kWidth;
   // Every loop over R and V is unrolled so that GCC keeps acc[][] in
   // registers (otherwise it spills the accumulators on every k).
-  __m512 acc[R][V];
+  Lanes::Reg acc[R][V];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) {
-      const __mmask16 m = v == V - 1 ? last : __mmask16(0xFFFF);
-      acc[r][v] = accumulate ? _mm512_maskz_loadu_ps(m, C + r * ldc + 16 * v) : _mm512_setzero_ps();
-    }
-  for (int64_t k = 0; k < K; ++k) {
-    __m512 b[V];
-#pragma GCC unroll 4
     for (int v = 0; v < V; ++v)
-      b[v] = _mm512_maskz_loadu_ps(v == V - 1 ? last : __mmask16(0xFFFF), B + k * ldb + 16 * v);
+      acc[r][v] = accumulate ? Lanes::load(v == V - 1 ? last : Lanes::all(), C + r * ldc + W * v) : Lanes::zero();
+  for (int64_t k = 0; k < K; ++k) {
+    Lanes::Reg b[V];
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) b[v] = Lanes::load(v == V - 1 ? last : Lanes::all(), B + k * ldb + W * v);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const __m512 a = _mm512_set1_ps(TransposedA ? A[k * lda + r] : A[r * lda + k]);
+      const Lanes::Reg a = Lanes::broadcast(TransposedA ? A[k * lda + r] : A[r * lda + k]);
 #pragma GCC unroll 4
-      for (int v = 0; v < V; ++v) acc[r][v] = _mm512_fmadd_ps(a, b[v], acc[r][v]);
+      for (int v = 0; v < V; ++v) acc[r][v] = Lanes::fma(a, b[v], acc[r][v]);
     }
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v)
-      _mm512_mask_storeu_ps(C + r * ldc + 16 * v, v == V - 1 ? last : __mmask16(0xFFFF), acc[r][v]);
+    for (int v = 0; v < V; ++v) Lanes::store(C + r * ldc + W * v, v == V - 1 ? last : Lanes::all(), acc[r][v]);
 }
 
 template <int V, bool TransposedA>
-void rows_avx512(int64_t M, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
-                 __mmask16 last, bool accumulate) {
+void rows_tile(int64_t M, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
+               Lanes::Mask last, bool accumulate) {
   const int64_t row_step = TransposedA ? 1 : lda;  // from row i of A to row i + 1
   int64_t i = 0;
-  for (; i + 6 <= M; i += 6)
-    block_avx512<6, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
+  for (; i + Lanes::kRows <= M; i += Lanes::kRows)
+    block_tile<Lanes::kRows, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
   for (; i + 4 <= M; i += 4)
-    block_avx512<4, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
+    block_tile<4, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
   for (; i < M; ++i)
-    block_avx512<1, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
+    block_tile<1, V, TransposedA>(K, A + i * row_step, lda, B, ldb, C + i * ldc, ldc, last, accumulate);
 }
 
 template <bool TransposedA>
-void panels_avx512(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
-                   int64_t ldc, bool accumulate) {
-  for (int64_t j0 = 0; j0 < N; j0 += 64) {  // column panels of up to four vectors
-    const int64_t w = std::min<int64_t>(64, N - j0);
-    const int64_t tail = w - 16 * ((w - 1) / 16);  // 1..16 columns in the last vector
-    const __mmask16 last = static_cast<__mmask16>((1u << tail) - 1u);
+void panels_tile(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+                 int64_t ldc, bool accumulate) {
+  constexpr int W = Lanes::kWidth, panel = W * Lanes::kVectors;
+  for (int64_t j0 = 0; j0 < N; j0 += panel) {  // column panels of up to kVectors vectors
+    const int64_t w = std::min<int64_t>(panel, N - j0);
+    const Lanes::Mask last = Lanes::first(w - W * ((w - 1) / W));  // 1..W columns in the last vector
     const float* b = B + j0;
     float* c = C + j0;
-    switch ((w + 15) / 16) {
+    switch ((w + W - 1) / W) {
       case 1:
-        rows_avx512<1, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_tile<1, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
       case 2:
-        rows_avx512<2, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_tile<2, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
+#if defined(__AVX512F__)
       case 3:
-        rows_avx512<3, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_tile<3, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
       default:
-        rows_avx512<4, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
+        rows_tile<4, TransposedA>(M, K, A, lda, b, ldb, c, ldc, last, accumulate);
         break;
+#endif
     }
   }
 }
@@ -189,15 +225,17 @@ void panels_avx512(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
 template <>
 void tile_matmul<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
                         float* C, int64_t ldc, bool accumulate) {
-  panels_avx512<false>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  panels_tile<false>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 template <>
 void tile_matmul_at<float>(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
                            float* C, int64_t ldc, bool accumulate) {
-  panels_avx512<true>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  panels_tile<true>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
+#endif
 
+#if defined(__AVX512F__)
 template <>
 float row_max<float>(const float* x, int64_t n) {
   __m512 m = _mm512_set1_ps(-std::numeric_limits<float>::infinity());

@@ -3,9 +3,11 @@
 // 64 x 64 x head_dim). Row-major with leading dimensions:
 //   C[M, N] = A[M, K] B[K, N]     (+ C when `accumulate`)   tile_matmul
 //   C[M, N] = A[K, M]^T B[K, N]   (+ C when `accumulate`)   tile_matmul_at
-// tile_matmul is the kernel's choice: a hand-vectorised AVX-512 register-
-// blocked kernel for float when compiled with AVX-512 (fastest at this size,
-// bench/README.md "Attention tile products"), the portable loop otherwise.
+// tile_matmul is the kernel's choice: a hand-vectorised register-blocked
+// kernel for float when compiled with AVX-512 (fastest at this size,
+// bench/README.md "Attention tile products") or with AVX2 and FMA (the
+// portable loop's bits, without its store and reload of C on every k), the
+// portable loop otherwise.
 #include <cstdint>
 
 namespace rotor::kernels {
