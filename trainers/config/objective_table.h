@@ -52,13 +52,13 @@ struct PapersScoreRule {
 struct MetricDeclaration {
   std::string name;  // as in the records and train.best_metric
   bool lower_is_better = false;
-  std::string label;  // for people ("macro-F1"); empty: the name
-  int decimals = 4;   // printed after the point
+  std::string label{};  // for people ("macro-F1"); empty: the name
+  int decimals = 4;     // printed after the point
   // A metric read from another of the same scores (perplexity from the loss):
   // derive(value of derived_from). Empty: the objective measures it.
-  std::string derived_from;
+  std::string derived_from{};
   double (*derive)(double) = nullptr;
-  std::string unit;  // of its values, for a column header ("nats/token"); empty: none said
+  std::string unit{};  // of its values, for a column header ("nats/token"); empty: none said
 
   std::string shown_name() const { return label.empty() ? name : label; }
   std::string format(double value) const;  // `decimals` after the point
