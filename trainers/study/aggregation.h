@@ -38,9 +38,9 @@ struct VariantSummary {
   int64_t runs = 0, finished = 0;
   int64_t parameters = 0;
   // "<split>_accuracy", "<split>_macro_f1", "tokens_per_s", "elapsed_s".
-  std::map<std::string, SeedStats> metrics;
-  std::vector<CurvePoint> val_curve;
-  std::vector<SweepStats> sweep;  // in plan order
+  std::map<std::string, SeedStats> metrics{};
+  std::vector<CurvePoint> val_curve{};
+  std::vector<SweepStats> sweep{};  // in plan order
 };
 
 // `plan`: the sweep points of this variant (sweep_plan() of study_spec.h).

@@ -39,8 +39,8 @@ namespace rotor {
 
 struct StudyVariant {
   std::string name;
-  std::vector<std::string> overrides;  // "key=value", applied after the study's `set`
-  Config config;                       // the resolved config of the first seed
+  std::vector<std::string> overrides{};  // "key=value", applied after the study's `set`
+  Config config{};                       // the resolved config of the first seed
 };
 
 struct StudyEvaluation {
