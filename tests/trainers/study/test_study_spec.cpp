@@ -185,14 +185,15 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
     // linear-attention study (RoFormer's Figure 3 right: linear attention without RoPE, in its two forms, and
     // softmax), MLM pre-training (Figure 3 left: rope, learned, sinusoidal), fine-tuning (rope and learned, each
     // pre-trained and from scratch), the two precision studies (encodings in fp32 and bf16, paired) and T5's two
-    // table starts (t5-start with `none` beside them, t5-start-lm without), iRoPE's study (rope, irope, none) and
-    // coupled positions in a decoder (rope and alibi at both kinds of positions, none); every other one compares at
-    // least 7.
+    // table starts (t5-start with `none` beside them, t5-start-lm without), iRoPE's study (rope, irope, none),
+    // coupled positions in a decoder (rope and alibi at both kinds of positions, none) and the random offset of
+    // coupled positions (three encodings with and without it); every other one compares at least 7.
     const std::string stem = entry.path().stem().string();
     const size_t fewest = stem == "t5-start-lm"                                                      ? 2
                           : stem == "mlm-pretrain" || stem == "t5-start" || stem == "interleaved-lm" ? 3
                           : stem == "lm-extrapolation-quick" || stem == "lm-linear-attention" || stem == "finetune" ||
-                                  stem == "coupled-addition-decoder" || stem.rfind("precision-", 0) == 0
+                                  stem == "coupled-addition-decoder" || stem == "coupled-addition-offset" ||
+                                  stem.rfind("precision-", 0) == 0
                               ? 4
                               : 7;
     for (const StudySpec& spec : parse_study_suite(entry.path().string()).studies) {
@@ -201,9 +202,9 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
     }
     ++specs;
   }
-  // The three Chomsky and decoder benchmarks joined the 14, then T5's two start studies, iRoPE's and coupled
-  // positions on addition (encoder and decoder).
-  CHECK(specs == 22);
+  // The three Chomsky and decoder benchmarks joined the 14, then T5's two start studies, iRoPE's, coupled
+  // positions on addition (encoder and decoder) and their random offset.
+  CHECK(specs == 23);
 }
 
 TEST_CASE("study spec: a suite of tasks is one study per task with the same variants", "[study]") {
