@@ -115,6 +115,14 @@ struct Lanes {
 };
 #endif
 
+// exp(x) = 2^k exp(r), x = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts),
+// exp(r) by Cephes's expf polynomial: within 2 ulp of std::exp. One set of
+// constants for every vector width, so each width computes the same values.
+constexpr float kLog2e = 1.44269504088896341f, kLn2High = 0.693359375f, kLn2Low = -2.12194440e-4f;
+constexpr float kExpPoly[6] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
+                               4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
+constexpr float kExpLow = -104.0f, kExpHigh = 88.7f;  // exp is 0 in float below, inf above
+
 #if defined(__AVX512F__)
 // Folds the 16 lanes left to right.
 template <class F>
@@ -130,20 +138,51 @@ inline float lanes_in_order(__m512 v, F f) {
 // polynomial, times 2^k by scalef (which also flushes tiny results to 0).
 inline __m512 exp_avx512(__m512 x) {
   // maskz_ forms throughout: GCC 12 warns on the plain forms' undefined-vector idiom.
-  x = _mm512_maskz_max_ps(kAll, _mm512_set1_ps(-104.0f), x);  // NaN stays NaN (second operand)
-  x = _mm512_maskz_min_ps(kAll, _mm512_set1_ps(88.7f), x);
-  const __m512 k = _mm512_maskz_roundscale_ps(kAll, _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+  x = _mm512_maskz_max_ps(kAll, _mm512_set1_ps(kExpLow), x);  // NaN stays NaN (second operand)
+  x = _mm512_maskz_min_ps(kAll, _mm512_set1_ps(kExpHigh), x);
+  const __m512 k = _mm512_maskz_roundscale_ps(kAll, _mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
                                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(kLn2High), x);
+  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(kLn2Low), r);
+  __m512 p = _mm512_set1_ps(kExpPoly[0]);
+  for (int i = 1; i < 6; ++i) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpPoly[i]));
   p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
   return _mm512_maskz_scalef_ps(kAll, p, k);
+}
+#else
+// Folds the 8 lanes left to right.
+template <class F>
+inline float lanes_in_order(__m256 v, F f) {
+  alignas(32) float lane[8];
+  _mm256_store_ps(lane, v);
+  float r = lane[0];
+  for (int i = 1; i < 8; ++i) r = f(r, lane[i]);
+  return r;
+}
+
+// p 2^k for integral k in [-150, 128]: two normal powers of two, so p 2^k is
+// rounded once, as AVX-512's scalef rounds it (tiny results too).
+inline __m256 times_power_of_two(__m256 p, __m256 k) {
+  const __m256i whole = _mm256_cvtps_epi32(k);
+  const __m256i half = _mm256_srai_epi32(whole, 1);
+  const auto power = [](__m256i e) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(e, _mm256_set1_epi32(127)), 23));
+  };
+  return _mm256_mul_ps(_mm256_mul_ps(p, power(half)), power(_mm256_sub_epi32(whole, half)));
+}
+
+// exp on 8 lanes: the AVX-512 form's operations, one for one.
+inline __m256 exp_avx2(__m256 x) {
+  x = _mm256_max_ps(_mm256_set1_ps(kExpLow), x);  // NaN stays NaN (second operand)
+  x = _mm256_min_ps(_mm256_set1_ps(kExpHigh), x);
+  const __m256 k =
+      _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kLog2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(kLn2High), x);
+  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(kLn2Low), r);
+  __m256 p = _mm256_set1_ps(kExpPoly[0]);
+  for (int i = 1; i < 6; ++i) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpPoly[i]));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+  return times_power_of_two(p, k);
 }
 #endif
 
@@ -253,6 +292,30 @@ float exp_shifted<float>(float* x, int64_t n, float shift) {
     const __m512 e = exp_avx512(_mm512_sub_ps(_mm512_maskz_loadu_ps(lanes, x + c), s));
     _mm512_mask_storeu_ps(x + c, lanes, e);
     sum = _mm512_mask_add_ps(sum, lanes, sum, e);
+  }
+  return lanes_in_order(sum, [](float a, float b) { return a + b; });
+}
+#elif defined(__AVX2__) && defined(__FMA__)
+template <>
+float row_max<float>(const float* x, int64_t n) {
+  __m256 m = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+  for (int64_t c = 0; c < n; c += 8) {
+    const __m256i lanes = Lanes::first(n - c);
+    const __m256 v = _mm256_blendv_ps(m, _mm256_maskload_ps(x + c, lanes), _mm256_castsi256_ps(lanes));
+    m = _mm256_max_ps(m, v);
+  }
+  return lanes_in_order(m, [](float a, float b) { return std::max(a, b); });
+}
+
+template <>
+float exp_shifted<float>(float* x, int64_t n, float shift) {
+  const __m256 s = _mm256_set1_ps(shift);
+  __m256 sum = _mm256_setzero_ps();
+  for (int64_t c = 0; c < n; c += 8) {
+    const __m256i lanes = Lanes::first(n - c);
+    const __m256 e = exp_avx2(_mm256_sub_ps(_mm256_maskload_ps(x + c, lanes), s));
+    _mm256_maskstore_ps(x + c, lanes, e);
+    sum = _mm256_add_ps(sum, _mm256_and_ps(e, _mm256_castsi256_ps(lanes)));
   }
   return lanes_in_order(sum, [](float a, float b) { return a + b; });
 }
