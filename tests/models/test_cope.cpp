@@ -1,9 +1,11 @@
 // CoPE (models/cope_encoding.cpp): the composed softmax alone takes it, its embeddings start at
-// zero, finite differences through the whole model (encoder and causal), the count is of content
-// (a token's copies move it, its index does not), and the encoder form's mirror symmetry. The
-// PyTorch golden files cope and cope_causal (test_golden.cpp) check the model against the paper's
-// code; the op itself is tested in tests/engine/test_contextual_positions.cpp.
+// zero (or at N(0, embedding_std)), finite differences through the whole model (encoder and causal), the count is of
+// content (a token's copies move it, its index does not), and the encoder form's mirror symmetry. The PyTorch golden
+// files cope and cope_causal (test_golden.cpp) check the model against the paper's code; the op itself is tested in
+// tests/engine/test_contextual_positions.cpp.
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 #include "model_test_support.h"
 #include "models/order_blindness.h"
@@ -54,6 +56,25 @@ TEST_CASE("cope: each layer's embeddings, [npos_max, head_dim], start at zero (t
     CHECK(t.shape() == Shape{5, 8});
     for (double v : t.to_doubles()) CHECK(v == 0.0);
   }
+}
+
+TEST_CASE("cope: embedding_std starts the embeddings at N(0, std) and leaves every other weight as it was", "[cope]") {
+  ModelConfig zero = cope_config(5), drawn = zero;
+  drawn.position.set("embedding_std", 0.3);
+  EncoderClassifier a(zero, DType::F64), b(drawn, DType::F64);
+  a.initialize(3);
+  b.initialize(3);
+  const std::vector<double> e = b.parameters().value(b.parameters().id("layers.1.attn.cope.embeddings")).to_doubles();
+  double squares = 0;
+  for (double v : e) squares += v * v;
+  CHECK(std::sqrt(squares / static_cast<double>(e.size())) == Approx(0.3).epsilon(0.25));  // 40 draws
+  const auto weight = [](const EncoderClassifier& m, const char* name) {
+    return m.parameters().value(m.parameters().id(name)).to_doubles();
+  };
+  CHECK(weight(a, "layers.0.attn.q.weight") == weight(b, "layers.0.attn.q.weight"));
+  ModelConfig negative = cope_config();
+  negative.position.set("embedding_std", -0.1);
+  CHECK_THROWS_WITH(negative.validate(), Contains("model.position.embedding_std"));
 }
 
 TEST_CASE("cope: finite-difference gradients through the model, encoder and causal", "[cope][gradcheck]") {
