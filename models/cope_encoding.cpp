@@ -58,7 +58,7 @@ PositionEncodingSpec cope_encoding_spec() {
                               "npos_max - 1 (the paper's npos_max)")
           .at_least(1),
       // A product q . e that starts at zero sits on a saddle: runs that stall at `none` for a seed-dependent
-      // number of steps (results/separation) are what this option probes.
+      // number of steps (results/separation-newer) are what this option probes.
       PositionOption::number("embedding_std", 0.0,
                              "the std of the position embeddings' N(0, std) start; 0: zeros (the paper's code)")
           .at_least(0)};
