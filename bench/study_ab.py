@@ -60,8 +60,6 @@ def report_values(study_dir):
     file's folder and every column but the value."""
     values = {}
     for path in sorted(study_dir.rglob("report.csv")):
-        if "runs" in path.relative_to(study_dir).parts:
-            continue
         task = str(path.parent.relative_to(study_dir))
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
