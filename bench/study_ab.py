@@ -66,7 +66,7 @@ def report_values(study_dir):
                 if row["metric"] in TIMING_METRICS or row["value"] == "":
                     continue
                 columns = ("scope", "variant", "seed", "metric", "split", "step", "length", "scaling")
-                values[(task, *(row[c] for c in columns))] = float(row["value"])
+                values[(task, *(row.get(c, "") for c in columns))] = float(row["value"])
     if not values:
         sys.exit(f"study_ab: no report.csv with numbers under {study_dir}")
     return values
@@ -79,9 +79,13 @@ def compare_reports(a, b):
     largest = max(diffs) if diffs else (0.0, None)
     if largest[0] == 0.0:
         largest = (0.0, None)
+    unequal = {}  # "task/variant": how many of its numbers differ
+    for d, k in diffs:
+        if d != 0.0:
+            unequal[f"{k[0]}/{k[2]}"] = unequal.get(f"{k[0]}/{k[2]}", 0) + 1
     return {"shared": len(shared), "only_in_one": len(set(a) ^ set(b)),
             "equal": sum(1 for d, _ in diffs if d == 0.0), "largest_difference": largest[0],
-            "largest_at": list(largest[1]) if largest[1] else None}
+            "largest_at": list(largest[1]) if largest[1] else None, "unequal_by_variant": unequal}
 
 
 def parse_args():
@@ -89,6 +93,8 @@ def parse_args():
     p.add_argument("--a", required=True, help="rotor binary A (this build)")
     p.add_argument("--b", required=True, help="rotor binary B (the baseline)")
     p.add_argument("--spec", required=True, help="study spec (YAML)")
+    p.add_argument("--spec-a", help="A's own spec, where a default changed after B and A must be told B's "
+                   "value to do the same math (default: --spec)")
     p.add_argument("--jobs", type=int, default=2, help="rotor compare --jobs (default 2)")
     p.add_argument("--order", default="ABBA", help="legs in order, letters A and B (default ABBA)")
     p.add_argument("--out", default="runs/study_ab", help="folder for the legs and study_ab.json")
@@ -103,11 +109,12 @@ def main():
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     binaries = {"A": args.a, "B": args.b}
+    specs = {"A": args.spec_a or args.spec, "B": args.spec}
     legs = []
     for i, which in enumerate(args.order):
         leg_dir = out / f"leg{i + 1}-{which}"
         print(f"leg {i + 1} of {len(args.order)}: {which} = {binaries[which]}", flush=True)
-        stats = run_leg(binaries[which], args.spec, args.jobs, leg_dir, out / f"leg{i + 1}-{which}.log")
+        stats = run_leg(binaries[which], specs[which], args.jobs, leg_dir, out / f"leg{i + 1}-{which}.log")
         legs.append({"leg": i + 1, "build": which, "binary": binaries[which], "dir": str(leg_dir), **stats})
         print(f"  wall {stats['wall_s']:.1f} s, cpu {stats['user_s'] + stats['sys_s']:.1f} s, "
               f"peak RSS {stats['peak_rss_mib']:.0f} MiB", flush=True)
@@ -132,7 +139,9 @@ def main():
         print(f"  legs {pr['legs'][0]} and {pr['legs'][1]} ({pr['builds']}): {pr['equal']} of {pr['shared']} equal, "
               f"largest difference {pr['largest_difference']:.6g}"
               + (f" at {pr['largest_at']}" if pr["largest_at"] else ""))
-    result = {"spec": args.spec, "jobs": args.jobs, "order": args.order, "legs": legs, "pairs": pairs,
+        for where, n in sorted(pr["unequal_by_variant"].items()):
+            print(f"    {where}: {n} differ")
+    result = {"spec": args.spec, "spec_a": specs["A"], "jobs": args.jobs, "order": args.order, "legs": legs, "pairs": pairs,
               "median_wall_s": summary}
     (out / "study_ab.json").write_text(json.dumps(result, indent=1))
     print(f"\nwritten: {out / 'study_ab.json'}")
