@@ -25,24 +25,43 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// 8 independent accumulator chains of 16-lane FMAs per thread: enough to
-// cover the FMA latency on Zen 4. Returns FLOPs done.
+// The widest FMA vector the build targets (-march=native): AVX-512's 16 lanes, else AVX2's 8.
+#if defined(__AVX512F__)
+using Vec = __m512;
+constexpr int kLanes = 16;
+inline Vec splat(float x) { return _mm512_set1_ps(x); }
+inline Vec fmadd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+inline Vec add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
+inline void store(float* p, Vec v) { _mm512_store_ps(p, v); }
+#elif defined(__AVX2__) && defined(__FMA__)
+using Vec = __m256;
+constexpr int kLanes = 8;
+inline Vec splat(float x) { return _mm256_set1_ps(x); }
+inline Vec fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+inline Vec add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
+inline void store(float* p, Vec v) { _mm256_store_ps(p, v); }
+#else
+#error "bench_peak_probe needs AVX2 with FMA or AVX-512 (build with ROTOR_NATIVE=ON on such a CPU)"
+#endif
+
+// 8 independent accumulator chains of vector FMAs per thread: enough to
+// cover the FMA latency on Zen 3 and Zen 4. Returns FLOPs done.
 double fma_loop(int64_t iters) {
   double total = 0;
 #pragma omp parallel reduction(+ : total)
   {
-    __m512 acc[8];
-    for (int k = 0; k < 8; ++k) acc[k] = _mm512_set1_ps(1.0f + 1e-3f * k);
-    const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
+    Vec acc[8];
+    for (int k = 0; k < 8; ++k) acc[k] = splat(1.0f + 1e-3f * k);
+    const Vec a = splat(0.999999f), b = splat(1e-7f);
     for (int64_t i = 0; i < iters; ++i)
-      for (int k = 0; k < 8; ++k) acc[k] = _mm512_fmadd_ps(acc[k], a, b);
-    __m512 s = acc[0];
-    for (int k = 1; k < 8; ++k) s = _mm512_add_ps(s, acc[k]);
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, s);
+      for (int k = 0; k < 8; ++k) acc[k] = fmadd(acc[k], a, b);
+    Vec s = acc[0];
+    for (int k = 1; k < 8; ++k) s = add(s, acc[k]);
+    alignas(64) float lanes[kLanes];
+    store(lanes, s);
     volatile float sink = lanes[0];
     (void)sink;
-    total += static_cast<double>(iters) * 8 * 16 * 2;
+    total += static_cast<double>(iters) * 8 * kLanes * 2;
   }
   return total;
 }
