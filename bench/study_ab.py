@@ -23,6 +23,7 @@ difference has to be read against the study's own intervals (report.md).
 Prints a table and writes everything to --out/study_ab.json.
 """
 import argparse
+import collections
 import csv
 import json
 import os
@@ -79,13 +80,10 @@ def compare_reports(a, b):
     largest = max(diffs) if diffs else (0.0, None)
     if largest[0] == 0.0:
         largest = (0.0, None)
-    unequal = {}  # "task/variant": how many of its numbers differ
-    for d, k in diffs:
-        if d != 0.0:
-            unequal[f"{k[0]}/{k[2]}"] = unequal.get(f"{k[0]}/{k[2]}", 0) + 1
+    unequal = collections.Counter(f"{k[0]}/{k[2]}" for d, k in diffs if d != 0.0)  # task/variant: numbers differing
     return {"shared": len(shared), "only_in_one": len(set(a) ^ set(b)),
             "equal": sum(1 for d, _ in diffs if d == 0.0), "largest_difference": largest[0],
-            "largest_at": list(largest[1]) if largest[1] else None, "unequal_by_variant": unequal}
+            "largest_at": list(largest[1]) if largest[1] else None, "unequal_by_variant": dict(unequal)}
 
 
 def parse_args():
@@ -141,8 +139,8 @@ def main():
               + (f" at {pr['largest_at']}" if pr["largest_at"] else ""))
         for where, n in sorted(pr["unequal_by_variant"].items()):
             print(f"    {where}: {n} differ")
-    result = {"spec": args.spec, "spec_a": specs["A"], "jobs": args.jobs, "order": args.order, "legs": legs, "pairs": pairs,
-              "median_wall_s": summary}
+    result = {"spec": args.spec, "spec_a": specs["A"], "jobs": args.jobs, "order": args.order, "legs": legs,
+              "pairs": pairs, "median_wall_s": summary}
     (out / "study_ab.json").write_text(json.dumps(result, indent=1))
     print(f"\nwritten: {out / 'study_ab.json'}")
 
