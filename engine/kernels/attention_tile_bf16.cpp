@@ -19,7 +19,10 @@ namespace rotor::kernels {
 
 namespace {
 
-uint32_t bf16_pair(float even, float odd) { return to_bf16(even) | static_cast<uint32_t>(to_bf16(odd)) << 16; }
+// A denormal packs as a signed zero, as AVX-512 BF16's conversion writes it
+// (the products read denormals as zero either way, so no result depends on it).
+bf16 packed_bf16(float x) { return std::fabs(x) < FLT_MIN ? to_bf16(std::copysign(0.0f, x)) : to_bf16(x); }
+uint32_t bf16_pair(float even, float odd) { return packed_bf16(even) | static_cast<uint32_t>(packed_bf16(odd)) << 16; }
 
 // vdpbf16ps's reading of a bf16 (denormals as zero) and its FTZ on sums.
 float bf16_input(uint32_t half) { return from_bf16(static_cast<bf16>((half & 0x7f80u) ? half : half & 0x8000u)); }
@@ -46,7 +49,7 @@ void tile_matmul_bf16_portable(int64_t M, int64_t N, int64_t K, Bf16PairsA A, co
   }
 }
 
-void pack_row_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
+void pack_row_pairs_portable(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
   const int64_t full = cols / 2;
   for (int64_t r = 0; r < rows; ++r) {
     const float* s = src + r * lds;
@@ -56,7 +59,7 @@ void pack_row_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, u
   }
 }
 
-void pack_column_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
+void pack_column_pairs_portable(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
   for (int64_t p = 0; p < rows / 2; ++p) {
     const float *even = src + 2 * p * lds, *odd = even + lds;
     uint32_t* d = dst + p * ldd;
@@ -149,6 +152,41 @@ ROTOR_BF16_TARGET void panels_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A
   }
 }
 
+__mmask16 first_lanes16(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xffff : n <= 0 ? 0 : (1u << n) - 1); }
+
+// 32 floats of a row (zero past `cols`) convert, in order, to the 16 words of
+// their pairs: vcvtne2ps2bf16 puts the first 16 in the low half.
+ROTOR_BF16_TARGET void row_pairs_avx512(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst,
+                                        int64_t ldd) {
+  const int64_t words = (cols + 1) / 2;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; c += 32) {
+      const float* s = src + r * lds + c;
+      const __m512 lo = _mm512_maskz_loadu_ps(first_lanes16(cols - c), s);
+      const __m512 hi = _mm512_maskz_loadu_ps(first_lanes16(cols - c - 16), s + 16);
+      _mm512_mask_storeu_epi32(dst + r * ldd + c / 2, first_lanes16(words - c / 2),
+                               reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(hi, lo)));
+    }
+}
+
+// Two rows' 16 columns convert side by side, then interleave into words.
+ROTOR_BF16_TARGET void column_pairs_avx512(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst,
+                                           int64_t ldd) {
+  const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22,
+                                              6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+  for (int64_t p = 0; p < (rows + 1) / 2; ++p) {
+    const float *even = src + 2 * p * lds, *odd = even + lds;
+    const bool has_odd = 2 * p + 1 < rows;
+    for (int64_t c = 0; c < cols; c += 16) {
+      const __mmask16 live = first_lanes16(cols - c);
+      const __m512 e = _mm512_maskz_loadu_ps(live, even + c);
+      const __m512 o = has_odd ? _mm512_maskz_loadu_ps(live, odd + c) : _mm512_setzero_ps();
+      const __m512i w = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(o, e));
+      _mm512_mask_storeu_epi32(dst + p * ldd + c, live, _mm512_permutexvar_epi16(interleave, w));
+    }
+  }
+}
+
 }  // namespace
 
 void tile_matmul_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint32_t* B, int64_t ldb, float* C,
@@ -156,11 +194,29 @@ void tile_matmul_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint3
   if (cpu_has_bf16_dot()) return panels_bf16(M, N, K, A, B, ldb, C, ldc, accumulate);
   tile_matmul_bf16_portable(M, N, K, A, B, ldb, C, ldc, accumulate);
 }
+
+void pack_row_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
+  if (cpu_has_bf16_dot()) return row_pairs_avx512(src, rows, cols, lds, dst, ldd);
+  pack_row_pairs_portable(src, rows, cols, lds, dst, ldd);
+}
+
+void pack_column_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
+  if (cpu_has_bf16_dot()) return column_pairs_avx512(src, rows, cols, lds, dst, ldd);
+  pack_column_pairs_portable(src, rows, cols, lds, dst, ldd);
+}
 #else
 
 void tile_matmul_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint32_t* B, int64_t ldb, float* C,
                       int64_t ldc, bool accumulate) {
   tile_matmul_bf16_portable(M, N, K, A, B, ldb, C, ldc, accumulate);
+}
+
+void pack_row_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
+  pack_row_pairs_portable(src, rows, cols, lds, dst, ldd);
+}
+
+void pack_column_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd) {
+  pack_column_pairs_portable(src, rows, cols, lds, dst, ldd);
 }
 #endif
 

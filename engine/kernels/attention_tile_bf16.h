@@ -28,10 +28,14 @@ void tile_matmul_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint3
 void tile_matmul_bf16_portable(int64_t M, int64_t N, int64_t K, Bf16PairsA A, const uint32_t* B, int64_t ldb, float* C,
                                int64_t ldc, bool accumulate);
 
-// Packing (to_bf16: round to nearest even). Pairs along each row:
+// Packing (to_bf16: round to nearest even; a denormal packs as a signed zero,
+// as the AVX-512 BF16 conversion that packs where the CPU has it). Pairs along each row:
 //   dst[r * ldd + p] = (src[r][2p], src[r][2p + 1]),  a zero odd half past `cols`.
 void pack_row_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd);
 // Pairs of rows: dst[p * ldd + c] = (src[2p][c], src[2p + 1][c]),  a zero odd half past `rows`.
 void pack_column_pairs(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd);
+// The same packs in plain C++ (the only ones on a CPU without AVX-512 BF16): same words.
+void pack_row_pairs_portable(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd);
+void pack_column_pairs_portable(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst, int64_t ldd);
 
 }  // namespace rotor::kernels

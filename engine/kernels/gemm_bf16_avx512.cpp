@@ -53,14 +53,16 @@ ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t
       const __mmask16 live = first_lanes16(cols - j);
       // Lanes 8..15 go to column j + 8, in the next panel when panels are 8 wide.
       const __mmask16 lo = first_lanes16(std::min<int64_t>(8, span - j)), hi = first_lanes16(span - j) & 0xff00;
+      // Where pair 0 of each half goes (hoisted: at() divides); pair p is p * width words further.
+      const int64_t lo_at = at(0, j) - dst, hi_at = hi ? at(0, j + 8) - 8 - dst : 0;
       for (int64_t p = 0; p < pairs; ++p) {
         const float* r0 = v.x + (k0 + 2 * p) * v.sk + j0 + j;
         const __m512 even = _mm512_maskz_loadu_ps(live, r0);
         const __m512 odd = 2 * p + 1 >= kc ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(live, r0 + v.sk);
         const __m512i w =
             _mm512_permutexvar_epi16(interleave, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even)));
-        _mm512_mask_storeu_epi32(at(p, j), lo, w);
-        if (hi) _mm512_mask_storeu_epi32(at(p, j + 8) - 8, hi, w);
+        _mm512_mask_storeu_epi32(dst + lo_at + p * width, lo, w);
+        if (hi) _mm512_mask_storeu_epi32(dst + hi_at + p * width, hi, w);
       }
     }
     return;
@@ -73,13 +75,14 @@ ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t
       continue;
     }
     const float* col = v.x + (j0 + j) * v.sj + k0;
+    uint32_t* column = at(0, j);  // pair p is p * width words further
     for (int64_t p = 0; p < pairs; p += 16) {
       const int64_t left = kc - 2 * p;
       const __m512 lo = _mm512_maskz_loadu_ps(first_lanes16(left), col + 2 * p);
       const __m512 hi = _mm512_maskz_loadu_ps(first_lanes16(left - 16), col + 2 * p + 16);
       _mm512_store_si512(words, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(hi, lo)));
       const int64_t n = std::min<int64_t>(16, pairs - p);
-      for (int64_t q = 0; q < n; ++q) *at(p + q, j) = words[q];
+      for (int64_t q = 0; q < n; ++q) column[(p + q) * width] = words[q];
     }
   }
 }

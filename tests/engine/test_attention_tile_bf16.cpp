@@ -3,6 +3,7 @@
 // columns, accumulate), and the portable loop against the AVX-512 BF16 kernel
 // (same roundings in the same order: same bits).
 #include <catch2/catch.hpp>
+#include <cfloat>
 #include <cmath>
 #include <vector>
 
@@ -128,4 +129,29 @@ TEST_CASE("bf16 tile products never read the odd half of an odd K's last pair") 
                                                               1, &c, 1, true);
     CHECK(c == 7.0f);
   }
+}
+
+TEST_CASE("the AVX-512 BF16 packs write the portable packs' words, and nothing past them") {
+  if (!cpu_has_bf16_dot()) {
+    WARN("this CPU has no AVX-512 BF16: only the portable packs run");
+    return;
+  }
+  // Ties, a NaN, infinities, denormals of both signs, the largest floats (which round to infinity).
+  std::vector<float> src = random_floats(70 * 71, 5);
+  const std::vector<float> special{1.00390625f, 1.01171875f, std::nanf(""), -INFINITY, INFINITY,
+                                   1e-40f,      -1e-40f,     3.4028235e38f, -0.0f,     FLT_MIN};
+  for (size_t i = 0; i < src.size(); i += 7) src[i] = special[(i / 7) % special.size()];
+  for (int64_t rows : {1, 2, 5, 64})
+    for (int64_t cols : {1, 15, 16, 17, 33, 64}) {
+      INFO("rows " << rows << " cols " << cols);
+      const int64_t lds = 71, ldd = 40;  // strides wider than any row, so a stray write shows
+      std::vector<uint32_t> fast(70 * ldd, 0xdeadbeef), slow = fast;
+      pack_row_pairs(src.data(), rows, cols, lds, fast.data(), ldd);
+      pack_row_pairs_portable(src.data(), rows, cols, lds, slow.data(), ldd);
+      CHECK(fast == slow);
+      std::vector<uint32_t> fast_cols(40 * 70, 0xdeadbeef), slow_cols = fast_cols;
+      pack_column_pairs(src.data(), rows, cols, lds, fast_cols.data(), 70);
+      pack_column_pairs_portable(src.data(), rows, cols, lds, slow_cols.data(), 70);
+      CHECK(fast_cols == slow_cols);
+    }
 }
