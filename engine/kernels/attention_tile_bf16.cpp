@@ -9,10 +9,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ROTOR_BF16_KERNEL 1
-#include <immintrin.h>
-// The CPU may lack these instructions (the build need not target them): only
-// functions with this attribute use them, and only after the run-time check.
-#define ROTOR_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+#include "engine/kernels/bf16_avx512.h"
 #endif
 
 namespace rotor::kernels {
@@ -152,8 +149,6 @@ ROTOR_BF16_TARGET void panels_bf16(int64_t M, int64_t N, int64_t K, Bf16PairsA A
   }
 }
 
-__mmask16 first_lanes16(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xffff : n <= 0 ? 0 : (1u << n) - 1); }
-
 // 32 floats of a row (zero past `cols`) convert, in order, to the 16 words of
 // their pairs: vcvtne2ps2bf16 puts the first 16 in the low half.
 ROTOR_BF16_TARGET void row_pairs_avx512(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst,
@@ -169,11 +164,9 @@ ROTOR_BF16_TARGET void row_pairs_avx512(const float* src, int64_t rows, int64_t 
     }
 }
 
-// Two rows' 16 columns convert side by side, then interleave into words.
+// Two rows' 16 columns at a time.
 ROTOR_BF16_TARGET void column_pairs_avx512(const float* src, int64_t rows, int64_t cols, int64_t lds, uint32_t* dst,
                                            int64_t ldd) {
-  const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22,
-                                              6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
   for (int64_t p = 0; p < (rows + 1) / 2; ++p) {
     const float *even = src + 2 * p * lds, *odd = even + lds;
     const bool has_odd = 2 * p + 1 < rows;
@@ -181,8 +174,7 @@ ROTOR_BF16_TARGET void column_pairs_avx512(const float* src, int64_t rows, int64
       const __mmask16 live = first_lanes16(cols - c);
       const __m512 e = _mm512_maskz_loadu_ps(live, even + c);
       const __m512 o = has_odd ? _mm512_maskz_loadu_ps(live, odd + c) : _mm512_setzero_ps();
-      const __m512i w = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(o, e));
-      _mm512_mask_storeu_epi32(dst + p * ldd + c, live, _mm512_permutexvar_epi16(interleave, w));
+      _mm512_mask_storeu_epi32(dst + p * ldd + c, live, bf16_pair_words(e, o));
     }
   }
 }

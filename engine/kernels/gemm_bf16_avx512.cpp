@@ -1,9 +1,8 @@
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "engine/kernels/bf16_avx512.h"
 #include "engine/kernels/gemm_bf16_avx512.h"
 #include "engine/kernels/gemm_tiles.h"
 #include "engine/parallel.h"
@@ -19,7 +18,6 @@
 // accumulators; each element's sum runs over k in ascending pairs, across K
 // blocks through a workspace, so it does not depend on the block's position:
 // tiles are independent and thread-count independent.
-#define ROTOR_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 
 namespace rotor::kernels {
 namespace {
@@ -36,8 +34,6 @@ struct OperandView {
   int64_t sk, sj;
 };
 
-__mmask16 first_lanes16(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xffff : n <= 0 ? 0 : (1u << n) - 1); }
-
 // Words (x[k0+2p][j0+j], x[k0+2p+1][j0+j]) for pairs p < (kc+1)/2 and columns
 // j < cols rounded up to `width`, as panels of `width` columns: column j at
 // dst[(j / width) * width * pairs + p * width + j % width]; zero past `cols`
@@ -46,9 +42,7 @@ ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t
                                   uint32_t* dst) {
   const int64_t pairs = (kc + 1) / 2, span = (cols + width - 1) / width * width;
   auto at = [&](int64_t p, int64_t j) { return dst + (j / width) * width * pairs + p * width + j % width; };
-  if (v.sj == 1) {  // rows contiguous: convert two rows, interleave their halves
-    const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22,
-                                                6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+  if (v.sj == 1) {                            // rows contiguous: convert two rows, interleave their halves
     for (int64_t j = 0; j < span; j += 16) {  // 16 columns (a 64-byte line of a row) at a time
       const __mmask16 live = first_lanes16(cols - j);
       // Lanes 8..15 go to column j + 8, in the next panel when panels are 8 wide.
@@ -59,8 +53,7 @@ ROTOR_BF16_TARGET void pack_pairs(OperandView v, int64_t k0, int64_t kc, int64_t
         const float* r0 = v.x + (k0 + 2 * p) * v.sk + j0 + j;
         const __m512 even = _mm512_maskz_loadu_ps(live, r0);
         const __m512 odd = 2 * p + 1 >= kc ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(live, r0 + v.sk);
-        const __m512i w =
-            _mm512_permutexvar_epi16(interleave, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even)));
+        const __m512i w = bf16_pair_words(even, odd);
         _mm512_mask_storeu_epi32(dst + lo_at + p * width, lo, w);
         if (hi) _mm512_mask_storeu_epi32(dst + hi_at + p * width, hi, w);
       }
