@@ -93,6 +93,14 @@ for c in cells.values():
     assert len(c['sample_numerators']) == 32 and all(0 <= n <= d for n, d in zip(c['sample_numerators'], c['sample_denominators']))
     assert abs(sum(c['sample_numerators']) / sum(c['sample_denominators']) - c['metrics']['token_accuracy']) < 1e-12
 "
+check "... whose runs' test scores are the sweep's points, each split evaluated once" "$python" -c "
+import json
+for run in ('rope-seed1', 'alibi-seed2'):
+    scores = json.load(open(f'study/runs/{run}/summary.json'))['scores']
+    for c in json.load(open(f'study/runs/{run}/length_sweep.json'))['cells']:
+        assert scores[c['split']] == c['metrics'], (run, c['split'], scores[c['split']], c['metrics'])
+"
+check "... so the sweep after training had nothing left to evaluate" bash -c "! grep -q ' sweep 1/' study/runs/*/compare.log"
 check "... and the report's statistics for test_10" grep -q '^\*\*test_10\*\*' study/report.md
 check "... and the papers' best-of-seeds score" grep -qE '^\| rope \| [0-9.]+ \| [0-9.]+ \| 2 \| 1 \|$' study/report.md
 # The report names the objective's metrics, not a classifier's: every Results cell of token accuracy is a number.

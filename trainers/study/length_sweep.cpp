@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "datasets/dataset.h"
+#include "storage/checkpoint_error.h"
 #include "trainers/run/run_directory.h"
 #include "trainers/study/best_checkpoint.h"
 #include "trainers/training/restored_evaluation.h"
@@ -99,6 +101,41 @@ std::vector<SweepCell> missing_points(const std::string& run_dir, const std::vec
         }))
       missing.push_back(p);
   return missing;
+}
+
+std::optional<SweepCell> own_length_point(const std::vector<SweepCell>& plan, const Config& config,
+                                          const std::string& split) {
+  std::vector<SweepCell> own;
+  std::copy_if(plan.begin(), plan.end(), std::back_inserter(own),
+               [&](const SweepCell& p) { return p.split == split && p.scaling == unscaled(); });
+  if (own.size() != 1 || own[0].stream_windows) return std::nullopt;
+  // A sequence task's samples are never cut; a classifier's documents are, beyond data.eval_max_len.
+  const bool documents = objective_spec(config.train.objective).data == ObjectiveData::labelled_documents;
+  if (documents && eval_max_len(config.data) < own[0].length) return std::nullopt;
+  return own[0];
+}
+
+std::optional<SplitScores> sweep_held_out_split(const std::string& run_dir, const std::vector<SweepCell>& plan,
+                                                const Config& config, const std::string& split,
+                                                const std::string& checkpoint, const Dataset& data) {
+  const std::optional<SweepCell> point = own_length_point(plan, config, split);
+  if (!point) return std::nullopt;
+  SweepCell cell;
+  try {
+    cell = evaluate_cell(checkpoint, data, config.data.max_len, *point);
+  } catch (const CheckpointError&) {  // NaN scores: the trainer records the run, the sweep then names the fault
+    return std::nullopt;
+  }
+  if (!cell.available) return std::nullopt;
+  const RunDirectory run(run_dir);
+  LengthSweep sweep = run.read_length_sweep();
+  sweep.cells.erase(
+      std::remove_if(sweep.cells.begin(), sweep.cells.end(), [&](const SweepCell& c) { return c.same_point(cell); }),
+      sweep.cells.end());
+  sweep.cells.push_back(cell);
+  sweep.checkpoint = checkpoint;
+  run.write_length_sweep(sweep);
+  return cell.scores;
 }
 
 void run_length_sweep(const std::string& run_dir, const std::vector<SweepCell>& plan,

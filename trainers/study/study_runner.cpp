@@ -17,6 +17,7 @@
 #include "trainers/study/attention_usage.h"
 #include "trainers/study/child_runs.h"
 #include "trainers/study/frequency_measurement.h"
+#include "trainers/study/length_sweep.h"
 #include "trainers/study/offset_measurement.h"
 #include "trainers/study/run_order.h"
 #include "trainers/study/run_results.h"
@@ -59,17 +60,21 @@ bool needs_frequency_use(const StudySpec& spec, const StudyRun& run, const RunDi
 // trainer's exit code when it stopped early.
 int train_and_sweep(const StudySpec& spec, const std::string& dir, const StudyRun& run) {
   const std::string run_dir = run_directory(dir, run);
+  const Config& config = spec.variant(run.variant).config;
+  const std::vector<SweepCell> plan = sweep_plan(spec, config);
   if (!RunDirectory(run_dir).finished()) {
     TrainRequest request;
     request.config_path = spec.base;
     request.overrides = spec.run_overrides(run);
     request.resume = "auto";
     request.out_dir = run_dir;
-    const int code = train(request);
+    // The sweep's own-length points are the trainer's test scores: each held-out split is evaluated once.
+    const int code = train(request, [&](const std::string& split, const std::string& checkpoint, const Dataset& data) {
+      return sweep_held_out_split(run_dir, plan, config, split, checkpoint, data);
+    });
     if (code != 0) return code;
   }
-  const std::vector<SweepCell> plan = sweep_plan(spec, spec.variant(run.variant).config);
-  const ObjectiveSpec& objective = objective_spec(spec.variant(run.variant).config.train.objective);
+  const ObjectiveSpec& objective = objective_spec(config.train.objective);
   run_length_sweep(run_dir, plan, [&](size_t done, size_t total, const SweepCell& c) {
     fmt::print(stderr, "  sweep {}/{} {}: {}, {} tokens, scaling {}: {}\n", done, total, run.id, c.split, c.length,
                c.scaling, c.available ? describe_scores(objective, c.scores) : "n/a: " + c.reason);

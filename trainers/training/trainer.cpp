@@ -38,7 +38,8 @@ namespace {
 
 class TrainingSession {
  public:
-  TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from, bool allow_data_change);
+  TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from, bool allow_data_change,
+                  HeldOutScores held_out_scores);
   int run(int64_t stop_after);
 
  private:
@@ -46,8 +47,9 @@ class TrainingSession {
   void start_from(const PretrainedEncoder& pretrained, Model& model);  // model.init_from, said on the console
   // Refuses data changed since the checkpoint, then finishes a save a kill interrupted.
   void accept_resume(const CheckpointHeader& header, const std::string& checkpoint, bool allow_data_change);
-  bool train_step();  // one optimizer update; returns true at the end of an epoch
-  SplitScores evaluate(const std::string& split);
+  bool train_step();                                  // one optimizer update; returns true at the end of an epoch
+  SplitScores final_score(const std::string& split);  // a held-out split's, by the best checkpoint
+  RunSummary unscored_summary() const;
   void log_training(double lr, double grad_norm);
   // Why a checkpoint is written; every save goes through save_checkpoint().
   enum class SaveReason { signal, stop_after, best, evaluation, schedule };
@@ -90,15 +92,17 @@ class TrainingSession {
   std::chrono::steady_clock::time_point last_log_ = session_start_;
   int64_t tokens_since_log_ = 0;
   bool already_done_ = false;  // resumed a run whose summary is written: nothing to do
+  HeldOutScores held_out_scores_;
 };
 
 TrainingSession::TrainingSession(Config config, fs::path run_dir, std::optional<std::string> resume_from,
-                                 bool allow_data_change)
+                                 bool allow_data_change, HeldOutScores held_out_scores)
     : config_(std::move(config)),
       run_dir_(std::move(run_dir)),
       run_files_(run_dir_.string()),
       checkpoints_(run_files_.checkpoints()),
-      style_(Progress::style(config_.run.progress)) {
+      style_(Progress::style(config_.run.progress)),
+      held_out_scores_(std::move(held_out_scores)) {
   if (root_) lock_.emplace(run_dir_.string());
   std::optional<CheckpointContents> ckpt;
   std::optional<CheckpointHeader> header;
@@ -232,7 +236,29 @@ void TrainingSession::log_training(double lr, double grad_norm) {
   last_log_ = now;
 }
 
-SplitScores TrainingSession::evaluate(const std::string& split_name) { return objective_->evaluate(split_name); }
+// The caller's score of a held-out split from the best checkpoint (HeldOutScores) where it gives one.
+SplitScores TrainingSession::final_score(const std::string& split) {
+  std::optional<SplitScores> given;
+  if (held_out_scores_ && comm_.size() == 1 && state_.best_step >= 0)
+    given = held_out_scores_(split, checkpoints_.path_for_step(state_.best_step), data_);
+  return given ? *given : objective_->evaluate(split);
+}
+
+// The run's record before its held-out splits are scored.
+RunSummary TrainingSession::unscored_summary() const {
+  return {config_.run.name,
+          state_.step,
+          state_.sampler.epoch,
+          state_.best_step,
+          config_.train.best_metric,
+          state_.best_metric,
+          objective_->model().parameters().total_size(),
+          config_.model.position.type,
+          elapsed(),
+          elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0,
+          {},
+          config_.init_from};
+}
 
 std::optional<TrainingSession::SaveReason> TrainingSession::save_due(bool evaluated, bool better) const {
   const TrainConfig& t = config_.train;
@@ -306,7 +332,7 @@ int TrainingSession::run(int64_t stop_after) {
     const bool evaluated = (t.eval_every > 0 ? state_.step % t.eval_every == 0 : epoch_end) || finished();
     bool better = false;
     if (evaluated) {
-      const SplitScores m = evaluate("val");
+      const SplitScores m = objective_->evaluate("val");
       const double value = m.get(t.best_metric);
       better = best_metric_declaration(t).improves(value, state_.best_metric);
       if (better) {
@@ -332,31 +358,19 @@ int TrainingSession::run(int64_t stop_after) {
 }
 
 void TrainingSession::test_best() {
-  // Test metrics come from the best checkpoint's weights, reloaded from disk
-  // (by every rank, once rank 0 has written it).
+  // Test metrics come from the best checkpoint's weights, reloaded (by every rank, once rank 0 has written it).
   comm_.barrier();
   if (state_.best_step >= 0) {
     const CheckpointContents best = read_checkpoint(checkpoints_.path_for_step(state_.best_step));
     load_parameters(best, checkpoints_.path_for_step(state_.best_step), objective_->model());
   }
-  RunSummary summary{config_.run.name,
-                     state_.step,
-                     state_.sampler.epoch,
-                     state_.best_step,
-                     config_.train.best_metric,
-                     state_.best_metric,
-                     objective_->model().parameters().total_size(),
-                     config_.model.position.type,
-                     elapsed(),
-                     elapsed() > 0 ? static_cast<double>(state_.tokens) / elapsed() : 0.0,
-                     {},
-                     config_.init_from};
+  RunSummary summary = unscored_summary();
   std::string report = state_.best_step >= 0
                            ? "best checkpoint: step " + std::to_string(state_.best_step) + "\n"
                            : "no best checkpoint (no validation scored anything): the last step's weights\n";
   for (const TokenizedSplit& split : data_.splits) {
     if (split.name == "train") continue;
-    const SplitScores m = evaluate(split.name);
+    const SplitScores m = final_score(split.name);
     log(FinalEvent{split.name, state_.best_step, m});
     summary.splits.emplace_back(split.name, m);
     report += fmt::format("  {:<10} {}  ({} documents)\n", split.name,
@@ -367,7 +381,7 @@ void TrainingSession::test_best() {
   fmt::print(stderr, "{}summary: {}\n", report, run_files_.summary_path());
 }
 
-int train_this_rank(const TrainRequest& request, Communicator& comm) {
+int train_this_rank(const TrainRequest& request, const HeldOutScores& held_out_scores, Communicator& comm) {
   Config config = load_config(request.config_path, request.overrides);
   if (comm.is_root() && objective_spec(config.train.objective).data == ObjectiveData::labelled_documents)
     if (const std::string blind = order_blindness(config.model); !blind.empty())
@@ -386,15 +400,15 @@ int train_this_rank(const TrainRequest& request, Communicator& comm) {
     const std::string chosen = broadcast_string(comm, resume_from.value_or(""));
     resume_from = chosen.empty() ? std::nullopt : std::optional<std::string>(chosen);
   }
-  TrainingSession session(std::move(config), run_dir, resume_from, request.allow_data_change);
+  TrainingSession session(std::move(config), run_dir, resume_from, request.allow_data_change, held_out_scores);
   return session.run(request.stop_after);
 }
 
 }  // namespace
 
-int train(const TrainRequest& request) {
+int train(const TrainRequest& request, const HeldOutScores& held_out_scores) {
   Communicator& comm = world();
-  return run_or_abort_all(comm, [&] { return train_this_rank(request, comm); });
+  return run_or_abort_all(comm, [&] { return train_this_rank(request, held_out_scores, comm); });
 }
 
 }  // namespace rotor
