@@ -70,6 +70,15 @@ struct SweepCell {
   }
 };
 
+// The point a cell measures, not measured yet.
+inline SweepCell sweep_point(const std::string& split, int64_t length, const std::string& scaling = unscaled()) {
+  SweepCell point;
+  point.split = split;
+  point.length = length;
+  point.scaling = scaling;
+  return point;
+}
+
 struct LengthSweep {
   std::string checkpoint;  // the best checkpoint evaluated
   std::vector<SweepCell> cells;

@@ -21,10 +21,7 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
     for (int64_t length : lengths)
       for (const std::string& scaling : spec.evaluation.scalings) {
         if (scaling != unscaled() && !(scales && length > config.data.max_len)) continue;
-        SweepCell point;
-        point.split = split;
-        point.length = length;
-        point.scaling = scaling;
+        SweepCell point = sweep_point(split, length, scaling);
         point.stream_windows = objective_spec(config.train.objective).data == ObjectiveData::token_stream;
         if (point.stream_windows) {
           point.stride = spec.evaluation.stride > 0 ? std::min(spec.evaluation.stride, length) : length;

@@ -10,14 +10,6 @@ using namespace rotor;
 
 namespace {
 
-SweepCell point(const std::string& split, int64_t length, const std::string& scaling = "none") {
-  SweepCell p;
-  p.split = split;
-  p.length = length;
-  p.scaling = scaling;
-  return p;
-}
-
 Config with_objective(ObjectiveKind objective, int64_t eval_max_len) {
   Config c;
   c.train.objective = objective;
@@ -32,22 +24,25 @@ TEST_CASE("the sweep scores a held-out split for the trainer only where it score
   const Config sequences = with_objective(ObjectiveKind::transduction, 120);
   // A split's one unscaled point, here beside a scaled one of another split: that point, whatever its length (a
   // sequence task's samples are never cut).
-  const std::vector<SweepCell> plan{point("test", 120), point("test_200", 600), point("test_200", 600, "ntk")};
+  const std::vector<SweepCell> plan{sweep_point("test", 120), sweep_point("test_200", 600),
+                                    sweep_point("test_200", 600, "ntk")};
   REQUIRE(own_length_point(plan, sequences, "test_200"));
   CHECK(own_length_point(plan, sequences, "test_200")->length == 600);
   CHECK(own_length_point(plan, sequences, "test")->length == 120);
   CHECK_FALSE(own_length_point(plan, sequences, "val"));  // not in the sweep: the trainer scores it
 
   // Several lengths of one split: none of them is the trainer's.
-  CHECK_FALSE(own_length_point({point("test", 64), point("test", 256)}, sequences, "test"));
+  CHECK_FALSE(own_length_point({sweep_point("test", 64), sweep_point("test", 256)}, sequences, "test"));
 
   // A classifier's documents are cut at data.eval_max_len: a longer point scores them whole, unlike the trainer.
-  CHECK(own_length_point({point("test_256", 256)}, with_objective(ObjectiveKind::classify, 256), "test_256"));
-  CHECK_FALSE(own_length_point({point("test_256", 256)}, with_objective(ObjectiveKind::classify, 128), "test_256"));
-  CHECK(own_length_point({point("test", 64)}, with_objective(ObjectiveKind::classify, 0), "test"));  // 0: max_len
+  CHECK(own_length_point({sweep_point("test_256", 256)}, with_objective(ObjectiveKind::classify, 256), "test_256"));
+  CHECK_FALSE(
+      own_length_point({sweep_point("test_256", 256)}, with_objective(ObjectiveKind::classify, 128), "test_256"));
+  CHECK(own_length_point({sweep_point("test", 64)}, with_objective(ObjectiveKind::classify, 0),
+                         "test"));  // 0: max_len
 
   // A language model's stream windows are strided and budgeted as the sweep asks, not as the trainer scores.
-  SweepCell windows = point("test", 64);
+  SweepCell windows = sweep_point("test", 64);
   windows.stream_windows = true;
   CHECK_FALSE(own_length_point({windows}, with_objective(ObjectiveKind::clm, 64), "test"));
 }

@@ -12,9 +12,7 @@ using namespace rotor;
 namespace {
 
 SweepCell cell(const std::string& split, double token_accuracy, const std::string& scaling = "none") {
-  SweepCell c;
-  c.split = split;
-  c.scaling = scaling;
+  SweepCell c = sweep_point(split, 0, scaling);
   c.available = true;
   c.scores.set("token_accuracy", token_accuracy);
   c.scores.set("exact_match", token_accuracy / 2);
