@@ -114,18 +114,18 @@ TEST_CASE("data.lm_blocks applies to language models only and names its choices"
   CHECK(load_config(plain, {"train.objective=clm"}).data.lm_blocks == BlockPacking::stream);
 }
 
-TEST_CASE("the sequence objectives pick the best checkpoint by whole samples right unless told, and set the layout") {
+TEST_CASE("the sequence objectives pick the best checkpoint by target tokens right unless told, and set the layout") {
   const std::string path = config_file("objective-sequence",
                                        "data:\n  task: reverse-string\ntrain:\n  objective: "
                                        "transduction\n  max_steps: 10\n");
   const Config transduction = load_config(path);
-  CHECK(transduction.train.best_metric == "sequence_accuracy");
+  CHECK(transduction.train.best_metric == "token_accuracy");
   CHECK_FALSE(best_metric_declaration(transduction.train).lower_is_better);
   CHECK(transduction.data.sequence_layout == SequenceLayout::queries);
   const Config completion = load_config(path, {"train.objective=completion"});
-  CHECK(completion.train.best_metric == "exact_match");
+  CHECK(completion.train.best_metric == "token_accuracy");
   CHECK(completion.data.sequence_layout == SequenceLayout::prompt_answer);
-  CHECK(load_config(path, {"train.best_metric=token_accuracy"}).train.best_metric == "token_accuracy");
+  CHECK(load_config(path, {"train.best_metric=sequence_accuracy"}).train.best_metric == "sequence_accuracy");
   CHECK_THROWS_WITH(load_config(path, {"train.best_metric=exact_match"}),
                     Catch::Contains("train.best_metric: 'exact_match' is not a metric of train.objective "
                                     "transduction (expected one of: loss, token_accuracy, sequence_accuracy)"));

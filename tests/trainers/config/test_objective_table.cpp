@@ -72,7 +72,9 @@ TEST_CASE("the sequence objectives' rows: their heads, per-token targets, their 
     CHECK(spec.data == ObjectiveData::per_token_targets);
     CHECK(spec.layout == layout);
     CHECK(spec.evidence == EvidenceUnit::sample);
-    CHECK(spec.default_best_metric == sample_metric);
+    // The best checkpoint by target tokens right: the whole-sample score stays 0 until a task is learnt whole.
+    CHECK(spec.default_best_metric == "token_accuracy");
+    CHECK(spec.default_best_metric == spec.evidence_metric);
     CHECK(spec.metric_names() == std::string("loss, token_accuracy, ") + sample_metric);
   }
   for (const ObjectiveKind other : {ObjectiveKind::classify, ObjectiveKind::clm, ObjectiveKind::mlm})
