@@ -31,7 +31,7 @@ std::optional<SweepCell> own_length_point(const std::vector<SweepCell>& plan, co
                                           const std::string& split);
 
 // The held-out split's score from the run's best checkpoint at its own_length_point, recorded in the run's sweep:
-// the trainer's final score of the split (TrainRequest::held_out_scores), so the split is evaluated once.
+// the trainer's final score of the split (HeldOutScores, training/trainer.h), so the split is evaluated once.
 // nullopt where there is no such point or the model cannot run it: the trainer then scores the split itself.
 std::optional<SplitScores> sweep_held_out_split(const std::string& run_dir, const std::vector<SweepCell>& plan,
                                                 const Config& config, const std::string& split,
