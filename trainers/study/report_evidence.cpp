@@ -14,6 +14,12 @@
 namespace rotor {
 namespace {
 
+// How the verdicts' tier clauses read (study_verdict.h).
+constexpr const char* kTiedLegend =
+    "`tied` lists variants whose differences are not resolved; `b, c not resolved from a` lists the rest of a tier "
+    "(a, its best, and every variant not resolved from it) where two of them are resolved from each other: ties are "
+    "not transitive";
+
 nlohmann::json order_json(const StudyEvidence& e) {
   nlohmann::json j{{"verdict", e.order_verdict}, {"gaps", nlohmann::json::array()}};
   for (const OrderDependence& o : e.order)
@@ -107,14 +113,13 @@ std::string verdict_section(const StudyEvidence& e) {
     return o.str() + fmt::format(
                          "\n`a < b` means a's loss per token (so its perplexity) is lower and the paired difference is "
                          "resolved (Holm-corrected p < {} over {}; `rope+ntk` is rope evaluated with NTK scaling); "
-                         "`tied` lists variants whose differences are not resolved. The order control and the "
-                         "position-usage checks need a classifier's predictions and are not run for a "
-                         "language-model study.\n",
-                         e.options.alpha, holm_family(e));
+                         "{}. The order control and the position-usage checks need a classifier's predictions and "
+                         "are not run for a language-model study.\n",
+                         e.options.alpha, holm_family(e), kTiedLegend);
   o << fmt::format(
       "\n`a > b` means a's accuracy is higher and the paired difference is resolved (Holm-corrected p < {} over "
-      "{}); `tied` lists variants whose differences are not resolved.\n",
-      e.options.alpha, holm_family(e));
+      "{}); {}.\n",
+      e.options.alpha, holm_family(e), kTiedLegend);
   return o.str();
 }
 

@@ -268,6 +268,11 @@ std::vector<double> holm_adjust(const std::vector<double>& p) {
   return adjusted;
 }
 
+bool ranks_before(const CellStatistics& cell, const VariantStatistics& x, const VariantStatistics& y) {
+  const double sign = cell.lower_is_better ? -1.0 : 1.0;
+  return x.mean != y.mean ? sign * x.mean > sign * y.mean : x.name < y.name;
+}
+
 const PairStatistics* find_pair(const CellStatistics& cell, const std::string& a, const std::string& b) {
   for (const PairStatistics& p : cell.pairs)
     if ((p.a == a && p.b == b) || (p.a == b && p.b == a)) return &p;
@@ -293,17 +298,14 @@ void mark_reference(CellStatistics& cell, const std::string& reference) {
     v.indistinguishable_from_reference = v.n_seeds > 0 && indistinguishable(cell, reference, v.name);
 }
 
-// Best mean first (highest, or lowest when lower is better; ties by name); the
-// best remaining variant and every remaining variant not different from it
-// form the next tier.
+// Best first (ranks_before); the best remaining variant and every remaining
+// variant not different from it form the next tier.
 void assign_tiers(CellStatistics& cell) {
   std::vector<VariantStatistics*> remaining;
   for (VariantStatistics& v : cell.variants)
     if (v.n_seeds > 0) remaining.push_back(&v);
-  const double sign = cell.lower_is_better ? -1.0 : 1.0;
-  std::sort(remaining.begin(), remaining.end(), [&](const VariantStatistics* x, const VariantStatistics* y) {
-    return x->mean != y->mean ? sign * x->mean > sign * y->mean : x->name < y->name;
-  });
+  std::sort(remaining.begin(), remaining.end(),
+            [&](const VariantStatistics* x, const VariantStatistics* y) { return ranks_before(cell, *x, *y); });
   for (int64_t tier = 1; !remaining.empty(); ++tier) {
     const std::string best = remaining.front()->name;
     std::vector<VariantStatistics*> rest;

@@ -134,6 +134,9 @@ std::vector<double> holm_adjust(const std::vector<double>& p);
 // The pair of a and b in either order; nullptr when it was left out.
 const PairStatistics* find_pair(const CellStatistics& cell, const std::string& a, const std::string& b);
 
+// Whether x ranks before y in the cell's tiers: the better mean (higher, or lower where lower is better), ties by name.
+bool ranks_before(const CellStatistics& cell, const VariantStatistics& x, const VariantStatistics& y);
+
 nlohmann::json to_json(const VariantStatistics& v);
 nlohmann::json to_json(const PairStatistics& p);
 nlohmann::json to_json(const CellStatistics& cell);

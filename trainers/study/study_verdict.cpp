@@ -94,17 +94,41 @@ void add_significant_pairs(const CellStatistics& cell, const std::vector<std::st
   }
 }
 
-void add_tied_groups(const CellStatistics& cell, std::vector<Finding>& groups) {
+bool resolved_within(const CellStatistics& cell, const std::vector<const VariantStatistics*>& members) {
+  for (size_t i = 0; i < members.size(); ++i)
+    for (size_t j = i + 1; j < members.size(); ++j) {
+      const PairStatistics* p = find_pair(cell, members[i]->name, members[j]->name);
+      if (p != nullptr && p->different) return true;
+    }
+  return false;
+}
+
+// A tier is its best variant and every one not resolved from it. Ties are not
+// transitive: where two members are resolved from each other (a pair clause
+// says so), the tier is said as what it is, not as tied.
+void add_tier_groups(const CellStatistics& cell, std::vector<Finding>& groups) {
   int64_t tiers = 0;
   for (const VariantStatistics& v : cell.variants) tiers = std::max(tiers, v.tier);
   for (int64_t tier = 1; tier <= tiers; ++tier) {
-    std::vector<std::string> members;
+    std::vector<const VariantStatistics*> members;
     for (const VariantStatistics& v : cell.variants)
-      if (v.tier == tier) members.push_back(v.name);
+      if (v.tier == tier) members.push_back(&v);
     if (members.size() < 2) continue;
-    std::vector<std::string> key = members;
+    std::vector<std::string> names, key;
+    for (const VariantStatistics* v : members) names.push_back(v->name);
+    key = names;
     std::sort(key.begin(), key.end());
-    find_or_add(groups, key, join(members, ", ", ", ") + " tied").cells.push_back(cell_label(cell));
+    if (!resolved_within(cell, members)) {
+      find_or_add(groups, key, join(names, ", ", ", ") + " tied").cells.push_back(cell_label(cell));
+      continue;
+    }
+    const VariantStatistics* best = *std::min_element(
+        members.begin(), members.end(),
+        [&](const VariantStatistics* x, const VariantStatistics* y) { return ranks_before(cell, *x, *y); });
+    names.erase(std::find(names.begin(), names.end(), best->name));
+    key.push_back("not resolved from " + best->name);
+    find_or_add(groups, key, join(names, ", ", ", ") + " not resolved from " + best->name)
+        .cells.push_back(cell_label(cell));
   }
 }
 
@@ -153,7 +177,7 @@ std::string split_verdict(const std::vector<CellStatistics>& cells, double alpha
   std::vector<Finding> extremes, pairs, groups;
   for (const CellStatistics& c : cells) {
     add_significant_pairs(c, add_extremes(c, extremes), pairs);
-    add_tied_groups(c, groups);
+    add_tier_groups(c, groups);
   }
   if (extremes.empty() && pairs.empty())
     return fmt::format("no difference the data can resolve: all variants tied (Holm-corrected p >= {:g})", alpha);

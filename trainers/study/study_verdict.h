@@ -15,7 +15,8 @@
 //   one too ("rope, xpos > none, alibi at ...").
 // - Each rank tier with more than one member is a tied group; a group found
 //   in every cell is listed once without lengths, otherwise with the cells
-//   where it is a tier.
+//   where it is a tier. A tier with two members resolved from each other
+//   (ties are not transitive) reads "b, c not resolved from a", a its best.
 // - Nothing significant anywhere: "no difference the data can resolve: all
 //   variants tied (Holm-corrected p >= 0.05)".
 // A cell with a scaling other than none is labelled "1024 (ntk)". Where lower

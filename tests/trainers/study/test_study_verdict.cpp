@@ -3,6 +3,8 @@
 // tied" sentence, scaled cells, a variant below (or above) every other one
 // said once; and the position-usage findings, each said once for all the
 // variants it holds for.
+#include <tuple>
+
 #include <catch2/catch.hpp>
 
 #include "trainers/study/study_verdict.h"
@@ -112,6 +114,23 @@ TEST_CASE("verdict: one leader over several variants at the same cells and band 
   CHECK(split_verdict({c}, 0.05) ==
         "rope > none, alibi at 64 tokens (p < 0.001); rope > learned at 64 tokens (p < 0.01); "
         "none, alibi > learned at 64 tokens (p < 0.001); rope, xpos tied; none, alibi tied");
+}
+
+TEST_CASE("verdict: a tier with a resolved pair inside is not called tied", "[study][verdict]") {
+  // learned leads; rope and sinusoidal are each not resolved from it, but rope is resolved above sinusoidal.
+  CellStatistics c = verdict_cell(121, {{"rope", 1}, {"sinusoidal", 1}, {"learned", 1}, {"none", 2}});
+  for (VariantStatistics& v : c.variants) v.mean = v.name == "learned" ? 0.65 : v.name == "rope" ? 0.61 : 0.5;
+  const std::vector<std::tuple<std::string, std::string, double, double>> pairs{
+      {"rope", "sinusoidal", 0.04, 0.03}, {"learned", "rope", 0.04, 0.4}, {"learned", "sinusoidal", 0.15, 0.06},
+      {"learned", "none", 0.15, 0.001},   {"rope", "none", 0.11, 0.002},  {"sinusoidal", "none", 0.0, 1.0}};
+  for (const auto& [a, b, difference, p_holm] : pairs) add_pair(c, a, b, difference, p_holm);
+  CHECK(split_verdict({c}, 0.05) ==
+        "rope > sinusoidal at 121 tokens (p < 0.05); learned, rope > none at 121 tokens (p < 0.01); "
+        "rope, sinusoidal not resolved from learned");
+  // The same tier without the resolved pair is a tied group.
+  c.pairs.front().p_holm = 0.2;
+  c.pairs.front().different = false;
+  CHECK(split_verdict({c}, 0.05) == "learned, rope > none at 121 tokens (p < 0.01); rope, sinusoidal, learned tied");
 }
 
 TEST_CASE("verdict: a variant below every other one is said once, merged across lengths", "[study][verdict]") {
