@@ -8,6 +8,7 @@
 #include "datasets/document.h"
 #include "datasets/tasks/builtin_tasks.h"
 #include "datasets/tasks/generated_tasks.h"
+#include "datasets/tasks/index_hints.h"
 #include "datasets/tasks/sequence_task_data.h"
 
 namespace rotor {
@@ -62,6 +63,15 @@ void DataConfig::validate() const {
           "expected an offset in [0, " + std::to_string(kMaxTokenPosition) + "]");
   require(generated.position_offset == 0 || generated.positions == TokenPositions::coupled, "generated.position_offset",
           "moves coupled positions: set data.generated.positions: coupled");
+  if (generated.index_hints > 0) {
+    const SequenceTask* t = find_sequence_task(task);
+    require(t != nullptr && takes_index_hints(*t), "generated.index_hints",
+            "index hints mark the digits of an addition's operands and answer in a decoder task; task '" + task +
+                "' has none (index hints: " + index_hint_task_names() + ")");
+    require(generated.positions == TokenPositions::index, "generated.index_hints",
+            "hints and coupled positions both line digits up by significance, and coupled positions would count the "
+            "hints as digits: set data.generated.positions: index");
+  }
   if (generated.positions == TokenPositions::coupled) {
     const SequenceTask* t = find_sequence_task(task);
     require(t != nullptr && t->coupled_operator != nullptr, "generated.positions",

@@ -73,6 +73,7 @@ std::vector<DataOptionEffect> rows() {
       changes("generated.offset", &D::generated, &G::offset),
       changes("generated.positions", &D::generated, &G::positions),
       changes("generated.position_offset", &D::generated, &G::position_offset),
+      changes("generated.index_hints", &D::generated, &G::index_hints),
       changes("tokenizer", &D::tokenizer),
       changes("vocab_size", &D::vocab_size),
       changes("min_freq", &D::min_freq),

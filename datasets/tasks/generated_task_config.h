@@ -25,6 +25,7 @@ struct OptionNames<TokenPositions> {
 constexpr double kMaxGeneratedSampleLen = 1 << 20;
 constexpr double kMaxGeneratedExamples = 1e8;
 constexpr double kMaxGeneratedTokens = 1 << 30;  // all of a separation task's splits together
+constexpr double kMaxIndexHints = 1 << 16;
 
 struct GeneratedTaskConfig {
   // Sample lengths in tokens of train, val and test, inclusive.
@@ -39,6 +40,9 @@ struct GeneratedTaskConfig {
   // Coupled positions: each training sample's count starts at a random offset in [0, this] (Cho et al.
   // 2024), so that an absolute encoding meets large positions in training; 0: none.
   int64_t position_offset = 0;
+  // Addition in a decoder: each digit follows one of this many ordered hint symbols naming its significance
+  // (Zhou et al. 2024; datasets/tasks/index_hints.h); 0: none.
+  int64_t index_hints = 0;
 };
 
 }  // namespace rotor

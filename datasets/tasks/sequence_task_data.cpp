@@ -8,6 +8,7 @@
 #include "datasets/data_error.h"
 #include "datasets/dataset.h"
 #include "datasets/tasks/coupled_positions.h"
+#include "datasets/tasks/index_hints.h"
 #include "datasets/tasks/sequence_layout.h"
 #include "datasets/vocab_tokenizer.h"
 
@@ -48,6 +49,24 @@ SequenceSplit fill_split(const SequenceTask& task, const DataConfig& config, con
     }
   }
   return out;
+}
+
+// `split`'s samples with index hints from a set of `hints`: a training sample's first hint is draw j of `key`,
+// uniform over the starts that fit; a held-out sample's is h0.
+void add_index_hints(SequenceSplit& split, const SequenceTask& task, int64_t hints, const RandomKey& key) {
+  const bool train = split.name == "train";
+  for (size_t j = 0; j < split.samples.size(); ++j) {
+    SequenceSample& sample = split.samples[j];
+    const int64_t needed = index_hints_needed(sample, task.coupled_operator);
+    if (needed > hints)
+      throw DataError("data.generated.index_hints: task '" + std::string(task.name) + "' split '" + split.name +
+                      "' has a sample whose longest number has " + std::to_string(needed) + " digits, more than the " +
+                      std::to_string(hints) + " hints; raise data.generated.index_hints to at least " +
+                      std::to_string(needed));
+    const auto starts = static_cast<uint64_t>(hints - needed + 1);
+    const int64_t first = train ? static_cast<int64_t>(key.below(j, starts)) : 0;
+    sample = with_index_hints(sample, task.coupled_operator, first);
+  }
 }
 
 std::vector<std::string> layout_symbols(SequenceLayout layout) {
@@ -145,7 +164,11 @@ std::vector<SequenceSplit> sequence_samples(const DataConfig& config, int64_t& a
   const SequenceTask& task = sequence_task_of(config);
   std::unordered_set<std::string> seen;
   std::vector<SequenceSplit> out;
-  for (const GeneratedSplit& s : sequence_splits(config)) out.push_back(fill_split(task, config, s, seen, attempts));
+  const RandomKey hint_key{config.data_seed, stream_id(std::string(task.name) + "/train/index_hints"), 0};
+  for (const GeneratedSplit& s : sequence_splits(config)) {
+    out.push_back(fill_split(task, config, s, seen, attempts));
+    if (config.generated.index_hints > 0) add_index_hints(out.back(), task, config.generated.index_hints, hint_key);
+  }
   return out;
 }
 

@@ -19,6 +19,10 @@
 // kDrawsPerSample attempts the split is a DataError. So the short lengths whose
 // strings all occur in train are in effect left out of val and test, and a
 // test_<L> with fewer distinct strings than eval_size cannot be filled.
+// With data.generated.index_hints (tasks/index_hints.h) the hints are added
+// after that check, so splits are disjoint in their numbers, not their hints;
+// training sample j's first hint is draw j of RandomKey{data_seed,
+// stream_id("<task>/train/index_hints"), 0}.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -260,6 +260,12 @@ std::vector<ConfigOption> rows() {
           "Coupled positions: each training sample's count starts at a random offset in [0, this] (Cho et al. "
           "2024); 0: none")
           .at_least(0),
+      OPT("data.generated.index_hints", data.generated.index_hints,
+          "Addition in a decoder (task addition): each digit of the operands and the answer follows one of this "
+          "many ordered hint symbols h0, h1, ... naming its significance, training samples from a random first "
+          "hint, held-out ones from h0 (index hints, Zhou et al. 2024; docs/guide/tasks-sequence.md); 0: none")
+          .at_least(0)
+          .at_most(kMaxIndexHints),
       OPT("data.tokenizer", data.tokenizer,
           "Tokenizer (empty: vocab for generated tasks, byte otherwise). Natural-language text: vocab with lowercase "
           "and "
