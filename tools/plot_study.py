@@ -264,13 +264,18 @@ def difference_matrix(cell, scale=100):
 
 def missing_columns(cell, variants, width):
     """Why variants of the cell have no column, one line each wrapped at `width` characters: n/a at this length
-    with the sweep's reason (learned positions past their table), else no finished run."""
+    with the sweep's reason (learned positions past their table), not evaluated at this length (a variant whose
+    data gives its split other lengths), else no finished run."""
     point = (cell["split"], cell["length"], cell["scaling"])
     reasons = {v["name"]: c.get("reason", "") for v in variants for c in v.get("sweep", [])
                if (c["split"], c["length"], c["scaling"]) == point and not c.get("available", True)}
+    evaluated = {v["name"] for v in variants if v.get("finished")}
     absent = [v["name"] for v in cell["variants"] if not v["n_seeds"]]
     lines = [f"{name}: n/a at {cell['length']} tokens: {reasons[name]}" for name in absent if name in reasons]
-    unfinished = [name for name in absent if name not in reasons]
+    elsewhere = [name for name in absent if name not in reasons and name in evaluated]
+    if elsewhere:
+        lines.append(f"not evaluated at {cell['length']} tokens: " + ", ".join(elsewhere))
+    unfinished = [name for name in absent if name not in reasons and name not in evaluated]
     if unfinished:
         lines.append("no finished run: " + ", ".join(unfinished))
     return ["\n".join(textwrap.wrap(line, width)) for line in lines]

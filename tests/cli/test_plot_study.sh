@@ -122,6 +122,19 @@ check "n/a variant: exit 0" test $? -eq 0
 check "n/a variant: labelled n/a with the reason" grep -q "alibi: n/a at 128 tokens: input of 128" "$dir/na/pairwise_test_128.svg"
 check "n/a variant: not called unfinished" test -z "$(grep 'no finished run' "$dir/na/pairwise_test_128.svg")"
 check "variant without a finished run: still said" grep -q "no finished run: alibi" "$dir/na/pairwise_test_64.svg"
+# A variant with finished runs that were not evaluated at this length (its data gives the split other lengths:
+# index hints double a sample's tokens) is said so, not called unfinished.
+"$python" - "$dir/new.json" "$dir/elsewhere.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+next(v for v in report["variants"] if v["name"] == "alibi")["finished"] = 2
+json.dump(report, open(sys.argv[2], "w"))
+PY
+"$python" "$script" study "$dir/elsewhere.json" "$dir/elsewhere" > "$dir/elsewhere.log" 2>&1
+check "variant evaluated elsewhere: exit 0" test $? -eq 0
+check "variant evaluated elsewhere: said so" grep -q "not evaluated at 64 tokens: alibi" "$dir/elsewhere/pairwise_test_64.svg"
+check "variant evaluated elsewhere: not called unfinished" \
+  test -z "$(grep 'no finished run' "$dir/elsewhere/pairwise_test_64.svg")"
 # A rotary variant's frequency use: one plot per layer, titled by the variant; one not measured draws none.
 "$python" - "$dir/single.json" "$dir/freq.json" <<'PY'
 import json, sys
