@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "datasets/data_config.h"
 #include "datasets/data_error.h"
 
 namespace rotor::test {
@@ -38,6 +39,23 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// A small generated sequence task in `layout`, not cached: `train` training samples, 40 in each held-out split,
+// inputs of 3..12 symbols plus a test_20 split, windows of `max_len` tokens.
+inline DataConfig small_sequence_task(const std::string& task, SequenceLayout layout, int64_t train, int64_t max_len) {
+  DataConfig c;
+  c.task = task;
+  c.labelled = false;
+  c.cache = false;
+  c.train_size = train;
+  c.eval_size = 40;
+  c.generated.min_len = 3;
+  c.generated.max_len = 12;
+  c.generated.test_lengths = {20};
+  c.sequence_layout = layout;
+  c.max_len = max_len;
+  return c;
+}
 
 // Runs `f`, which must throw DataError, and returns the message.
 template <typename F>

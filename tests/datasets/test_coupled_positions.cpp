@@ -17,18 +17,8 @@ using Catch::Matchers::Contains;
 namespace {
 
 DataConfig coupled(const std::string& task, SequenceLayout layout) {
-  DataConfig c;
-  c.task = task;
-  c.labelled = false;
-  c.cache = false;
-  c.train_size = 200;
-  c.eval_size = 40;
-  c.generated.min_len = 3;
-  c.generated.max_len = 12;
-  c.generated.test_lengths = {20};
+  DataConfig c = test::small_sequence_task(task, layout, 200, 64);
   c.generated.positions = TokenPositions::coupled;
-  c.sequence_layout = layout;
-  c.max_len = 64;
   return c;
 }
 

@@ -14,18 +14,8 @@ using Catch::Matchers::Contains;
 namespace {
 
 DataConfig hinted_addition(int64_t hints) {
-  DataConfig c;
-  c.task = "addition";
-  c.labelled = false;
-  c.cache = false;
-  c.train_size = 300;
-  c.eval_size = 40;
-  c.generated.min_len = 3;
-  c.generated.max_len = 12;
-  c.generated.test_lengths = {20};
+  DataConfig c = test::small_sequence_task("addition", SequenceLayout::prompt_answer, 300, 80);
   c.generated.index_hints = hints;
-  c.sequence_layout = SequenceLayout::prompt_answer;
-  c.max_len = 80;
   return c;
 }
 
