@@ -54,8 +54,10 @@ std::vector<PositionOption> randomized_position_options() {
           "randomized_evaluation"),
       PositionOption::flag("randomized_evaluation", false,
                            "with randomized: evaluation forwards draw their positions too, as the authors' code does "
-                           "(it has no training switch); an evaluation's draws are a pure function of the run's seed "
-                           "and the batch, so scores are reproducible"),
+                           "(it has no training switch); an evaluation's draws are a pure function of the batch (its "
+                           "index in the split and its padded length), the same for every run, so scores are "
+                           "reproducible; a split scored in other batches (a study's length sweep, rotor predict) "
+                           "draws other positions and may differ by a sample or two"),
       PositionOption::integer("max_positions", 2048,
                               "with randomized: positions are drawn from [0, max_positions); at least the training "
                               "window's positions (data.max_len, plus 1 with cls pooling)")
