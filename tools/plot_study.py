@@ -136,6 +136,19 @@ def sweep_curves(report, split, metric):
             yield v, scaling, cells, label
 
 
+def staggered_labels(lengths):
+    """Tick labels of the sorted lengths on a log2 axis; a length within 8% of the one labelled before it (variants
+    whose data gives a split other window lengths: 76 and 79 tokens) drops a line, so the two do not overlap."""
+    labels, top = [], None  # top: the last length labelled on the first line
+    for x in sorted(lengths):
+        if top is not None and x < 1.08 * top:
+            labels.append("\n" + str(x))
+        else:
+            labels.append(str(x))
+            top = x
+    return labels
+
+
 def length_axes(ax, report, lengths, label_y, label_va):
     """The training length marked, the evaluation lengths as log2 ticks, the legend below the axes (with a dozen
     lines, a legend inside hides some of them)."""
@@ -144,10 +157,12 @@ def length_axes(ax, report, lengths, label_y, label_va):
         ax.annotate("training length", (t, label_y), xycoords=("data", "axes fraction"), rotation=90,
                     fontsize=7, color="grey", ha="right", va=label_va)
     ax.set_xscale("log", base=2)
+    labels = staggered_labels(lengths)
     ax.set_xticks(sorted(lengths))
-    ax.set_xticklabels([str(x) for x in sorted(lengths)])
+    ax.set_xticklabels(labels)
     ax.set_xlabel("evaluation window length (tokens)")
-    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    below = -0.14 - (0.06 if any(label.startswith("\n") for label in labels) else 0)  # under a second tick line
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, below))
 
 
 def length_extrapolation(report, stem):

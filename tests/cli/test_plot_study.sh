@@ -153,6 +153,11 @@ check "frequency use: exit 0" test $? -eq 0
 for l in 0 1; do check "frequency use: layer $l drawn" test -s "$dir/freq/frequencies_rope-randomized_L$l.png"; done
 check "frequency use: titled by the variant" grep -q "rope-randomized layer 0: frequency use" "$dir/freq/frequencies_rope-randomized_L0.svg"
 check "frequency use: none for the variant not measured" test ! -e "$dir/freq/frequencies_rope_L0.png"
+# Length ticks within 8% of the one labelled before them (a variant whose data gives a split other window
+# lengths) drop a line instead of overlapping it.
+labels=$("$python" -c "import sys; sys.path.insert(0, sys.argv[1]); import plot_study as p; \
+print(p.staggered_labels([79, 39, 76, 156, 116]))" "$(dirname "$script")")
+check "close length ticks: staggered" test "$labels" = "['39', '76', '\\n79', '116', '156']"
 [ -n "${KEEP_PLOTS:-}" ] && cp -r "$dir/new" "$KEEP_PLOTS"
 cat "$dir/new.log" "$dir/old.log"
 checks_passed
