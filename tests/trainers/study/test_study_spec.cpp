@@ -187,16 +187,14 @@ TEST_CASE("study spec: every ready study in configs/compare parses", "[study]") 
     // pre-trained and from scratch), the two precision studies (encodings in fp32 and bf16, paired) and T5's two
     // table starts (t5-start with `none` beside them, t5-start-lm without), iRoPE's study (rope, irope, none),
     // coupled positions in a decoder (rope and alibi at both kinds of positions, none), the random offset of
-    // coupled positions (three encodings with and without it), index hints (Zhou et al.'s recipe, its two position
-    // parts left out, hints with rope and none) and the two studies of the newer encodings beside
+    // coupled positions (three encodings with and without it) and the two studies of the newer encodings beside
     // their references (separation-newer, lm-extrapolation-newer); every other one compares at least 7.
     const std::string stem = entry.path().stem().string();
     const size_t fewest = stem == "t5-start-lm"                                                      ? 2
                           : stem == "mlm-pretrain" || stem == "t5-start" || stem == "interleaved-lm" ? 3
                           : stem == "lm-extrapolation-quick" || stem == "lm-linear-attention" || stem == "finetune" ||
                                   stem == "coupled-addition-decoder" || stem == "coupled-addition-offset" ||
-                                  stem == "index-hints-addition" || stem.rfind("precision-", 0) == 0 ||
-                                  stem.find("-newer") != std::string::npos
+                                  stem.rfind("precision-", 0) == 0 || stem.find("-newer") != std::string::npos
                               ? 4
                               : 7;
     for (const StudySpec& spec : parse_study_suite(entry.path().string()).studies) {
