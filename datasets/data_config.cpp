@@ -67,16 +67,16 @@ void DataConfig::validate() const {
     const SequenceTask* t = find_sequence_task(task);
     require(t != nullptr && takes_index_hints(*t), "generated.index_hints",
             "index hints mark the digits of an addition's operands and answer in a decoder task; task '" + task +
-                "' has none (index hints: " + index_hint_task_names() + ")");
+                "' has none (index hints: " + task_names(takes_index_hints) + ")");
     require(generated.positions == TokenPositions::index, "generated.index_hints",
             "hints and coupled positions both line digits up by significance, and coupled positions would count the "
             "hints as digits: set data.generated.positions: index");
   }
   if (generated.positions == TokenPositions::coupled) {
     const SequenceTask* t = find_sequence_task(task);
-    require(t != nullptr && t->coupled_operator != nullptr, "generated.positions",
+    require(t != nullptr && takes_coupled_positions(*t), "generated.positions",
             "coupled lines up the digits of an addition's operands and answer; task '" + task +
-                "' has none (coupled: " + coupled_task_names() + "; every other task: index)");
+                "' has none (coupled: " + task_names(takes_coupled_positions) + "; every other task: index)");
   }
   if (kind != TokenizerKind::vocab && (lowercase || split_punctuation)) {
     require(false, lowercase ? "lowercase" : "split_punctuation",

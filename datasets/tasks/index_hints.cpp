@@ -21,14 +21,7 @@ void append_hinted(std::vector<std::string>& out, std::vector<std::string>::cons
 std::string index_hint(int64_t i) { return "h" + std::to_string(i); }
 
 bool takes_index_hints(const SequenceTask& task) {
-  return task.level == TaskLevel::decoder && task.coupled_operator != nullptr;
-}
-
-std::string index_hint_task_names() {
-  std::string out;
-  for (const SequenceTask& t : sequence_tasks())
-    if (takes_index_hints(t)) out += (out.empty() ? "" : ", ") + std::string(t.name);
-  return out;
+  return task.level == TaskLevel::decoder && takes_coupled_positions(task);
 }
 
 int64_t index_hints_needed(const SequenceSample& sample, const char* op) {

@@ -30,8 +30,6 @@ std::string index_hint(int64_t i);
 
 // Whether index hints apply to `task`: a decoder task with an operator between two numbers (addition).
 bool takes_index_hints(const SequenceTask& task);
-// The tasks index hints apply to, as "addition".
-std::string index_hint_task_names();
 
 // The hints `sample` needs: the digits of its longest number, operand or answer.
 int64_t index_hints_needed(const SequenceSample& sample, const char* op);

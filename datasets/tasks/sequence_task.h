@@ -56,8 +56,10 @@ inline int64_t padding_after(const std::vector<std::string>& output, std::string
 const std::vector<SequenceTask>& sequence_tasks();
 // nullptr when `name` is not a sequence task.
 const SequenceTask* find_sequence_task(std::string_view name);
-// The tasks data.generated.positions: coupled applies to, as "binary-addition, addition".
-std::string coupled_task_names();
+// The names of the tasks `keep` holds for, in table order, as "binary-addition, addition".
+std::string task_names(bool (*keep)(const SequenceTask&));
+// Whether data.generated.positions: coupled applies to `task` (it has a coupled operator).
+bool takes_coupled_positions(const SequenceTask& task);
 std::string level_name(TaskLevel level);
 
 }  // namespace rotor

@@ -21,12 +21,14 @@ const SequenceTask* find_sequence_task(std::string_view name) {
   return nullptr;
 }
 
-std::string coupled_task_names() {
+std::string task_names(bool (*keep)(const SequenceTask&)) {
   std::string out;
   for (const SequenceTask& t : sequence_tasks())
-    if (t.coupled_operator) out += (out.empty() ? "" : ", ") + std::string(t.name);
+    if (keep(t)) out += (out.empty() ? "" : ", ") + std::string(t.name);
   return out;
 }
+
+bool takes_coupled_positions(const SequenceTask& task) { return task.coupled_operator != nullptr; }
 
 std::string level_name(TaskLevel level) {
   switch (level) {

@@ -43,7 +43,7 @@ TEST_CASE("index hints: each digit follows the hint of its significance, in the 
   CHECK(with_index_hints(longer_operand, "+", 0).input ==
         std::vector<std::string>{"h0", "1", "h1", "2", "h2", "3", "+", "h0", "4"});
   CHECK_THROWS_AS(with_index_hints(SequenceSample{{"1", "+", "1"}, {"0", "1", "#", "0"}, 1}, "+", 0), DataError);
-  CHECK(index_hint_task_names() == "addition");
+  CHECK(task_names(takes_index_hints) == "addition");
 }
 
 TEST_CASE("index hints: every generated sample keeps its sum, hints count up from one first hint",
