@@ -27,21 +27,6 @@ double mean_or_nan(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-// A randomized variant's plain twin: the first variant of the same encoding without randomized positions.
-std::vector<SuitePapersSummary::Pair> randomized_pairs(const std::vector<StudyVariant>& variants) {
-  std::vector<SuitePapersSummary::Pair> pairs;
-  for (const StudyVariant& r : variants) {
-    const PositionConfig& rp = r.config.model.position;
-    if (!rp.flag("randomized")) continue;
-    for (const StudyVariant& p : variants)
-      if (p.config.model.position.type == rp.type && !p.config.model.position.flag("randomized")) {
-        pairs.push_back({p.name, r.name});
-        break;
-      }
-  }
-  return pairs;
-}
-
 std::string percent_or_dash(double v) { return std::isnan(v) ? "–" : fmt::format("{:.1f}", 100.0 * v); }
 
 // Which tasks no variant learnt in distribution: their ranks beyond training are ranks of noise.
@@ -89,13 +74,16 @@ SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& 
     s.mean_reciprocal_rank.push_back(mean_or_nan(reciprocal_ranks));
     s.learnt_reciprocal_rank.push_back(mean_or_nan(learnt_ranks));
   }
-  s.pairs = randomized_pairs(variants);
-  for (const TaskPapersScores& t : tasks)
-    for (const SuitePapersSummary::Pair& pair : s.pairs) {
-      const PapersScore* plain = find_score(t, pair.plain);
-      const PapersScore* randomized = find_score(t, pair.randomized);
-      if (plain != nullptr && randomized != nullptr) s.gains.push_back(randomized->reported - plain->reported);
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> scores(tasks.size());  // [task][variant], NaN where unscored
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    names.push_back(tasks[i].task);
+    for (const StudyVariant& v : variants) {
+      const PapersScore* p = find_score(tasks[i], v.name);
+      scores[i].push_back(p == nullptr ? std::nan("") : p->reported);
     }
+  }
+  s.randomized = randomized_gains(names, learnt, scores, variants);
   return s;
 }
 
@@ -132,15 +120,7 @@ std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, co
   rank_row("mean reciprocal rank", s.mean_reciprocal_rank);
   if (s.learnt.size() < tasks.size()) rank_row("mean reciprocal rank, learnt tasks", s.learnt_reciprocal_rank);
   o += learnt_sentence(tasks, s);
-  if (!s.gains.empty())
-    o += fmt::format(
-        "\nRandomized positions minus the same encoding without them, averaged over the {} (task, encoding) pairs "
-        "scored: {:+.1f} points ({} gain, {} lose, {} equal; Ruoss et al. 2023 report +12.0 on average over 15 "
-        "tasks, abstract).\n",
-        s.gains.size(), 100.0 * mean_or_nan(s.gains),
-        std::count_if(s.gains.begin(), s.gains.end(), [](double g) { return g > 0; }),
-        std::count_if(s.gains.begin(), s.gains.end(), [](double g) { return g < 0; }),
-        std::count_if(s.gains.begin(), s.gains.end(), [](double g) { return g == 0; }));
+  o += randomized_gains_markdown(s.randomized);
   return o;
 }
 
@@ -161,8 +141,7 @@ nlohmann::json suite_papers_json(const std::vector<TaskPapersScores>& tasks,
                                     {"mean_reciprocal_rank", number(s.mean_reciprocal_rank[i])},
                                     {"learnt_reciprocal_rank", number(s.learnt_reciprocal_rank[i])}};
   j["learnt_tasks"] = s.learnt;
-  j["randomized_gain_mean"] = number(mean_or_nan(s.gains));
-  j["randomized_gains"] = s.gains;
+  j["randomized_gain"] = randomized_gains_json(s.randomized);
   return j;
 }
 

@@ -5,9 +5,7 @@
 // rank of each variant over the tasks (Kazemnejad et al. 2023, Figure 1:
 // within a task the variants are ranked by the score, 1 the best; tied scores
 // share the better rank), and, where the suite pairs a variant with its
-// randomized-positions twin (same encoding, model.position.randomized set),
-// the twin's gain averaged over the (task, encoding) pairs (Ruoss et al. 2023,
-// abstract: +12.0 points). A task no variant learnt in distribution (the
+// randomized-positions twin, what randomizing adds (randomized_gain.h). A task no variant learnt in distribution (the
 // papers' metric on the test split below kLearntInDistribution for every
 // variant) still ranks its variants, by noise: the mean reciprocal rank is
 // also given over the learnt tasks alone.
@@ -17,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trainers/study/papers_score.h"
+#include "trainers/study/randomized_gain.h"
 #include "trainers/study/study_spec.h"
 
 namespace rotor {
@@ -40,12 +39,7 @@ struct SuitePapersSummary {
   std::vector<double> mean_reciprocal_rank;    // over the tasks that scored it; NaN: none did
   std::vector<std::string> learnt;             // the tasks not unlearnt_in_distribution, in task order
   std::vector<double> learnt_reciprocal_rank;  // over those of them that scored it; NaN: none did
-  // Randomized twin minus its plain variant, per (task, pair) both scored.
-  struct Pair {
-    std::string plain, randomized;
-  };
-  std::vector<Pair> pairs;
-  std::vector<double> gains;  // one per (task, pair), in task order then pair order
+  RandomizedGains randomized;                  // each randomized twin minus its plain variant, per task
 };
 
 SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& tasks,

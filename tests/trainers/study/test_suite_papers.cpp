@@ -42,18 +42,27 @@ TEST_CASE("a suite ranks variants per task and averages reciprocal ranks and ran
   CHECK(s.mean_reciprocal_rank[1] == Approx((1.0 + 1.0 + 1.0) / 3));
   CHECK(s.mean_reciprocal_rank[2] == Approx((0.5 + 1.0 / 3) / 2));
   CHECK(s.mean_score[1] == Approx((0.9 + 0.6 + 0.5) / 3));
-  REQUIRE(s.pairs.size() == 1);
-  CHECK(s.pairs[0].plain == "rope");
-  CHECK(s.pairs[0].randomized == "rope-randomized");
-  REQUIRE(s.gains.size() == 2);
-  CHECK(s.gains[0] == Approx(0.2));
-  CHECK(s.gains[1] == Approx(-0.2));
+  const RandomizedGains& g = s.randomized;
+  REQUIRE(g.pairs.size() == 1);
+  CHECK(g.pairs[0].plain == "rope");
+  CHECK(g.pairs[0].randomized == "rope-randomized");
+  REQUIRE(g.tasks == std::vector<std::string>{"copy", "sort"});  // parity scores neither twin
+  CHECK(g.gain[0][0] == Approx(0.2));
+  CHECK(g.gain[1][0] == Approx(-0.2));
+  // Two task means, +0.2 and -0.2: sd 0.2 sqrt 2, so the half-width is t(0.975, 1) = 12.7062 x 0.2.
+  CHECK(g.mean == Approx(0.0).margin(1e-12));
+  CHECK(g.high == Approx(12.7062 * 0.2).epsilon(1e-4));
+  CHECK(g.low == Approx(-12.7062 * 0.2).epsilon(1e-4));
   const std::string md = suite_papers_markdown(tasks, variants, "Protocol.");
   CHECK_THAT(md, Catch::Contains("| copy | 50.0 | **90.0** | 70.0 |"));
   CHECK_THAT(md, Catch::Contains("| sort | **60.0** | **60.0** | 40.0 |"));
   CHECK_THAT(md, Catch::Contains("| parity | – | **50.0** | – |"));
   CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank* | 0.67 | 1.00 | 0.42 |"));
-  CHECK_THAT(md, Catch::Contains("over the 2 (task, encoding) pairs scored: +0.0 points (1 gain, 1 lose, 0 equal"));
+  CHECK_THAT(md, Catch::Contains("| Task | rope | mean |"));
+  CHECK_THAT(md, Catch::Contains("| copy | +20.0 | +20.0 |\n| sort | -20.0 | -20.0 |\n| *mean over tasks* | +0.0 | "
+                                 "+0.0 |\n"));
+  CHECK_THAT(md, Catch::Contains("add +0.0 points on average over the 2 tasks (95% interval -254.1 to +254.1"));
+  CHECK_THAT(md, Catch::Contains("of the 2 (task, encoding) pairs, 1 gain, 1 lose and 0 are equal."));
   const nlohmann::json j = suite_papers_json(tasks, variants);
   CHECK(j["variants"]["none"]["mean_reciprocal_rank"].get<double>() == Approx(1.0));
   CHECK(j["tasks"]["parity"].size() == 1);
@@ -64,7 +73,7 @@ TEST_CASE("a suite without papers' scores has no such section", "[sequence]") {
   CHECK(suite_papers_markdown({{"listops", {}}}, variants, "Protocol.").empty());
   const SuitePapersSummary s = summarise_papers_scores({{"listops", {}}}, variants);
   CHECK(std::isnan(s.mean_reciprocal_rank[0]));
-  CHECK(s.gains.empty());
+  CHECK(s.randomized.tasks.empty());
 }
 
 TEST_CASE("a suite ranks its variants again over the tasks some variant learnt in distribution", "[sequence]") {
@@ -106,4 +115,37 @@ TEST_CASE("a suite whose every task has in-distribution scores learnt shows no s
   CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank* | 1.00 |"));
   CHECK_THAT(md, !Catch::Contains("learnt tasks"));
   CHECK_THAT(md, !Catch::Contains("Not learnt"));
+}
+
+TEST_CASE("randomized positions' gain is also given over the learnt tasks, per encoding", "[sequence]") {
+  const std::vector<StudyVariant> variants = {
+      suite_variant("rope", "rope", false), suite_variant("rope-randomized", "rope", true),
+      suite_variant("alibi", "alibi", false), suite_variant("alibi-randomized", "alibi", true),
+      suite_variant("fire-randomized", "fire", true)};  // no plain twin: no pair
+  const double nan = std::nan("");
+  const std::vector<std::vector<double>> scores = {
+      {0.5, 0.9, 0.6, 0.6, 0.7},   // copy, learnt: +40, +0
+      {0.2, 0.1, 0.3, nan, 0.3},   // parity, not learnt: -10, alibi-randomized unscored
+      {0.4, 0.6, 0.5, 0.8, nan}};  // sort, learnt: +20, +30
+  const RandomizedGains g = randomized_gains({"copy", "parity", "sort"}, {true, false, true}, scores, variants);
+  REQUIRE(g.pairs.size() == 2);
+  CHECK(g.pairs[1].randomized == "alibi-randomized");
+  CHECK(std::isnan(g.gain[1][1]));
+  // Task means +0.20, -0.10, +0.25; the learnt ones +0.20 and +0.25.
+  CHECK(g.mean == Approx((0.2 - 0.1 + 0.25) / 3));
+  CHECK(g.learnt_mean == Approx(0.225));
+  CHECK(g.pair_mean[0] == Approx((0.4 - 0.1 + 0.2) / 3));
+  CHECK(g.pair_mean[1] == Approx(0.15));
+  CHECK(g.pair_learnt_mean[0] == Approx(0.3));
+  CHECK(g.gained == 3);
+  CHECK(g.lost == 1);
+  CHECK(g.equal == 1);
+  const std::string md = randomized_gains_markdown(g);
+  CHECK_THAT(md, Catch::Contains("| parity | -10.0 | – | -10.0 |"));
+  CHECK_THAT(md, Catch::Contains("| *mean over learnt tasks* | +30.0 | +15.0 | +22.5 |"));
+  CHECK_THAT(md, Catch::Contains("Over the 2 tasks some variant learnt in distribution: +22.5 points."));
+  const nlohmann::json j = randomized_gains_json(g);
+  CHECK(j["by_task"]["sort"]["alibi-randomized"].get<double>() == Approx(0.3));
+  CHECK(j["by_task"]["parity"]["alibi-randomized"].is_null());
+  CHECK(j["pairs"][0]["learnt_mean"].get<double>() == Approx(0.3));
 }
