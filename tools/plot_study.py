@@ -229,6 +229,15 @@ def one_length_per_split(report):
     return len(splits) > 1 and all(len(l) == 1 for l in lengths) and len({l[0] for l in lengths}) == len(splits)
 
 
+def training_mark(variant):
+    """Where training ends on a split's length axis: the longest training sample where the report knows it (a
+    generated task's window is often longer), else the training window (reports before 2026-11-30)."""
+    longest = variant.get("longest_training_sample") or 0
+    if longest > 0:
+        return longest, "longest training sample"
+    return variant["training_length"], "training window"
+
+
 def split_extrapolation(report, stem):
     """One panel: each split at its window length on x, so test, test_128, test_256 read as one curve."""
     splits = report["evaluation"]["splits"]
@@ -246,9 +255,9 @@ def split_extrapolation(report, stem):
         ax.errorbar([c["length"] for c in cells], [100 * c[metric]["mean"] for c in cells],
                     yerr=[100 * c[metric]["std"] for c in cells], capsize=3, color=color[v["name"]],
                     marker="o", markersize=4, label=v["name"])
-    for t in sorted({v["training_length"] for v in report["variants"]}):
+    for t, label in sorted({training_mark(v) for v in report["variants"]}):
         ax.axvline(t, color="grey", linestyle=":", linewidth=1)
-        ax.annotate("longest training sample", (t, 0.02), xycoords=("data", "axes fraction"), rotation=90,
+        ax.annotate(label, (t, 0.02), xycoords=("data", "axes fraction"), rotation=90,
                     fontsize=7, color="grey", ha="right", va="bottom")
     ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(ticks))

@@ -98,7 +98,7 @@ std::vector<std::string> held_out_split_names(const DataConfig& config) {
   return names;
 }
 
-int64_t held_out_split_max_tokens(const DataConfig& config, const std::string& split) {
+int64_t generated_split_max_tokens(const DataConfig& config, const std::string& split) {
   if (is_listops_task(config.task))
     for (const ListOpsSplit& s : listops_task_config(config).splits)
       if (s.name == split) return s.max_tokens;

@@ -44,10 +44,10 @@ bool is_generated_task(std::string_view task);
 // The held-out splits a task's dataset has: val, test, then the extra test
 // splits of a generated task (listops-extrap: test_4k; separation tasks:
 // test_<L>). Throws DataError on bad data.generated options.
-// The longest sample of a held-out split of a generated task (ListOps, the
-// separation tasks, and a sequence task's documents in its layout), 0 when it
-// is not known (files, corpora).
-int64_t held_out_split_max_tokens(const DataConfig& config, const std::string& split);
+// The longest sample of a split of a generated task (ListOps, the separation
+// tasks, and a sequence task's documents in its layout), train included; 0
+// when it is not known (files, corpora).
+int64_t generated_split_max_tokens(const DataConfig& config, const std::string& split);
 
 std::vector<std::string> held_out_split_names(const DataConfig& config);
 

@@ -5,7 +5,8 @@
 # statistics draws every plot and one heatmap per cell; a variant n/a at a
 # length says so with the reason; an older report
 # without "statistics" draws no heatmap; splits swept at one length each (a
-# generated task's test, test_128, ...) share one panel; a study swept at one
+# generated task's test, test_128, ...) share one panel, training marked at the
+# longest training sample where the report has it; a study swept at one
 # split and length gets no length plot; a rotary variant's frequency use gets
 # a plot per layer. Skipped (77) without matplotlib.
 set -uo pipefail
@@ -92,6 +93,20 @@ PY
 "$python" "$script" study "$dir/splits.json" "$dir/splits" > "$dir/splits.log" 2>&1
 check "one length per split: exit 0" test $? -eq 0
 check "one length per split: one panel over the splits" grep -q "test accuracy by sample length" "$dir/splits/length_extrapolation.svg"
+check "a report without the longest training sample marks the training window" \
+  grep -q "training window" "$dir/splits/length_extrapolation.svg"
+# With it, training ends at the longest training sample, not at the (longer) window.
+"$python" - "$dir/splits.json" "$dir/longest.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for v in report["variants"]:
+    v["longest_training_sample"] = 40
+json.dump(report, open(sys.argv[2], "w"))
+PY
+"$python" "$script" study "$dir/longest.json" "$dir/longest" > "$dir/longest.log" 2>&1
+check "longest training sample: exit 0" test $? -eq 0
+check "longest training sample: marked" grep -q "longest training sample" "$dir/longest/length_extrapolation.svg"
+check "longest training sample: the window is not" test -z "$(grep 'training window' "$dir/longest/length_extrapolation.svg")"
 # One split at one length (a fine-tuning study): no length plot, and a stale one from an earlier drawing goes.
 "$python" - "$dir/old.json" "$dir/single.json" <<'PY'
 import json, sys

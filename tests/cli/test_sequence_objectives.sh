@@ -115,6 +115,11 @@ for r in rows:
         assert cell != '–' and 0 <= float(cell.split(' ± ')[0]) <= 100, r
 "
 check "... and report.csv splits them by split" grep -q '^variant,rope,,token_accuracy,test_10,' study/report.csv
+check "... and report.json gives the longest training sample (8 symbols, 8 queries) beside the window" "$python" -c "
+import json
+for v in json.load(open('study/report.json'))['variants']:
+    assert v['longest_training_sample'] == 16 and v['training_length'] == 18, v
+"
 "$python" "$plot_study" study study/report.json plots > plot.log 2>&1
 check "... and plot_study.py draws it" test $? -eq 0
 check "... token accuracy against length" test -s plots/length_extrapolation.png

@@ -102,12 +102,13 @@ TEST_CASE("a sequence task's held-out splits and their longest documents are kno
           "[datasets][sequence]") {
   DataConfig c = small_config("reverse-string");
   CHECK(held_out_split_names(c) == std::vector<std::string>{"val", "test", "test_20", "test_30"});
-  CHECK(held_out_split_max_tokens(c, "test_30") == 60);  // 30 symbols, 30 queries
+  CHECK(generated_split_max_tokens(c, "test_30") == 60);  // 30 symbols, 30 queries
   c.sequence_layout = SequenceLayout::prompt_answer;
-  CHECK(held_out_split_max_tokens(c, "test_30") == 61);  // 30 symbols, "=", 30 answer symbols
+  CHECK(generated_split_max_tokens(c, "test_30") == 61);  // 30 symbols, "=", 30 answer symbols
   c.task = "parity-check";
-  CHECK(held_out_split_max_tokens(c, "test_20") == 22);
-  CHECK(held_out_split_max_tokens(c, "test_99") == 0);
+  CHECK(generated_split_max_tokens(c, "test_20") == 22);
+  CHECK(generated_split_max_tokens(c, "test_99") == 0);
+  CHECK(generated_split_max_tokens(c, "train") == 14);  // the training split too: up to 12 symbols, "=", answer
 }
 
 TEST_CASE("held-out samples differ from every training sample and from each other", "[datasets][sequence]") {

@@ -1,4 +1,5 @@
 // A study report built from the run directories, and report.json (report.csv: report_csv.cpp).
+#include "datasets/tasks/builtin_tasks.h"
 #include "trainers/study/report_statistics.h"
 
 namespace rotor {
@@ -62,7 +63,9 @@ json run_json(const RunResult& r, const ObjectiveSpec& objective) {
 json variant_json(const VariantSummary& v, const StudyVariant& spec, const ObjectiveSpec& objective) {
   json j{{"name", v.name},
          {"position", spec.config.model.position.type},
-         {"training_length", spec.config.data.max_len},
+         {"training_length", spec.config.data.max_len},  // the training window
+         // A generated task's longest training sample (0: not known), which the window may exceed.
+         {"longest_training_sample", generated_split_max_tokens(spec.config.data, "train")},
          {"overrides", spec.overrides},
          {"runs", v.runs},
          {"finished", v.finished},

@@ -14,7 +14,7 @@ std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
   for (const std::string& split : spec.evaluation.splits) {
     // No lengths given: windows that hold the split's longest sample where the task knows it (a generated
     // task's test_<L> split: L), else the training length.
-    const int64_t own = held_out_split_max_tokens(config.data, split);
+    const int64_t own = generated_split_max_tokens(config.data, split);
     const std::vector<int64_t> lengths = !spec.evaluation.lengths.empty() ? spec.evaluation.lengths
                                          : own > 0                        ? std::vector<int64_t>{own}
                                                                           : std::vector<int64_t>{config.data.max_len};
