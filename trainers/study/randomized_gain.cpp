@@ -59,7 +59,12 @@ void summarise(RandomizedGains& g) {
   }
 }
 
-std::string signed_points(double v) { return std::isnan(v) ? "–" : fmt::format("{:+.1f}", 100.0 * v); }
+// In points with a sign, except a value that rounds to zero: "0.0", not "-0.0" beside a count of losses.
+std::string signed_points(double v) {
+  if (std::isnan(v)) return "–";
+  const std::string text = fmt::format("{:+.1f}", 100.0 * v);
+  return text == "+0.0" || text == "-0.0" ? "0.0" : text;
+}
 
 std::string table_row(const std::string& label, const std::vector<double>& cells, double mean) {
   std::string row = "| " + label + " |";
