@@ -18,9 +18,7 @@ bool reached(double value, double threshold, bool falling) { return falling ? va
 
 // mean -+ t_{1 - alpha/2, n-1} s / sqrt(n); NaN bounds with fewer than 2 values.
 void t_interval(const SeedStats& s, double alpha, double& low, double& high) {
-  low = high = kNaN;
-  if (s.n < 2) return;
-  const double half = student_t_critical(alpha, s.n - 1) * s.std / std::sqrt(static_cast<double>(s.n));
+  const double half = student_t_half_width(s.std, s.n, alpha);
   low = s.mean - half;
   high = s.mean + half;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -12,7 +11,6 @@
 namespace rotor {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kAlpha = 0.05;
 
 std::vector<double> finite(const std::vector<double>& values) {
@@ -46,12 +44,9 @@ void summarise(RandomizedGains& g) {
   }
   const SeedStats s = seed_stats(task_means);
   g.mean = s.mean;
-  g.low = g.high = kNaN;
-  if (s.n >= 2) {
-    const double half = student_t_critical(kAlpha, s.n - 1) * s.std / std::sqrt(static_cast<double>(s.n));
-    g.low = s.mean - half;
-    g.high = s.mean + half;
-  }
+  const double half = student_t_half_width(s.std, s.n, kAlpha);  // NaN with fewer than two tasks
+  g.low = s.mean - half;
+  g.high = s.mean + half;
   g.learnt_mean = seed_stats(learnt_means).mean;
   for (size_t p = 0; p < g.pairs.size(); ++p) {
     g.pair_mean.push_back(column_mean(g, p, false));

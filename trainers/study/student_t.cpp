@@ -48,4 +48,9 @@ double student_t_critical(double alpha, int64_t df) {
   return 0.5 * (low + high);
 }
 
+double student_t_half_width(double sd, int64_t n, double alpha) {
+  if (n < 2) return std::nan("");
+  return student_t_critical(alpha, n - 1) * sd / std::sqrt(static_cast<double>(n));
+}
+
 }  // namespace rotor
