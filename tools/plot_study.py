@@ -14,6 +14,7 @@
                                             "frequency_use", frequencies_<variant>_L<layer>,
                                             as PNG and SVG
   plot_study.py decay DECAY_JSON OUT_FILE   one RoPE decay curve (OUT_FILE.png/.svg)
+  plot_study.py suite REPORT_JSON OUT_DIR   a suite of tasks' randomized_gain (plot_suite.py)
   plot_study.py attention|offsets|bias|passkey|frequencies JSON STEM
                                             `rotor analyze attention|offsets|bias|passkey|frequencies`
                                             (plot_diagnostics.py)
@@ -367,7 +368,8 @@ def rope_decay(decay, stem):
 
 
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("study", "decay", "bias", "attention", "offsets", "passkey", "frequencies"):
+    if len(argv) != 4 or argv[1] not in ("study", "suite", "decay", "bias", "attention", "offsets", "passkey",
+                                         "frequencies"):
         sys.exit(__doc__)
     with open(argv[2]) as f:
         data = json.load(f)
@@ -381,6 +383,10 @@ def main(argv):
         return
     out = argv[3]
     os.makedirs(out, exist_ok=True)
+    if argv[1] == "suite":
+        import plot_suite  # beside this script
+        plot_suite.randomized_gain(data, os.path.join(out, "randomized_gain"), save, colors)
+        return
     val_accuracy(data, os.path.join(out, "val_loss" if language_model(data) else "val_accuracy"))
     if single_point(data):  # a length plot of one split at one length would be a column of dots: none (and no stale one)
         for ext in (".png", ".svg"):

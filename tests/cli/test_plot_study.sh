@@ -8,7 +8,8 @@
 # generated task's test, test_128, ...) share one panel, training marked at the
 # longest training sample where the report has it; a study swept at one
 # split and length gets no length plot; a rotary variant's frequency use gets
-# a plot per layer. Skipped (77) without matplotlib.
+# a plot per layer; a suite's randomized-positions gains get one plot, a suite
+# without randomized twins none. Skipped (77) without matplotlib.
 set -uo pipefail
 script=$1
 python=${ROTOR_PYTHON:-/usr/bin/python3}
@@ -173,6 +174,37 @@ check "frequency use: none for the variant not measured" test ! -e "$dir/freq/fr
 labels=$("$python" -c "import sys; sys.path.insert(0, sys.argv[1]); import plot_study as p; \
 print(p.staggered_labels([79, 39, 76, 156, 116]))" "$(dirname "$script")")
 check "close length ticks: staggered" test "$labels" = "['39', '76', '\\n79', '116', '156']"
+# A suite of tasks: randomized positions' gains per task and encoding, the task means and the mean over the tasks
+# with its interval; a suite without randomized twins (or without papers' scores) draws nothing.
+cat > "$dir/suite.json" <<'JSON'
+{"spec": "s.yaml", "tasks": [{"task": "copy"}, {"task": "parity"}, {"task": "listops"}],
+ "papers_scores": {"learnt_tasks": ["copy"], "randomized_gain": {"mean": 0.05, "low": -0.6, "high": 0.7,
+   "learnt_mean": 0.2, "gained": 2, "lost": 1, "equal": 0,
+   "pairs": [{"plain": "rope", "randomized": "rope-randomized", "mean": 0.05, "learnt_mean": 0.3},
+             {"plain": "alibi", "randomized": "alibi-randomized", "mean": 0.1, "learnt_mean": 0.1}],
+   "by_task": {"copy": {"rope-randomized": 0.3, "alibi-randomized": 0.1}, "parity": {"rope-randomized": -0.2,
+               "alibi-randomized": null}},
+   "task_mean": {"copy": 0.2, "parity": -0.2}}}}
+JSON
+"$python" "$script" suite "$dir/suite.json" "$dir/suite" > "$dir/suite.log" 2>&1
+check "suite: exit 0" test $? -eq 0
+for ext in png svg; do check "suite: randomized_gain.$ext" test -s "$dir/suite/randomized_gain.$ext"; done
+check "suite: a learnt task starred" grep -q "copy \*" "$dir/suite/randomized_gain.svg"
+check "suite: a task without gains is no row" test -z "$(grep listops "$dir/suite/randomized_gain.svg")"
+check "suite: the mean with its interval" grep -q "mean over tasks (95% interval)" "$dir/suite/randomized_gain.svg"
+"$python" - "$dir/suite.json" "$dir/plain.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+del report["papers_scores"]["randomized_gain"]["task_mean"]  # an older report: no bars, the dots still drawn
+json.dump(report, open(sys.argv[1].replace("suite", "older"), "w"))
+report["papers_scores"]["randomized_gain"] = {"pairs": [], "by_task": {}}
+json.dump(report, open(sys.argv[2], "w"))
+PY
+"$python" "$script" suite "$dir/older.json" "$dir/older" > "$dir/older.log" 2>&1
+check "suite without task means: drawn" test -s "$dir/older/randomized_gain.png"
+"$python" "$script" suite "$dir/plain.json" "$dir/plain" > "$dir/plain.log" 2>&1
+check "suite without randomized twins: exit 0" test $? -eq 0
+check "suite without randomized twins: no plot" test ! -e "$dir/plain/randomized_gain.png"
 [ -n "${KEEP_PLOTS:-}" ] && cp -r "$dir/new" "$KEEP_PLOTS"
 cat "$dir/new.log" "$dir/old.log"
 checks_passed

@@ -35,14 +35,14 @@ double column_mean(const RandomizedGains& g, size_t p, bool learnt_only) {
 }
 
 void summarise(RandomizedGains& g) {
-  std::vector<double> task_means, learnt_means;
+  std::vector<double> learnt_means;
   for (size_t t = 0; t < g.tasks.size(); ++t) {
     const double m = seed_stats(finite(g.gain[t])).mean;
-    task_means.push_back(m);
+    g.task_mean.push_back(m);
     if (g.learnt[t]) learnt_means.push_back(m);
     for (double v : finite(g.gain[t])) ++(v > 0 ? g.gained : v < 0 ? g.lost : g.equal);
   }
-  const SeedStats s = seed_stats(task_means);
+  const SeedStats s = seed_stats(g.task_mean);
   g.mean = s.mean;
   const double half = student_t_half_width(s.std, s.n, kAlpha);  // NaN with fewer than two tasks
   g.low = s.mean - half;
@@ -112,7 +112,7 @@ std::string randomized_gains_markdown(const RandomizedGains& g) {
   o += " mean |\n|---|";
   for (size_t p = 0; p <= g.pairs.size(); ++p) o += "--:|";
   o += "\n";
-  for (size_t t = 0; t < g.tasks.size(); ++t) o += table_row(g.tasks[t], g.gain[t], seed_stats(finite(g.gain[t])).mean);
+  for (size_t t = 0; t < g.tasks.size(); ++t) o += table_row(g.tasks[t], g.gain[t], g.task_mean[t]);
   o += table_row("*mean over tasks*", g.pair_mean, g.mean);
   const bool some_unlearnt = std::find(g.learnt.begin(), g.learnt.end(), false) != g.learnt.end();
   if (some_unlearnt) o += table_row("*mean over learnt tasks*", g.pair_learnt_mean, g.learnt_mean);
@@ -134,9 +134,11 @@ std::string randomized_gains_markdown(const RandomizedGains& g) {
 
 nlohmann::json randomized_gains_json(const RandomizedGains& g) {
   auto number = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
-  nlohmann::json by_task = nlohmann::json::object();
-  for (size_t t = 0; t < g.tasks.size(); ++t)
+  nlohmann::json by_task = nlohmann::json::object(), task_mean = nlohmann::json::object();
+  for (size_t t = 0; t < g.tasks.size(); ++t) {
     for (size_t p = 0; p < g.pairs.size(); ++p) by_task[g.tasks[t]][g.pairs[p].randomized] = number(g.gain[t][p]);
+    task_mean[g.tasks[t]] = number(g.task_mean[t]);
+  }
   nlohmann::json pairs = nlohmann::json::array();
   for (size_t p = 0; p < g.pairs.size(); ++p)
     pairs.push_back({{"plain", g.pairs[p].plain},
@@ -147,7 +149,7 @@ nlohmann::json randomized_gains_json(const RandomizedGains& g) {
           {"high", number(g.high)}, {"learnt_mean", number(g.learnt_mean)},
           {"gained", g.gained},     {"lost", g.lost},
           {"equal", g.equal},       {"pairs", pairs},
-          {"by_task", by_task}};
+          {"by_task", by_task},     {"task_mean", task_mean}};
 }
 
 }  // namespace rotor

@@ -28,6 +28,7 @@ struct RandomizedGains {
   std::vector<std::string> tasks;         // the tasks with some pair scored, in suite order
   std::vector<bool> learnt;               // per task: some variant learnt it in distribution
   std::vector<std::vector<double>> gain;  // [task][pair]; NaN where either variant is unscored
+  std::vector<double> task_mean;          // per task, over the pairs it scored
   // The mean over the tasks of each task's mean gain (the mean over every pair when every task scores every
   // pair), and its 95% t interval over the tasks (NaN with fewer than two tasks).
   double mean = 0.0, low = 0.0, high = 0.0;

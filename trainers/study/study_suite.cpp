@@ -10,6 +10,7 @@
 #include "trainers/distributed/communicator.h"
 #include "trainers/run/json_file.h"
 #include "trainers/run/run_lock.h"
+#include "trainers/study/plot_script.h"
 #include "trainers/study/suite_papers.h"
 
 namespace rotor {
@@ -90,21 +91,33 @@ std::vector<TaskPapersScores> task_papers_scores(const std::vector<TaskReport>& 
 }
 
 // The papers' scores across the tasks; empty when the suite's objective declares none.
-std::string papers_markdown(const std::vector<TaskReport>& tasks) {
+std::string papers_markdown(const std::vector<TaskReport>& tasks, const std::string& randomized_plot) {
   const ObjectiveSpec* objective = tasks.front().report.objective;
   if (objective == nullptr || !objective->papers_score) return "";
   return suite_papers_markdown(task_papers_scores(tasks), tasks.front().report.manifest.spec.variants,
-                               objective->papers_score->protocol);
+                               objective->papers_score->protocol, randomized_plot);
 }
 
-std::string suite_markdown(const std::string& path, const std::vector<TaskReport>& tasks) {
+// Draws the suite's plots from its report.json (tools/plot_study.py `suite`) and returns the markdown that shows
+// the randomized positions' gains, or says why they were not drawn. A plot left by an earlier report goes first.
+std::string draw_suite_plots(const std::string& dir) {
+  const fs::path plots = fs::path(dir) / "plots";
+  for (const char* ext : {".png", ".svg"}) fs::remove(plots / (std::string("randomized_gain") + ext));
+  const std::string problem = run_plot_script("suite", {(fs::path(dir) / "report.json").string(), plots.string()});
+  if (!problem.empty()) return "\nThe plot of these gains was not drawn: " + problem + "\n";
+  if (!fs::exists(plots / "randomized_gain.png")) return "";
+  return "\n![randomized_gain](plots/randomized_gain.png)\n";
+}
+
+std::string suite_markdown(const std::string& path, const std::vector<TaskReport>& tasks,
+                           const std::string& randomized_plot) {
   const StudySpec& first = tasks.front().report.manifest.spec;
   std::ostringstream o;
   o << "# Suite: " << fs::path(path).stem().string() << "\n\n"
     << tasks.size() << " tasks x " << first.variants.size() << " variants x " << first.seeds.size()
     << " seeds. Each task is a study of its own, with its report in `<task>/report.md`; this page gathers them.\n\n"
     << "## Separation table\n"
-    << separation_table(tasks) << papers_markdown(tasks) << "\n## Verdicts\n\n";
+    << separation_table(tasks) << papers_markdown(tasks, randomized_plot) << "\n## Verdicts\n\n";
   for (const TaskReport& t : tasks) {
     o << "**" << t.task << "** ([report](" << t.task << "/report.md))\n\n";
     for (const std::string& line : t.report.evidence.verdicts) o << "- " << line << "\n";
@@ -176,7 +189,7 @@ void rebuild_suite_report(const std::string& dir) {
   if (tasks.empty()) return;
   const std::string path = manifest.at("spec_path").get<std::string>();
   write_json_file((fs::path(dir) / "report.json").string(), suite_json(path, tasks));
-  write_text_file((fs::path(dir) / "report.md").string(), suite_markdown(path, tasks));
+  write_text_file((fs::path(dir) / "report.md").string(), suite_markdown(path, tasks, draw_suite_plots(dir)));
   fmt::print(stderr, "\nsuite report of {} tasks: {}/report.md, report.json\n", tasks.size(), dir);
 }
 

@@ -88,7 +88,7 @@ SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& 
 }
 
 std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, const std::vector<StudyVariant>& variants,
-                                  const std::string& protocol) {
+                                  const std::string& protocol, const std::string& randomized_plot) {
   if (std::all_of(tasks.begin(), tasks.end(), [](const TaskPapersScores& t) { return t.scores.empty(); })) return "";
   const SuitePapersSummary s = summarise_papers_scores(tasks, variants);
   std::string o = "\n## The papers' score across tasks\n\n" + protocol +
@@ -120,7 +120,8 @@ std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, co
   rank_row("mean reciprocal rank", s.mean_reciprocal_rank);
   if (s.learnt.size() < tasks.size()) rank_row("mean reciprocal rank, learnt tasks", s.learnt_reciprocal_rank);
   o += learnt_sentence(tasks, s);
-  o += randomized_gains_markdown(s.randomized);
+  const std::string randomized = randomized_gains_markdown(s.randomized);
+  if (!randomized.empty()) o += randomized + randomized_plot;
   return o;
 }
 

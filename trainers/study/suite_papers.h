@@ -45,9 +45,10 @@ struct SuitePapersSummary {
 SuitePapersSummary summarise_papers_scores(const std::vector<TaskPapersScores>& tasks,
                                            const std::vector<StudyVariant>& variants);
 
-// report.md's section; empty when no task has a papers' score.
+// report.md's section; empty when no task has a papers' score. randomized_plot (markdown) follows the randomized
+// positions' table where there is one.
 std::string suite_papers_markdown(const std::vector<TaskPapersScores>& tasks, const std::vector<StudyVariant>& variants,
-                                  const std::string& protocol);
+                                  const std::string& protocol, const std::string& randomized_plot);
 nlohmann::json suite_papers_json(const std::vector<TaskPapersScores>& tasks, const std::vector<StudyVariant>& variants);
 
 }  // namespace rotor

@@ -53,7 +53,7 @@ TEST_CASE("a suite ranks variants per task and averages reciprocal ranks and ran
   CHECK(g.mean == Approx(0.0).margin(1e-12));
   CHECK(g.high == Approx(12.7062 * 0.2).epsilon(1e-4));
   CHECK(g.low == Approx(-12.7062 * 0.2).epsilon(1e-4));
-  const std::string md = suite_papers_markdown(tasks, variants, "Protocol.");
+  const std::string md = suite_papers_markdown(tasks, variants, "Protocol.", "\n![randomized_gain](plots/x.png)\n");
   CHECK_THAT(md, Catch::Contains("| copy | 50.0 | **90.0** | 70.0 |"));
   CHECK_THAT(md, Catch::Contains("| sort | **60.0** | **60.0** | 40.0 |"));
   CHECK_THAT(md, Catch::Contains("| parity | – | **50.0** | – |"));
@@ -63,6 +63,7 @@ TEST_CASE("a suite ranks variants per task and averages reciprocal ranks and ran
                                  "0.0 |\n"));
   CHECK_THAT(md, Catch::Contains("add 0.0 points on average over the 2 tasks (95% interval -254.1 to +254.1"));
   CHECK_THAT(md, Catch::Contains("of the 2 (task, encoding) pairs, 1 gain, 1 lose and 0 are equal."));
+  CHECK_THAT(md, Catch::EndsWith("(abstract).\n\n![randomized_gain](plots/x.png)\n"));  // the plot after the gains
   const nlohmann::json j = suite_papers_json(tasks, variants);
   CHECK(j["variants"]["none"]["mean_reciprocal_rank"].get<double>() == Approx(1.0));
   CHECK(j["tasks"]["parity"].size() == 1);
@@ -70,7 +71,7 @@ TEST_CASE("a suite ranks variants per task and averages reciprocal ranks and ran
 
 TEST_CASE("a suite without papers' scores has no such section", "[sequence]") {
   const std::vector<StudyVariant> variants = {suite_variant("rope", "rope", false)};
-  CHECK(suite_papers_markdown({{"listops", {}}}, variants, "Protocol.").empty());
+  CHECK(suite_papers_markdown({{"listops", {}}}, variants, "Protocol.", "plot").empty());
   const SuitePapersSummary s = summarise_papers_scores({{"listops", {}}}, variants);
   CHECK(std::isnan(s.mean_reciprocal_rank[0]));
   CHECK(s.randomized.tasks.empty());
@@ -96,8 +97,9 @@ TEST_CASE("a suite ranks its variants again over the tasks some variant learnt i
   CHECK(s.mean_reciprocal_rank[0] == Approx((0.5 + 1.0 + 1.0) / 3));  // rope "wins" parity by noise
   CHECK(s.learnt_reciprocal_rank[0] == Approx((0.5 + 1.0) / 2));
   CHECK(s.learnt_reciprocal_rank[1] == Approx((1.0 + 0.5) / 2));
-  const std::string md = suite_papers_markdown(tasks, variants, "Protocol.");
+  const std::string md = suite_papers_markdown(tasks, variants, "Protocol.", "PLOT");
   CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank* | 0.83 | 0.67 |"));
+  CHECK_THAT(md, !Catch::Contains("PLOT"));  // no randomized twins: no gains, so no plot of them
   CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank, learnt tasks* | 0.75 | 0.75 |"));
   CHECK_THAT(md, Catch::Contains("Not learnt in distribution (no variant reaches 90% by this metric on the test "
                                  "split, at the training lengths): parity."));
@@ -111,7 +113,7 @@ TEST_CASE("a suite whose every task has in-distribution scores learnt shows no s
   const std::vector<StudyVariant> variants = {suite_variant("rope", "rope", false)};
   PapersScore p = score("rope", 0.4);
   p.in_distribution = 0.95;
-  const std::string md = suite_papers_markdown({{"copy", {p}}}, variants, "Protocol.");
+  const std::string md = suite_papers_markdown({{"copy", {p}}}, variants, "Protocol.", "");
   CHECK_THAT(md, Catch::Contains("| *mean reciprocal rank* | 1.00 |"));
   CHECK_THAT(md, !Catch::Contains("learnt tasks"));
   CHECK_THAT(md, !Catch::Contains("Not learnt"));
@@ -147,5 +149,7 @@ TEST_CASE("randomized positions' gain is also given over the learnt tasks, per e
   const nlohmann::json j = randomized_gains_json(g);
   CHECK(j["by_task"]["sort"]["alibi-randomized"].get<double>() == Approx(0.3));
   CHECK(j["by_task"]["parity"]["alibi-randomized"].is_null());
+  CHECK(j["task_mean"]["parity"].get<double>() == Approx(-0.1));  // over the one pair it scored
+  CHECK(j["task_mean"]["sort"].get<double>() == Approx(0.25));
   CHECK(j["pairs"][0]["learnt_mean"].get<double>() == Approx(0.3));
 }
