@@ -98,15 +98,14 @@ std::vector<std::string> held_out_split_names(const DataConfig& config) {
   return names;
 }
 
-int64_t generated_split_max_tokens(const DataConfig& config, const std::string& split) {
+std::map<std::string, int64_t> generated_splits_max_tokens(const DataConfig& config) {
+  std::map<std::string, int64_t> longest;
   if (is_listops_task(config.task))
-    for (const ListOpsSplit& s : listops_task_config(config).splits)
-      if (s.name == split) return s.max_tokens;
+    for (const ListOpsSplit& s : listops_task_config(config).splits) longest[s.name] = s.max_tokens;
   if (is_separation_task(config.task))
-    for (const GeneratedSplit& s : separation_splits(config))
-      if (s.name == split) return s.max_len;
-  if (is_sequence_task(config.task)) return sequence_split_max_tokens(config, split);
-  return 0;
+    for (const GeneratedSplit& s : separation_splits(config)) longest[s.name] = s.max_len;
+  if (is_sequence_task(config.task)) longest = sequence_splits_max_tokens(config);
+  return longest;
 }
 
 ListOpsConfig listops_task_config(const DataConfig& config) {

@@ -24,6 +24,7 @@
 //   austen          Jane Austen's six novels, unlabelled (language models
 //                   only): one document per chapter, in book order; split by
 //                   chapter number within its novel (n % 10: 9 val, 0 test)
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,10 +45,11 @@ bool is_generated_task(std::string_view task);
 // The held-out splits a task's dataset has: val, test, then the extra test
 // splits of a generated task (listops-extrap: test_4k; separation tasks:
 // test_<L>). Throws DataError on bad data.generated options.
-// The longest sample of a split of a generated task (ListOps, the separation
-// tasks, and a sequence task's documents in its layout), train included; 0
-// when it is not known (files, corpora).
-int64_t generated_split_max_tokens(const DataConfig& config, const std::string& split);
+// The longest sample of each split of a generated task (ListOps, the
+// separation tasks, and a sequence task's documents in its layout), train
+// included, by split name; empty when it is not known (files, corpora). A
+// sequence task generates every split to find them: call it once, not per split.
+std::map<std::string, int64_t> generated_splits_max_tokens(const DataConfig& config);
 
 std::vector<std::string> held_out_split_names(const DataConfig& config);
 

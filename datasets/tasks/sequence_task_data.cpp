@@ -172,12 +172,14 @@ std::vector<SequenceSplit> sequence_samples(const DataConfig& config, int64_t& a
   return out;
 }
 
-int64_t sequence_split_max_tokens(const DataConfig& config, const std::string& name) {
-  int64_t attempts = 0, longest = 0;
-  for (const SequenceSplit& s : sequence_samples(config, attempts))
-    if (s.name == name)
-      for (const SequenceSample& sample : s.samples)
-        longest = std::max(longest, static_cast<int64_t>(render(sample, config.sequence_layout).tokens.size()));
+std::map<std::string, int64_t> sequence_splits_max_tokens(const DataConfig& config) {
+  int64_t attempts = 0;
+  std::map<std::string, int64_t> longest;
+  for (const SequenceSplit& s : sequence_samples(config, attempts)) {
+    int64_t& most = longest[s.name];
+    for (const SequenceSample& sample : s.samples)
+      most = std::max(most, static_cast<int64_t>(render(sample, config.sequence_layout).tokens.size()));
+  }
   return longest;
 }
 

@@ -24,6 +24,7 @@
 // training sample j's first hint is draw j of RandomKey{data_seed,
 // stream_id("<task>/train/index_hints"), 0}.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,9 +53,9 @@ struct SequenceSplit {
 // `attempts`.
 std::vector<SequenceSplit> sequence_samples(const DataConfig& config, int64_t& attempts);
 
-// The longest document (tokens of the layout config.sequence_layout) of split
-// `name`, 0 when there is no such split.
-int64_t sequence_split_max_tokens(const DataConfig& config, const std::string& name);
+// Each split's longest document (tokens of the layout config.sequence_layout),
+// by split name, from one generation of every split.
+std::map<std::string, int64_t> sequence_splits_max_tokens(const DataConfig& config);
 
 // The tokenized splits, with targets. The tokenizer is `saved` (an earlier
 // run's Tokenizer::save()) or else a vocab tokenizer of the layout's symbols

@@ -102,13 +102,14 @@ TEST_CASE("a sequence task's held-out splits and their longest documents are kno
           "[datasets][sequence]") {
   DataConfig c = small_config("reverse-string");
   CHECK(held_out_split_names(c) == std::vector<std::string>{"val", "test", "test_20", "test_30"});
-  CHECK(generated_split_max_tokens(c, "test_30") == 60);  // 30 symbols, 30 queries
+  CHECK(generated_splits_max_tokens(c).at("test_30") == 60);  // 30 symbols, 30 queries
   c.sequence_layout = SequenceLayout::prompt_answer;
-  CHECK(generated_split_max_tokens(c, "test_30") == 61);  // 30 symbols, "=", 30 answer symbols
+  CHECK(generated_splits_max_tokens(c).at("test_30") == 61);  // 30 symbols, "=", 30 answer symbols
   c.task = "parity-check";
-  CHECK(generated_split_max_tokens(c, "test_20") == 22);
-  CHECK(generated_split_max_tokens(c, "test_99") == 0);
-  CHECK(generated_split_max_tokens(c, "train") == 14);  // the training split too: up to 12 symbols, "=", answer
+  const std::map<std::string, int64_t> longest = generated_splits_max_tokens(c);
+  CHECK(longest.at("test_20") == 22);
+  CHECK(longest.count("test_99") == 0);
+  CHECK(longest.at("train") == 14);  // the training split too: up to 12 symbols, "=", answer
 }
 
 TEST_CASE("held-out samples differ from every training sample and from each other", "[datasets][sequence]") {

@@ -61,11 +61,12 @@ json run_json(const RunResult& r, const ObjectiveSpec& objective) {
 }
 
 json variant_json(const VariantSummary& v, const StudyVariant& spec, const ObjectiveSpec& objective) {
+  const std::map<std::string, int64_t> longest = generated_splits_max_tokens(spec.config.data);
   json j{{"name", v.name},
          {"position", spec.config.model.position.type},
          {"training_length", spec.config.data.max_len},  // the training window
          // A generated task's longest training sample (0: not known), which the window may exceed.
-         {"longest_training_sample", generated_split_max_tokens(spec.config.data, "train")},
+         {"longest_training_sample", longest.count("train") ? longest.at("train") : 0},
          {"overrides", spec.overrides},
          {"runs", v.runs},
          {"finished", v.finished},

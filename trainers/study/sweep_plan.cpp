@@ -11,10 +11,13 @@ namespace rotor {
 std::vector<SweepCell> sweep_plan(const StudySpec& spec, const Config& config) {
   const bool scales = position_encoding(config.model.position.type).scales_lengths;
   std::vector<SweepCell> plan;
+  // No lengths given: windows that hold each split's longest sample where the task knows it (a generated task's
+  // test_<L> split: L), else the training length.
+  const std::map<std::string, int64_t> longest =
+      spec.evaluation.lengths.empty() ? generated_splits_max_tokens(config.data) : std::map<std::string, int64_t>{};
   for (const std::string& split : spec.evaluation.splits) {
-    // No lengths given: windows that hold the split's longest sample where the task knows it (a generated
-    // task's test_<L> split: L), else the training length.
-    const int64_t own = generated_split_max_tokens(config.data, split);
+    const auto found = longest.find(split);
+    const int64_t own = found == longest.end() ? 0 : found->second;
     const std::vector<int64_t> lengths = !spec.evaluation.lengths.empty() ? spec.evaluation.lengths
                                          : own > 0                        ? std::vector<int64_t>{own}
                                                                           : std::vector<int64_t>{config.data.max_len};
